@@ -51,7 +51,13 @@ class Translator:
         cache: Optional[Cache] = None,
         batch_size: Optional[int] = None,
         progress: bool = False,
+        qps: Optional[float] = None,
+        timeout: Optional[float] = None,
     ):
+        # qps (requests per second) and timeout (seconds per request) matter to network adapters;
+        # local adapters accept and ignore them so the pipeline can pass one set of options.
+        self.qps = qps
+        self.timeout = timeout
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.model = model
