@@ -151,3 +151,29 @@ def load_spacy(lang: str, model: Optional[str] = None, disable: tuple[str, ...] 
         return _load_spacy(name, tuple(disable))
     except OSError as exc:
         raise MissingDependencyError(f"cannot load spaCy pipeline {name!r} ({exc}); install it: {spacy_hint(lang)}") from exc
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether the model hub answers a TCP connection (``HF_ENDPOINT`` or huggingface.co), so that
+    an offline machine learns it in milliseconds instead of through the hub client's retries.
+    ``HF_HUB_OFFLINE=1`` means no."""
+    import socket
+    from urllib.parse import urlparse
+
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
+        return False
+    url = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    host, port = url.hostname or "huggingface.co", url.port or (443 if url.scheme == "https" else 80)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def hf_load_kwargs(model: str) -> dict:
+    """Extra ``from_pretrained`` arguments: local files only when ``model`` is no directory and the
+    hub is unreachable (fail at once rather than after the hub client's retries)."""
+    if Path(model).expanduser().is_dir() or hub_reachable():
+        return {}
+    return {"local_files_only": True}

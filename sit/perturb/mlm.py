@@ -1,0 +1,180 @@
+"""SIT's perturber: a masked language model proposes same-POS replacements for each noun and
+adjective (one at a time), as in Structure-Invariant Testing (ICSE 2020).
+
+All the masked variants of a batch of sentences go through the model together: one forward pass
+covers every masked position of a sentence (and of its neighbours in the batch), never one pass
+per mask. The model loads once, on first use, so a re-run answered from the cache needs none.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Optional
+
+from ..errors import MissingDependencyError, ModelError
+from ..records import Edit
+from .base import Perturber
+from .substitution import Candidate, Tagger, acceptable, filter_by_pos, match_case, replace_token, slots
+
+log = logging.getLogger("sit.perturb")
+
+DEFAULT_MLM = "bert-base-uncased"
+
+
+def _import_transformers():
+    try:
+        import torch
+        import transformers
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "the mlm perturber needs torch and transformers: pip install torch==2.13.0 transformers "
+            "(or use --perturber wordnet, which works offline)"
+        ) from exc
+    return torch, transformers
+
+
+def mlm_available(model: str) -> tuple[bool, str]:
+    """Whether ``model`` (a directory or a hub id) can be loaded, without loading its weights.
+
+    Returns (available, reason). Looks in local files first, then asks the hub unless
+    ``HF_HUB_OFFLINE`` is set.
+    """
+    try:
+        torch, transformers = _import_transformers()
+    except MissingDependencyError as exc:
+        return False, str(exc)
+    from transformers import AutoConfig
+
+    try:
+        AutoConfig.from_pretrained(model, local_files_only=True)
+        return True, f"{model} found locally"
+    except Exception:
+        pass
+    from ..resources import hub_reachable
+
+    if not hub_reachable():
+        return False, f"{model} is not in the local model cache and the model hub is unreachable"
+    try:
+        AutoConfig.from_pretrained(model)
+        return True, f"{model} fetched from the model hub"
+    except Exception as exc:  # offline, unknown id, proxy...
+        return False, f"{model} is neither local nor reachable ({type(exc).__name__})"
+
+
+class MaskedLMPerturber(Perturber):
+    name = "mlm"
+    deterministic = True
+    batch_size = 16
+
+    def __init__(
+        self,
+        *,
+        model: str = DEFAULT_MLM,
+        num_perturb: int = 10,
+        device: Optional[str] = None,
+        forward_batch_size: int = 256,
+        tagger: Optional[Tagger] = None,
+        cache=None,
+        progress: bool = False,
+    ):
+        super().__init__(cache=cache, progress=progress)
+        self.model_name = model
+        self.num_perturb = num_perturb
+        self.device = device
+        self.forward_batch_size = max(1, forward_batch_size)
+        self._tagger = tagger
+        self._model = None
+        self._tokenizer = None
+        self.forward_calls = 0
+
+    def model_id(self) -> str:
+        return self.model_name
+
+    def options(self):
+        return {"num_perturb": self.num_perturb}
+
+    def describe(self) -> str:
+        return f"mlm ({self.model_name}, top {self.num_perturb} per word)"
+
+    @property
+    def tagger(self) -> Tagger:
+        if self._tagger is None:
+            self._tagger = Tagger()
+        return self._tagger
+
+    def load(self):
+        """Load the tokenizer and model once; raises :class:`ModelError` with what to do."""
+        if self._model is not None:
+            return self._tokenizer, self._model
+        torch, transformers = _import_transformers()
+        from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+        from ..resources import hf_load_kwargs
+
+        kw = hf_load_kwargs(self.model_name)
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(self.model_name, **kw)
+            model, info = AutoModelForMaskedLM.from_pretrained(self.model_name, output_loading_info=True, **kw)
+        except Exception as exc:
+            raise ModelError(
+                f"cannot load masked LM {self.model_name!r} ({type(exc).__name__}: {str(exc)[:200]}); "
+                "pass --mlm-model with a local directory or a reachable hub id, or use --perturber wordnet"
+            ) from exc
+        missing = [k for k in info.get("missing_keys", []) if "cls." in k or "lm_head" in k or "predictions" in k]
+        if missing:
+            raise ModelError(
+                f"{self.model_name!r} has no trained masked-LM head (missing {missing[0]}, ...): its "
+                "predictions would be noise; use a model trained for fill-mask, e.g. bert-base-uncased"
+            )
+        if tokenizer.mask_token is None:
+            raise ModelError(f"{self.model_name!r} has no mask token; use a BERT-family fill-mask model")
+        device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        model.to(device).eval()
+        self.device = device
+        self._tokenizer, self._model = tokenizer, model
+        return tokenizer, model
+
+    def predict(self, masked_texts: list[str], k: int) -> list[list[str]]:
+        """Top-``k`` tokens for the (single) mask of each text, in forward batches."""
+        torch, _ = _import_transformers()
+        tokenizer, model = self.load()
+        out: list[list[str]] = []
+        for start in range(0, len(masked_texts), self.forward_batch_size):
+            chunk = masked_texts[start : start + self.forward_batch_size]
+            enc = tokenizer(chunk, return_tensors="pt", padding=True, truncation=True)
+            enc = {name: t.to(self.device) for name, t in enc.items()}
+            with torch.inference_mode():
+                logits = model(**enc).logits
+            self.forward_calls += 1
+            rows, cols = (enc["input_ids"] == tokenizer.mask_token_id).nonzero(as_tuple=True)
+            first = {}
+            for r, c in zip(rows.tolist(), cols.tolist()):
+                first.setdefault(r, c)
+            for r in range(len(chunk)):
+                if r not in first:  # the mask was truncated away
+                    out.append([])
+                    continue
+                top = torch.topk(logits[r, first[r]], k).indices.tolist()
+                out.append(tokenizer.convert_ids_to_tokens(top))
+        return out
+
+    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
+        docs = self.tagger.tag(sentences)
+        tokenizer, _ = self.load()
+        jobs = []  # (sentence index, slot, doc)
+        masked = []
+        for n, doc in enumerate(docs):
+            for slot in slots(doc):
+                jobs.append((n, slot, doc))
+                masked.append(replace_token(doc, slot.index, tokenizer.mask_token)[0])
+        predictions = self.predict(masked, self.num_perturb) if masked else []
+        candidates: list[Candidate] = []
+        for (n, slot, doc), preds in zip(jobs, predictions):
+            for token in preds:
+                word = match_case(token, slot.text)
+                if not acceptable(token, slot.text):
+                    continue
+                text, start = replace_token(doc, slot.index, word)
+                candidates.append(Candidate(n, slot, word, text, start))
+        return filter_by_pos(self.tagger, candidates, self.name, len(sentences))

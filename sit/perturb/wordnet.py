@@ -1,0 +1,123 @@
+"""The offline SIT perturber: same-POS WordNet neighbours of nouns and adjectives.
+
+Nouns get synonyms and co-hyponyms (other hyponyms of their hypernyms) from their most frequent
+senses, adjectives their synonyms and similar adjectives; plural nouns keep their inflection.
+Candidates are ordered by WordNet's sense-tagged frequency, so the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from ..records import Edit
+from .base import Perturber
+from .substitution import Candidate, Tagger, acceptable, filter_by_pos, match_case, replace_token, slots
+
+
+class WordNetPerturber(Perturber):
+    name = "wordnet"
+    deterministic = True
+    batch_size = 32
+
+    def __init__(
+        self,
+        *,
+        num_perturb: int = 10,
+        senses: int = 3,
+        tagger: Optional[Tagger] = None,
+        wordnet_root: Optional[str] = None,
+        cache=None,
+        progress: bool = False,
+    ):
+        super().__init__(cache=cache, progress=progress)
+        from ..resources import wordnet
+
+        self.num_perturb = num_perturb
+        self.senses = senses
+        self.wn = wordnet(wordnet_root)  # raises with an install hint when missing
+        self._tagger = tagger
+        self._inflect = None
+
+    @property
+    def tagger(self) -> Tagger:
+        if self._tagger is None:
+            self._tagger = Tagger()
+        return self._tagger
+
+    def model_id(self) -> str:
+        return f"wordnet-{self.wn.get_version()}"
+
+    def options(self):
+        return {"num_perturb": self.num_perturb, "senses": self.senses}
+
+    def describe(self) -> str:
+        return f"wordnet (WordNet {self.wn.get_version()} same-POS neighbours, {self.num_perturb} per word)"
+
+    # -- candidates ----------------------------------------------------------------------------
+    def neighbours(self, lemma: str, pos: str) -> list[str]:
+        """Same-POS neighbours of ``lemma`` (single words), most frequent first."""
+        wn = self.wn
+        scores: dict[str, int] = {}
+        order: dict[str, int] = {}
+        sense: dict[str, int] = {}
+
+        def add(lemma_obj, rank: int):
+            name = lemma_obj.name()
+            if "_" in name or "-" in name or not name.isalpha() or name[0].isupper():
+                return
+            word = name.lower()
+            if word == lemma:
+                return
+            order.setdefault(word, len(order))
+            sense.setdefault(word, rank)
+            scores[word] = scores.get(word, 0) + lemma_obj.count()
+
+        if pos == "NOUN":
+            for rank, syn in enumerate(wn.synsets(lemma, pos="n")[: self.senses]):
+                for l in syn.lemmas():
+                    add(l, rank)
+                for hyper in syn.hypernyms():
+                    for hypo in hyper.hyponyms():
+                        if hypo != syn:
+                            for l in hypo.lemmas():
+                                add(l, rank)
+        else:
+            for rank, syn in enumerate(wn.synsets(lemma, pos="a")[: self.senses]):
+                for l in syn.lemmas():
+                    add(l, rank)
+                for sim in syn.similar_tos():
+                    for l in sim.lemmas():
+                        add(l, rank)
+        # the most frequent sense's neighbours first, then by sense-tagged frequency
+        return sorted(scores, key=lambda w: (sense[w], -scores[w], order[w]))
+
+    def inflect(self, word: str, tag: str) -> str:
+        if tag in ("NNS", "NNPS"):
+            if self._inflect is None:
+                import inflect
+
+                self._inflect = inflect.engine()
+            return self._inflect.plural_noun(word) or word
+        return word
+
+    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
+        docs = self.tagger.tag(sentences)
+        candidates: list[Candidate] = []
+        for n, doc in enumerate(docs):
+            for slot in slots(doc):
+                if slot.pos == "ADJ" and slot.tag not in ("JJ", ""):
+                    continue  # comparatives and superlatives would need re-inflection
+                if slot.pos == "NOUN" and slot.tag not in ("NN", "NNS", ""):
+                    continue
+                words = []
+                for w in self.neighbours(slot.lemma, slot.pos):
+                    w = match_case(self.inflect(w, slot.tag), slot.text)
+                    if acceptable(w, slot.text) and w not in words:
+                        words.append(w)
+                    if len(words) >= self.num_perturb:
+                        break
+                for w in words:
+                    text, start = replace_token(doc, slot.index, w)
+                    candidates.append(Candidate(n, slot, w, text, start))
+        return filter_by_pos(self.tagger, candidates, self.name, len(sentences))

@@ -1,0 +1,29 @@
+"""Threshold and rank scored pairs into issues (pure functions)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+from typing import Iterable
+
+from .records import Issue
+
+
+def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: int = 3) -> list[Issue]:
+    """Keep candidates with distance > ``threshold``; per source sentence rank them by distance
+    (descending), ties by the shorter perturbed translation, then the perturbed text; keep the top
+    ``top_k`` (``top_k <= 0`` keeps all). Returns issues ordered by source id then rank."""
+    groups: dict[int, list[Issue]] = defaultdict(list)
+    for c in candidates:
+        if c.distance > threshold:
+            groups[c.pair.source_id].append(c)
+    out: list[Issue] = []
+    for source_id in sorted(groups):
+        ranked = sorted(
+            groups[source_id],
+            key=lambda i: (-i.distance, len(i.perturbed_translation), i.pair.perturbed),
+        )
+        if top_k > 0:
+            ranked = ranked[:top_k]
+        out.extend(replace(issue, rank=n) for n, issue in enumerate(ranked, start=1))
+    return out

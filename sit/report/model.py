@@ -1,0 +1,185 @@
+"""The view model every rendering is made from (HTML page, Markdown, JSONL).
+
+:func:`build_view` turns a loaded run directory (and optional triage labels) into plain,
+JSON-serialisable data: the header (signature, counts, timings), the flagged sentences worst
+first with their ranked issues, highlight spans for the substituted word and the word-level
+translation diff, a distance histogram and per-relation statistics. The renderers only lay it out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any, Optional
+
+from ..records import Issue
+from ..rundir import RunData
+from .diff import edit_spans, word_diff
+from .labels import CATEGORIES, Label, issue_id, match_labels
+from .precision import compute_precision
+
+COUNT_KEYS = ("sentences", "perturbations", "translations", "translator_calls", "cache_hits",
+              "untranslated", "flagged_sentences", "issues")
+
+SIGNATURE_FIELDS = (
+    ("translator", "translator"), ("translator_model", "model"), ("source_lang", "source language"),
+    ("target_lang", "target language"), ("perturber", "perturber"), ("perturber_model", "perturber model"),
+    ("num_perturb", "perturbations per sentence"), ("parser", "parser"), ("parser_model", "parser model"),
+    ("distance", "distance"), ("threshold", "threshold"), ("top_k", "top-k"), ("seed", "seed"),
+)
+
+
+def group_issues(issues: list[Issue]) -> list[tuple[int, list[Issue]]]:
+    """Flagged sentences, worst first (max distance, then source id), each with its ranked issues."""
+    groups: dict[int, list[Issue]] = defaultdict(list)
+    for issue in issues:
+        groups[issue.pair.source_id].append(issue)
+    for group in groups.values():
+        group.sort(key=lambda i: (i.rank, -i.distance))
+    return sorted(groups.items(), key=lambda kv: (-max(i.distance for i in kv[1]), kv[0]))
+
+
+def relation_changes(diff: dict[str, tuple[int, int]]) -> list[list[Any]]:
+    """``[[relation, before, after], ...]`` for the relations whose count changed, biggest change first."""
+    rows = [[rel, int(a), int(b)] for rel, (a, b) in diff.items() if int(a) != int(b)]
+    rows.sort(key=lambda r: (-abs(r[2] - r[1]), r[0]))
+    return rows
+
+
+def format_relations(rows: list[list[Any]]) -> str:
+    """``nsubj 1 -> 2, obj 1 -> 0``."""
+    return ", ".join(f"{rel} {a} -> {b}" for rel, a, b in rows)
+
+
+def _number(value: Any) -> Optional[float]:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return out if math.isfinite(out) else None
+
+
+def histogram(distances: list[float], max_bins: int = 24) -> list[dict[str, Any]]:
+    """Bins ``{"lo", "hi", "count", "label"}``: one per integer when distances are small integers."""
+    values = [d for d in distances if d is not None and math.isfinite(d)]
+    if not values:
+        return []
+    lo, hi = min(values), max(values)
+    if all(float(v).is_integer() for v in values) and hi - lo < max_bins:
+        counts: dict[int, int] = defaultdict(int)
+        for v in values:
+            counts[int(v)] += 1
+        return [{"lo": float(x), "hi": float(x), "count": counts.get(x, 0), "label": f"{x}"}
+                for x in range(int(lo), int(hi) + 1)]
+    if hi == lo:
+        return [{"lo": lo, "hi": hi, "count": len(values), "label": f"{lo:g}"}]
+    width = (hi - lo) / max_bins
+    bins = [0] * max_bins
+    for v in values:
+        bins[min(int((v - lo) / width), max_bins - 1)] += 1
+    return [{"lo": lo + i * width, "hi": lo + (i + 1) * width, "count": c,
+             "label": f"{lo + i * width:.3g}–{lo + (i + 1) * width:.3g}"} for i, c in enumerate(bins)]
+
+
+def relation_stats(issues: list[Issue]) -> list[dict[str, Any]]:
+    """Per dependency relation: issues where its count changed, total |change|, ups and downs."""
+    stats: dict[str, dict[str, Any]] = {}
+    for issue in issues:
+        for rel, a, b in relation_changes(issue.relation_diff):
+            s = stats.setdefault(rel, {"relation": rel, "issues": 0, "change": 0, "more": 0, "fewer": 0})
+            s["issues"] += 1
+            s["change"] += abs(b - a)
+            s["more" if b > a else "fewer"] += 1
+    return sorted(stats.values(), key=lambda s: (-s["issues"], -s["change"], s["relation"]))
+
+
+def run_key(meta: dict[str, Any]) -> str:
+    """Identifies a run for the browser's saved marks: signature digest and creation time."""
+    from ..records import RunSignature
+
+    try:
+        digest = RunSignature.from_dict(meta.get("signature") or {}).digest()
+    except TypeError:  # an incomplete signature
+        digest = "nosig"
+    return f"{digest}@{meta.get('created', '')}"
+
+
+def _issue_view(issue: Issue, sentence_translation: str, label: Optional[Label]) -> dict[str, Any]:
+    edit = issue.pair.edit
+    src = edit_spans(issue.pair.original, issue.pair.perturbed, edit.before, edit.after,
+                     edit.char_start, edit.char_end)
+    original_translation = issue.original_translation or ""
+    tgt = word_diff(original_translation, issue.perturbed_translation or "")
+    view = {
+        "id": issue_id(issue.pair.source_id, issue.rank),
+        "source_id": issue.pair.source_id,
+        "rank": issue.rank,
+        "distance": _number(issue.distance),
+        "original": issue.pair.original,
+        "perturbed": issue.pair.perturbed,
+        "before": edit.before,
+        "after": edit.after,
+        "position": edit.position,
+        "perturber": edit.perturber,
+        "original_translation": original_translation,
+        "perturbed_translation": issue.perturbed_translation or "",
+        "source_marks": [[list(s) for s in src.a], [list(s) for s in src.b]],
+        "translation_marks": [[list(s) for s in tgt.a], [list(s) for s in tgt.b]],
+        "relations": relation_changes(issue.relation_diff),
+        "scores": {k: _number(v) for k, v in sorted(issue.scores.items()) if _number(v) is not None},
+        "label": label.label if label else None,
+        "category": label.category if label else None,
+    }
+    return view
+
+
+def build_view(run: RunData, labels: Optional[dict[tuple[int, int], Label]] = None) -> dict[str, Any]:
+    """Everything a report shows, as plain data (see the module docstring)."""
+    meta = run.meta
+    matched = match_labels(run.issues, labels).labels if labels else {}
+    sig = dict(meta.get("signature") or {})
+    sentences = []
+    for position, (source_id, issues) in enumerate(group_issues(run.issues), start=1):
+        translation = issues[0].original_translation
+        if translation is None:
+            translation = run.source_translation(source_id) or ""
+        views = [_issue_view(i, translation, matched.get((source_id, i.rank))) for i in issues]
+        sentences.append({
+            "source_id": source_id,
+            "position": position,
+            "source": issues[0].pair.original,
+            "translation": translation,
+            "max_distance": max((v["distance"] or 0.0) for v in views),
+            "issues": views,
+        })
+    counts = dict(meta.get("counts") or {})
+    counts.setdefault("flagged_sentences", len(sentences))
+    counts.setdefault("issues", len(run.issues))
+    precision = None
+    if labels:
+        top_k = sig.get("top_k") if isinstance(sig.get("top_k"), int) and sig.get("top_k") > 0 else None
+        precision = compute_precision(run.issues, labels, top_k).to_dict()
+    return {
+        "title": f"sit report: {sig.get('translator', '?')} {sig.get('source_lang', '?')}→{sig.get('target_lang', '?')}",
+        "run_key": run_key(meta),
+        "signature": sig,
+        "signature_fields": [[key, name, sig[key]] for key, name in SIGNATURE_FIELDS if key in sig],
+        "versions": dict(sig.get("versions") or {}),
+        "signature_line": meta.get("signature_line", ""),
+        "source_lang": sig.get("source_lang", ""),
+        "target_lang": sig.get("target_lang", ""),
+        "counts": [[k, counts[k]] for k in COUNT_KEYS if k in counts]
+                  + [[k, v] for k, v in counts.items() if k not in COUNT_KEYS],
+        "timings": [[k, _number(v)] for k, v in (meta.get("timings") or {}).items()],
+        "perturber_reason": meta.get("perturber_reason", ""),
+        "warnings": [str(w) for w in meta.get("warnings") or []],
+        "created": meta.get("created", ""),
+        "command": meta.get("command", ""),
+        "teapot": meta.get("teapot") or {},
+        "categories": [[k, v] for k, v in CATEGORIES.items()],
+        "histogram": histogram([_number(i.distance) for i in run.issues]),
+        "relations": relation_stats(run.issues),
+        "sentences": sentences,
+        "issue_count": len(run.issues),
+        "precision": precision,
+    }

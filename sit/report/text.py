@@ -1,0 +1,69 @@
+"""The plain-text report (``report.txt``): per flagged source sentence, its id, source and
+translation, then each issue's distance, perturbed source and translation."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..rundir import RunData
+
+
+def _fmt_diff(diff: dict[str, tuple[int, int]]) -> str:
+    return ", ".join(f"{rel} {a} -> {b}" for rel, (a, b) in sorted(diff.items()))
+
+
+def group_issues(run: RunData):
+    """Flagged sentences, worst first (max distance, then source id), each with its ranked issues."""
+    groups = defaultdict(list)
+    for issue in run.issues:
+        groups[issue.pair.source_id].append(issue)
+    for issues in groups.values():
+        issues.sort(key=lambda i: i.rank)
+    return sorted(groups.items(), key=lambda kv: (-max(i.distance for i in kv[1]), kv[0]))
+
+
+def render_text(run: RunData) -> str:
+    meta = run.meta
+    counts = meta.get("counts", {})
+    lines = [
+        "sit: structure-invariant testing report",
+        f"signature: {meta.get('signature_line', '')}",
+    ]
+    if meta.get("perturber_reason"):
+        lines.append(f"perturber: {meta['perturber_reason']}")
+    lines.append(
+        "counts: "
+        + ", ".join(
+            f"{k.replace('_', ' ')} {counts[k]}"
+            for k in ("sentences", "perturbations", "translations", "translator_calls", "cache_hits",
+                      "untranslated", "flagged_sentences", "issues")
+            if k in counts
+        )
+    )
+    teapot = meta.get("teapot") or {}
+    if teapot.get("success_rate") is not None:
+        lines.append(
+            f"teapot (reference-less, chrF): success {100 * teapot['success_rate']:.2f} % of "
+            f"{teapot.get('n', '?')} perturbations"
+        )
+    for warning in meta.get("warnings", []):
+        lines.append(f"warning: {warning}")
+    lines.append("=" * 80)
+    for source_id, issues in group_issues(run):
+        first = issues[0]
+        lines.append(f"[{source_id}] source:      {first.pair.original}")
+        lines.append(f"     translation: {first.original_translation}")
+        for issue in issues:
+            edit = issue.pair.edit
+            scores = "".join(f", {k} {v:.3f}" for k, v in sorted(issue.scores.items()))
+            lines.append(
+                f"  #{issue.rank} distance {issue.distance:g} ({edit.before} -> {edit.after}{scores})"
+            )
+            lines.append(f"     perturbed:   {issue.pair.perturbed}")
+            lines.append(f"     translation: {issue.perturbed_translation}")
+            if issue.relation_diff:
+                lines.append(f"     relations:   {_fmt_diff(issue.relation_diff)}")
+        lines.append("-" * 80)
+    if not run.issues:
+        lines.append("no issues: every perturbation kept the structure of its translation")
+    return "\n".join(lines) + "\n"

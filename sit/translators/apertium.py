@@ -1,0 +1,111 @@
+"""Apertium: rule-based machine translation, local and offline (Debian packages).
+
+One ``apertium -u <pair>`` process translates a whole batch, one sentence per line on stdin
+(the line count is preserved; ``-u`` drops the ``*`` that marks unknown words).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from typing import Optional
+
+from ..errors import MissingDependencyError, TranslationError
+from .base import Translator
+
+# ISO 639-1 -> the three-letter codes Apertium's English pairs use
+_ISO3 = {"en": "eng", "es": "spa", "ca": "cat", "gl": "glg", "eo": "epo", "hbs": "hbs", "fr": "fra",
+         "pt": "por", "it": "ita", "de": "deu", "oc": "oci", "sh": "hbs"}
+# the Debian package that ships each pair
+_PACKAGES = {"eng-spa": "apertium-eng-spa", "eng-cat": "apertium-eng-cat", "en-gl": "apertium-en-gl",
+             "en-eo": "apertium-en-es", "eng-hbs": "apertium-hbs-eng"}
+
+
+@lru_cache(maxsize=1)
+def installed_pairs() -> tuple[str, ...]:
+    """Pairs (modes) the local Apertium knows, e.g. ``('eng-cat', 'eng-spa', ...)``."""
+    exe = shutil.which("apertium")
+    if exe is None:
+        return ()
+    try:
+        out = subprocess.run([exe, "-l"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return tuple(sorted(line.strip() for line in out.splitlines() if line.strip()))
+
+
+@lru_cache(maxsize=8)
+def _package_version(package: str) -> str:
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() if out.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+class ApertiumTranslator(Translator):
+    name = "apertium"
+    default_batch_size = 256
+
+    def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None, **kwargs):
+        super().__init__(source_lang, target_lang, model=model, **kwargs)
+        if shutil.which("apertium") is None:
+            raise MissingDependencyError(
+                "the apertium translator needs the `apertium` program: "
+                "apt-get install apertium apertium-eng-spa apertium-eng-cat"
+            )
+        self.pair = model or self._default_pair(source_lang, target_lang)
+        pairs = installed_pairs()
+        if self.pair not in pairs:
+            package = _PACKAGES.get(self.pair, f"apertium-{self.pair}")
+            raise MissingDependencyError(
+                f"Apertium has no {self.pair!r} pair installed (installed: {', '.join(pairs) or 'none'}); "
+                f"install it with: apt-get install {package}"
+            )
+
+    @staticmethod
+    def _default_pair(src: str, tgt: str) -> str:
+        s, t = _ISO3.get(src, src), _ISO3.get(tgt, tgt)
+        candidates = [f"{s}-{t}", f"{src}-{tgt}", f"{s}-{tgt}", f"{src}-{t}"]
+        pairs = installed_pairs()
+        for c in candidates:
+            if c in pairs:
+                return c
+        return candidates[0]
+
+    def model_id(self) -> str:
+        return self.pair
+
+    def version(self) -> str:
+        package = _PACKAGES.get(self.pair, f"apertium-{self.pair}")
+        return "+".join(v for v in (_package_version("apertium"), _package_version(package)) if v)
+
+    def _translate_batch(self, texts: list[str]) -> list[str]:
+        # one sentence per line: a newline inside a text would shift every later line
+        lines = [" ".join(t.split()) for t in texts]
+        env = dict(os.environ, LC_ALL="C.UTF-8")
+        try:
+            proc = subprocess.run(
+                ["apertium", "-u", self.pair],
+                input="\n".join(lines) + "\n",
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                timeout=self.timeout or max(60.0, 0.05 * len(lines)),
+                env=env,
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise TranslationError(f"apertium {self.pair} timed out on a batch of {len(lines)} lines", translator=self.name) from exc
+        except OSError as exc:
+            raise TranslationError(f"cannot run apertium: {exc}", translator=self.name) from exc
+        if proc.returncode != 0:
+            raise TranslationError(
+                f"apertium {self.pair} failed (exit {proc.returncode}): {proc.stderr.strip()[:300]}",
+                translator=self.name,
+            )
+        out = proc.stdout.split("\n")
+        if out and out[-1] == "":
+            out.pop()
+        return [line.strip() for line in out]
