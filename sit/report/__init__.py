@@ -1,0 +1,73 @@
+"""Report writers: they read a run directory, so ``sit report`` re-renders without recomputing.
+
+- :func:`render` turns a loaded run (and optional triage labels) into one format's text.
+- :func:`write_reports` writes the formats a run keeps (``report.txt`` and ``report.html`` by
+  default) into its run directory; the pipeline calls it at the end of every run.
+
+Text comes from :mod:`sit.report.text`; HTML, Markdown and JSONL from the view model in
+:mod:`sit.report.model`, so every rendering shows the same data.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Optional
+
+from ..errors import ConfigError
+from ..rundir import RunData, load_run, write_text_atomic
+
+FORMATS = ("html", "text", "markdown", "jsonl")
+FILENAMES = {"html": "report.html", "text": "report.txt", "markdown": "report.md", "jsonl": "report.jsonl"}
+
+
+def _check(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown report format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    return fmt
+
+
+def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
+    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given."""
+    _check(fmt)
+    if fmt == "text":
+        from .text import render_text
+
+        text = render_text(run)
+        if labels:
+            from .precision import run_precision
+
+            text += "\n" + run_precision(run, labels).format()
+        return text
+    from .model import build_view
+
+    view = build_view(run, labels)
+    if fmt == "html":
+        from .html import render_html
+
+        return render_html(view)
+    if fmt == "markdown":
+        from .markdown import render_markdown
+
+        return render_markdown(view)
+    from .jsonl import render_jsonl
+
+    return render_jsonl(view)
+
+
+def write_reports(
+    run_dir: str | os.PathLike | RunData,
+    formats: Iterable[str] = ("text", "html"),
+    labels: Optional[dict] = None,
+) -> dict[str, Path]:
+    """Write ``formats`` into the run directory (atomically); returns format -> path written."""
+    run = run_dir if isinstance(run_dir, RunData) else load_run(run_dir)
+    written: dict[str, Path] = {}
+    for fmt in formats:
+        path = Path(run.path) / FILENAMES[_check(fmt)]
+        write_text_atomic(path, render(run, fmt, labels))
+        written[fmt] = path
+    return written
+
+
+__all__ = ["FORMATS", "FILENAMES", "render", "write_reports"]

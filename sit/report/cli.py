@@ -1,0 +1,38 @@
+"""``sit report RUN_DIR``: re-render a run directory (html, text, markdown, jsonl) without recomputing."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="a directory written by `sit run`")
+    parser.add_argument("--format", "-f", default="html", choices=("html", "text", "markdown", "jsonl"),
+                        help="output format (default: html)")
+    parser.add_argument("--labels", metavar="FILE",
+                        help="triage labels (labels.jsonl exported from report.html) to show, with top-k precision")
+    parser.add_argument("--output", "-o", metavar="FILE",
+                        help="where to write ('-' for standard output); default: RUN_DIR/report.html for html, "
+                             "standard output for the other formats")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..rundir import load_run, write_text_atomic
+    from . import FILENAMES, render
+    from .labels import load_labels
+
+    report_run = load_run(args.run_dir)
+    labels = load_labels(args.labels) if args.labels else None
+    text = render(report_run, args.format, labels)
+    output = args.output
+    if output is None and args.format == "html":
+        output = str(Path(args.run_dir) / FILENAMES["html"])
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return 0
+    write_text_atomic(Path(output), text)
+    print(f"sit: wrote {output}", file=sys.stderr)
+    return 0

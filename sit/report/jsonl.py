@@ -1,0 +1,39 @@
+"""The JSONL report (``report.jsonl``): one line per issue, in page order, from the view model.
+
+Each line is the issue as the page shows it: ids, ranks (``sentence_position`` is the
+sentence's place in the worst-first order), texts, highlight spans, relation changes, scores,
+the sentence's own translation, and the triage label when labels were given.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def render_jsonl(view: dict[str, Any]) -> str:
+    lines = []
+    for s in view["sentences"]:
+        for i in s["issues"]:
+            row = {
+                "issue_id": i["id"],
+                "sentence_position": s["position"],
+                "source_id": i["source_id"],
+                "rank": i["rank"],
+                "distance": i["distance"],
+                "original": i["original"],
+                "perturbed": i["perturbed"],
+                "before": i["before"],
+                "after": i["after"],
+                "source_translation": s["translation"],
+                "original_translation": i["original_translation"],
+                "perturbed_translation": i["perturbed_translation"],
+                "source_marks": i["source_marks"],
+                "translation_marks": i["translation_marks"],
+                "relations": i["relations"],
+                "scores": i["scores"],
+                "label": i["label"],
+                "category": i["category"],
+            }
+            lines.append(json.dumps(row, ensure_ascii=False))
+    return "".join(line + "\n" for line in lines)

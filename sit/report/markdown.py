@@ -1,0 +1,117 @@
+"""The Markdown report (``report.md``), from the same view model as the HTML page.
+
+Every text taken from inputs or translations goes through :func:`md_escape`: HTML is written as
+entities and Markdown punctuation is backslash-escaped, so it renders as the text it is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .diff import segments
+from .labels import CATEGORIES
+from .model import format_relations
+
+# Inline Markdown punctuation (texts are never placed at the start of a line, so # - + . are safe).
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_escape(text: Any) -> str:
+    """``text`` as literal Markdown (inline): HTML entities for ``& < >``, backslashes for the rest."""
+    s = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    return " ".join(s.split("\n")).replace("\r", " ")
+
+
+def _highlight(text: str, spans: list[list[int]], mark: str) -> str:
+    """Highlighted words in ``mark`` (``**`` or ``~~``), the rest escaped."""
+    out = []
+    for piece, hl in segments(text, [tuple(s) for s in spans]):
+        escaped = md_escape(piece)
+        if hl and piece.strip():
+            lead = escaped[: len(escaped) - len(escaped.lstrip())]
+            trail = escaped[len(escaped.rstrip()):]
+            out.append(f"{lead}{mark}{escaped.strip()}{mark}{trail}")
+        else:
+            out.append(escaped)
+    return "".join(out)
+
+
+def _row(cells: list[Any]) -> str:
+    return "| " + " | ".join(md_escape(c) for c in cells) + " |"
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def render_markdown(view: dict[str, Any]) -> str:
+    lines = [f"# {md_escape(view['title'])}", "", f"Signature: `{view['signature_line'].replace('`', '')}`", ""]
+    if view["created"]:
+        lines += [f"Created {md_escape(view['created'])}.", ""]
+    if view["perturber_reason"]:
+        lines += [f"Perturber: {md_escape(view['perturber_reason'])}", ""]
+    for w in view["warnings"]:
+        lines += [f"> **warning:** {md_escape(w)}", ""]
+    lines += ["## Signature", "", "| field | value |", "| --- | --- |"]
+    lines += [_row([name, value]) for _k, name, value in view["signature_fields"]]
+    if view["versions"]:
+        lines.append(_row(["versions", ", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items()))]))
+    lines += ["", "## Counts", "", "| count | value |", "| --- | ---: |"]
+    lines += [_row([k.replace("_", " "), v]) for k, v in view["counts"]]
+    if view["timings"]:
+        lines += ["", "## Timings", "", "| stage | seconds |", "| --- | ---: |"]
+        lines += [_row([k, "-" if v is None else f"{v:.2f}"]) for k, v in view["timings"]]
+    if view["teapot"]:
+        lines += ["", "## TEAPOT", "", "| measure | value |", "| --- | --- |"]
+        lines += [_row([k.replace("_", " "), v if not isinstance(v, dict) else
+                        ", ".join(f"{a} {_num(b)}" for a, b in v.items())]) for k, v in view["teapot"].items()]
+    if view["histogram"]:
+        lines += ["", "## Distances", "", "| distance | issues |", "| --- | ---: |"]
+        lines += [_row([b["label"], b["count"]]) for b in view["histogram"]]
+    if view["relations"]:
+        lines += ["", "## Relations that change", "", "| relation | issues | more | fewer | total change |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        lines += [_row([s["relation"], s["issues"], s["more"], s["fewer"], s["change"]]) for s in view["relations"]]
+    if view["precision"]:
+        lines += ["", *_precision_md(view["precision"])]
+    lines += ["", "## Flagged sentences", ""]
+    if not view["sentences"]:
+        lines.append("No issues: every perturbation kept the structure of its translation.")
+    for s in view["sentences"]:
+        lines += [f"### {s['position']}. Source {s['source_id']} (max distance {_num(s['max_distance'])})", "",
+                  f"- **source:** {md_escape(s['source'])}", f"- **translation:** {md_escape(s['translation'])}", ""]
+        for i in s["issues"]:
+            head = f"#### Issue {md_escape(i['id'])}: rank {i['rank']}, distance {_num(i['distance'])}"
+            lines += [head, ""]
+            lines.append(f"- **edit:** ~~{md_escape(i['before'])}~~ → **{md_escape(i['after'])}**")
+            lines.append(f"- **source:** {_highlight(i['original'], i['source_marks'][0], '~~')}")
+            lines.append(f"- **perturbed:** {_highlight(i['perturbed'], i['source_marks'][1], '**')}")
+            lines.append(f"- **translation:** {_highlight(i['original_translation'], i['translation_marks'][0], '~~')}")
+            lines.append(f"- **perturbed translation:** "
+                         f"{_highlight(i['perturbed_translation'], i['translation_marks'][1], '**')}")
+            if i["relations"]:
+                lines.append(f"- **relations:** {md_escape(format_relations(i['relations']))}")
+            if i["scores"]:
+                lines.append("- **scores:** " + ", ".join(f"{md_escape(k)} {v:.3f}" for k, v in i["scores"].items()))
+            if i["label"]:
+                cat = f" ({md_escape(CATEGORIES.get(i['category'], i['category']))})" if i["category"] else ""
+                lines.append(f"- **label:** {'bug' if i['label'] == 'bug' else 'not a bug'}{cat}")
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _precision_md(p: dict[str, Any]) -> list[str]:
+    lines = ["## Precision from labels", "",
+             f"{p['labelled']} of {p['issues']} issues labelled: {p['bugs']} bug, {p['not_bugs']} not a bug.", "",
+             "| k | precision | hits | sentences | judged | unlabelled in top-k |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in p["precision"]:
+        prec = "-" if row["precision"] is None else f"{100 * row['precision']:.1f}%"
+        lines.append(_row([row["k"], prec, row["hits"], row["sentences"], row["judged"], row["unlabelled"]]))
+    if p["categories"]:
+        lines += ["", "| error category | bugs |", "| --- | ---: |"]
+        lines += [_row([CATEGORIES.get(k, k), v]) for k, v in p["categories"].items()]
+    return lines

@@ -1,0 +1,31 @@
+"""``sit precision RUN_DIR labels.jsonl``: top-k precision and error categories from triage labels."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="a directory written by `sit run`")
+    parser.add_argument("labels", metavar="LABELS", help="labels.jsonl exported from the run's report.html")
+    parser.add_argument("--top-k", type=int, default=None, metavar="K",
+                        help="report k = 1..K (default: the run's top-k)")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..rundir import load_run
+    from .labels import load_labels
+    from .precision import run_precision
+
+    if args.top_k is not None and args.top_k < 1:
+        raise InputError("--top-k must be at least 1")
+    result = run_precision(load_run(args.run_dir, with_pairs=False), load_labels(args.labels), args.top_k)
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.format())
+    return 0
