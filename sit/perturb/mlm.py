@@ -35,31 +35,37 @@ def _import_transformers():
 
 
 def mlm_available(model: str) -> tuple[bool, str]:
-    """Whether ``model`` (a directory or a hub id) can be loaded, without loading its weights.
+    """Whether ``model`` (a directory or a hub id) can be loaded, without loading it.
 
-    Returns (available, reason). Looks in local files first, then asks the hub unless
-    ``HF_HUB_OFFLINE`` is set.
+    Returns (available, reason). Looks at local files first (a directory, the hub cache), then
+    asks the hub unless it is unreachable or ``HF_HUB_OFFLINE`` is set.
     """
-    try:
-        torch, transformers = _import_transformers()
-    except MissingDependencyError as exc:
-        return False, str(exc)
+    import importlib.util
+    from pathlib import Path
+
+    from ..resources import hub_reachable
+
+    missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
+    if missing:
+        return False, f"{' and '.join(missing)} not installed (pip install torch==2.13.0 transformers)"
+    path = Path(model).expanduser()
+    if path.is_dir():
+        if (path / "config.json").exists():
+            return True, f"{model} is a local model directory"
+        return False, f"{model} is a directory without config.json"
+    from huggingface_hub import try_to_load_from_cache
+
+    if isinstance(try_to_load_from_cache(model, "config.json"), str):
+        return True, f"{model} found in the local model cache"
+    if not hub_reachable():
+        return False, f"{model} is not in the local model cache and the model hub is unreachable"
     from transformers import AutoConfig
 
     try:
-        AutoConfig.from_pretrained(model, local_files_only=True)
-        return True, f"{model} found locally"
-    except Exception:
-        pass
-    from ..resources import hub_reachable
-
-    if not hub_reachable():
-        return False, f"{model} is not in the local model cache and the model hub is unreachable"
-    try:
         AutoConfig.from_pretrained(model)
         return True, f"{model} fetched from the model hub"
-    except Exception as exc:  # offline, unknown id, proxy...
-        return False, f"{model} is neither local nor reachable ({type(exc).__name__})"
+    except Exception as exc:  # unknown id, gated model, proxy...
+        return False, f"{model} could not be fetched from the model hub ({type(exc).__name__})"
 
 
 class MaskedLMPerturber(Perturber):

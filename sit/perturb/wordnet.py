@@ -31,13 +31,24 @@ class WordNetPerturber(Perturber):
         progress: bool = False,
     ):
         super().__init__(cache=cache, progress=progress)
-        from ..resources import wordnet
+        from ..resources import wordnet_root as resolve_root
+        from ..resources import wordnet_version
 
         self.num_perturb = num_perturb
         self.senses = senses
-        self.wn = wordnet(wordnet_root)  # raises with an install hint when missing
+        self.root = resolve_root(wordnet_root)  # raises with an install hint when missing
+        self.wn_version = wordnet_version(self.root)
+        self._wn = None  # loaded on first use: a re-run answered from the cache needs none
         self._tagger = tagger
         self._inflect = None
+
+    @property
+    def wn(self):
+        if self._wn is None:
+            from ..resources import wordnet
+
+            self._wn = wordnet(self.root)
+        return self._wn
 
     @property
     def tagger(self) -> Tagger:
@@ -46,13 +57,13 @@ class WordNetPerturber(Perturber):
         return self._tagger
 
     def model_id(self) -> str:
-        return f"wordnet-{self.wn.get_version()}"
+        return f"wordnet-{self.wn_version}"
 
     def options(self):
         return {"num_perturb": self.num_perturb, "senses": self.senses}
 
     def describe(self) -> str:
-        return f"wordnet (WordNet {self.wn.get_version()} same-POS neighbours, {self.num_perturb} per word)"
+        return f"wordnet (WordNet {self.wn_version} same-POS neighbours, {self.num_perturb} per word)"
 
     # -- candidates ----------------------------------------------------------------------------
     def neighbours(self, lemma: str, pos: str) -> list[str]:

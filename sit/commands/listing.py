@@ -1,0 +1,31 @@
+"""``sit list``: what can be named on the command line."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="?", default="all",
+                   choices=["all", "datasets", "translators", "perturbers", "parsers"])
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..inputs import dataset_names
+    from ..parse import PARSERS
+    from ..perturb import PERTURBERS
+    from ..translators import TRANSLATORS
+
+    sections = {
+        "datasets": [(n, "bundled corpus") for n in dataset_names()],
+        "translators": [(n, TRANSLATORS.entry(n).description) for n in TRANSLATORS.names()],
+        "perturbers": [(n, PERTURBERS.entry(n).description) for n in PERTURBERS.names()],
+        "parsers": [(n, PARSERS.entry(n).description) for n in PARSERS.names()],
+    }
+    for name, rows in sections.items():
+        if args.what not in ("all", name):
+            continue
+        print(f"{name}:")
+        for n, d in rows:
+            print(f"  {n:<20} {d}")
+    return 0

@@ -1,0 +1,90 @@
+"""``sit run``: structure-invariant testing of a translator, end to end."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..inputs import MAX_LINE_CHARS
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
+    src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
+    p.add_argument("--translator", default="apertium",
+                   help="apertium (offline default), marian, google, bing, baidu, youdao (see `sit list`)")
+    p.add_argument("--model", help="translator model: a MarianMT directory or hub id (default "
+                   "Helsinki-NLP/opus-mt-en-zh), or an Apertium pair such as eng-cat")
+    p.add_argument("--source-lang", default="en", help="source language (default en)")
+    p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
+    p.add_argument("--perturber", default="auto",
+                   help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber")
+    p.add_argument("--mlm-model", default="bert-base-uncased",
+                   help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
+    p.add_argument("--num-perturb", type=int, default=10, help="replacements proposed per word (default 10)")
+    p.add_argument("--parser", default="auto", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
+    p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
+    p.add_argument("--distance", default="relation", help="relation (SIT's relation-count distance) or head-relation")
+    p.add_argument("--threshold", type=float, default=0.0, help="report pairs with distance above this (default 0)")
+    p.add_argument("--top-k", type=int, default=3, help="issues kept per source sentence (default 3; 0 keeps all)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random perturbers (default 0)")
+    p.add_argument("--cache-dir", help="translation cache (default $SIT_CACHE_DIR or ./cache)")
+    p.add_argument("--out", help="run directory (default runs/<dataset>-<translator>-<time>)")
+    p.add_argument("--batch-size", type=int, help="texts per translator call")
+    p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
+    p.add_argument("--timeout", type=float, help="seconds per translator request")
+    p.add_argument("--device", help="torch device for the models (default cuda where available, else cpu)")
+    p.add_argument("--limit", type=int, help="test only the first N sentences")
+    p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS,
+                   help=f"refuse input lines longer than this (default {MAX_LINE_CHARS})")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..pipeline import RunConfig
+    from ..pipeline import run as run_pipeline
+
+    config = RunConfig(
+        dataset=args.dataset,
+        input=args.input,
+        translator=args.translator,
+        model=args.model,
+        source_lang=args.source_lang,
+        target_lang=args.target_lang,
+        perturber=args.perturber,
+        mlm_model=args.mlm_model,
+        num_perturb=args.num_perturb,
+        parser=args.parser,
+        parser_model=args.parser_model,
+        distance=args.distance,
+        threshold=args.threshold,
+        top_k=args.top_k,
+        seed=args.seed,
+        cache_dir=args.cache_dir,
+        out=args.out,
+        batch_size=args.batch_size,
+        qps=args.qps,
+        timeout=args.timeout,
+        device=args.device,
+        limit=args.limit,
+        max_line_chars=args.max_line_chars,
+        progress=not args.no_progress and sys.stderr.isatty(),
+    )
+    result = run_pipeline(config)
+    c = result.counts
+    err = sys.stderr
+    print(f"sit: perturber: {result.perturber_reason}", file=err)
+    for w in result.warnings:
+        print(f"sit: warning: {w}", file=err)
+    print(
+        f"sit: {c['sentences']} sentences, {c['perturbations']} perturbations, {c['translations']} texts to translate: "
+        f"{c['translated']} translated in {c['translator_calls']} translator call(s), {c['cache_hits']} cache hit(s)"
+        + (f", {c['untranslated']} left untranslated" if c["untranslated"] else ""),
+        file=err,
+    )
+    print(f"sit: {c['issues']} issue(s) in {c['flagged_sentences']} flagged sentence(s); "
+          f"{sum(result.timings.values()):.1f} s", file=err)
+    print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
+    print(result.run_dir)
+    return 0

@@ -1,0 +1,77 @@
+"""Reading the sentences a run tests: bundled datasets or a user's file (UTF-8, one per line)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from .errors import ConfigError, InputError
+
+MAX_LINE_CHARS = 2000  # longer lines are almost always a missing newline or a binary file
+
+
+@dataclass(frozen=True)
+class Sentences:
+    """Non-empty input lines with their 1-based line numbers (used as source ids)."""
+
+    name: str
+    ids: tuple[int, ...]
+    texts: tuple[str, ...]
+    skipped_empty: int = 0
+
+
+def dataset_names() -> list[str]:
+    root = resources.files("sit.datasets")
+    return sorted(p.name[:-4] for p in root.iterdir() if p.name.endswith(".txt"))
+
+
+def dataset_path(name: str):
+    root = resources.files("sit.datasets")
+    path = root / f"{name}.txt"
+    if not path.is_file():
+        raise ConfigError(f"unknown dataset {name!r}; choose one of: {', '.join(dataset_names())} (or pass --input FILE)")
+    return path
+
+
+def parse_lines(data: bytes, name: str, *, max_chars: int = MAX_LINE_CHARS) -> Sentences:
+    """Split UTF-8 ``data`` into sentences; empty lines are skipped (their numbers kept)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    ids, texts = [], []
+    skipped = 0
+    for lineno, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{name}: line {lineno} is not valid UTF-8 (byte {exc.start + 1}: {raw[exc.start:exc.start + 1]!r}); "
+                "convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
+            ) from None
+        line = line.strip()
+        if not line:
+            skipped += 1
+            continue
+        if len(line) > max_chars:
+            raise InputError(
+                f"{name}: line {lineno} has {len(line)} characters, over the limit of {max_chars}; "
+                "put one sentence per line (or raise the limit with --max-line-chars)"
+            )
+        ids.append(lineno)
+        texts.append(line)
+    if not texts:
+        raise InputError(f"{name} has no sentences (it is empty or blank); put one English sentence per line")
+    return Sentences(name, tuple(ids), tuple(texts), skipped)
+
+
+def read_sentences(*, dataset: str | None = None, path: str | os.PathLike | None = None,
+                   max_chars: int = MAX_LINE_CHARS) -> Sentences:
+    if (dataset is None) == (path is None):
+        raise ConfigError("give exactly one of --dataset NAME or --input FILE")
+    if dataset is not None:
+        return parse_lines(dataset_path(dataset).read_bytes(), f"dataset {dataset}", max_chars=max_chars)
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"input file {p} does not exist (or is not a file)")
+    return parse_lines(p.read_bytes(), str(p), max_chars=max_chars)
