@@ -49,7 +49,7 @@ def _num(v: Any) -> str:
 
 
 def render_markdown(view: dict[str, Any]) -> str:
-    lines = [f"# {md_escape(view['title'])}", "", f"Signature: `{view['signature_line'].replace('`', '')}`", ""]
+    lines = [f"# {md_escape(view['title'])}", "", f"Signature: {md_escape(view['signature_line'])}", ""]
     if view["created"]:
         lines += [f"Created {md_escape(view['created'])}.", ""]
     if view["perturber_reason"]:

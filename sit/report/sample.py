@@ -130,3 +130,18 @@ def write_sample_run(
     write_jsonl_atomic(root / "translations.jsonl", translations)
     write_jsonl_atomic(root / "issues.jsonl", [i.to_dict() for i in issues])
     return root
+
+
+# Inputs that try to break out of the page: markup, quotes, entities, script end tags, bidi
+# controls, very long unbroken lines, right-to-left and CJK text. Each row is an ``extra`` of
+# :func:`sample_issues`: (original, perturbed, before, after, original translation, perturbed translation).
+HOSTILE_ROWS: tuple[tuple[str, str, str, str, str, str], ...] = (
+    ("<script>window.__pwned=1</script> The cat sat.", "<script>window.__pwned=1</script> The dog sat.",
+     "cat", "dog", "</td></tr></table><b>El gato</b>", "</script><img src=x onerror=\"window.__pwned=2\"> El perro"),
+    ("He said \"stop\" & 'go' <!-- now", "He said \"halt\" & 'go' <!-- now", "stop", "halt",
+     "Dijo \"para\" &amp; 've' ]]> `code` *star* | pipe", "Dijo \"alto\" &amp; 've' ]]> `code` *star* | pipe"),
+    ("x" * 4000 + " cat", "x" * 4000 + " dog", "cat", "dog", "y" * 4000, "z" * 4000),
+    ("The bank is near.", "The shore is near.", "bank", "shore", "البنك قريب.", "الشاطئ قريب جدا."),
+    ("The river is long.", "The road is long.", "river", "road", "这条河很长。", "这条路很长。"),
+    ("Price \u202eevil\u202c here.", "Cost \u202eevil\u202c here.", "Price", "Cost", "Precio aquí.", "Coste aquí."),
+)

@@ -1,0 +1,171 @@
+"""Top-k precision from triage labels (`sit precision`), and reading labels.jsonl."""
+
+import json
+
+import pytest
+
+from sit.cli import main
+from sit.errors import InputError
+from sit.records import Edit, Issue, Pair
+from sit.report.labels import Label, load_labels, match_labels, normalize_category, parse_labels
+from sit.report.precision import compute_precision
+from sit.report.sample import sample_issues, write_sample_run
+from sit.rundir import load_run
+
+
+def _issues(ranks_per_source):
+    """Issues for sources 0..n-1 with the given number of ranked issues each."""
+    out = []
+    for sid, n in enumerate(ranks_per_source):
+        for rank in range(1, n + 1):
+            pair = Pair(sid, f"src {sid}", f"src {sid} v{rank}", Edit(1, "src", "x", "test"))
+            out.append(Issue(pair, "t", f"t {rank}", float(10 - rank), {"nsubj": (1, 2)}, rank))
+    return out
+
+
+def _labels(spec):
+    """{(sid, rank): "bug"|"not_bug"|("bug", category)} -> Label objects."""
+    out = {}
+    for (sid, rank), value in spec.items():
+        label, category = value if isinstance(value, tuple) else (value, None)
+        out[(sid, rank)] = Label(sid, rank, label, category)
+    return out
+
+
+@pytest.mark.parametrize(
+    "ranks, spec, top_k, want_hits, want_judged, want_unlabelled",
+    [
+        # the paper's measure: a sentence counts at k when any of its top-k issues is a bug
+        ([3, 3], {(0, 1): "bug", (1, 2): "bug"}, 3, [1, 2, 2], [1, 2, 2], [1, 2, 4]),
+        ([3, 3], {(0, 1): "not_bug", (0, 2): "not_bug", (0, 3): "bug", (1, 1): "not_bug"}, 3,
+         [0, 0, 1], [2, 1, 1], [0, 1, 2]),
+        # fewer issues than k: the sentence's top-k is all it has
+        ([1, 2], {(0, 1): "not_bug", (1, 1): "not_bug", (1, 2): "not_bug"}, 3, [0, 0, 0], [2, 2, 2], [0, 0, 0]),
+        ([2], {}, 2, [0, 0], [0, 0], [1, 2]),
+        ([1, 1, 1, 1], {(0, 1): "bug", (1, 1): "bug", (2, 1): "not_bug"}, 1, [2], [3], [1]),
+    ],
+)
+def test_top_k_precision(ranks, spec, top_k, want_hits, want_judged, want_unlabelled):
+    result = compute_precision(_issues(ranks), _labels(spec), top_k, strict=False)
+    assert [p.k for p in result.at_k] == list(range(1, top_k + 1))
+    assert [p.hits for p in result.at_k] == want_hits
+    assert [p.judged for p in result.at_k] == want_judged
+    assert [p.unlabelled for p in result.at_k] == want_unlabelled
+    assert all(p.sentences == len(ranks) for p in result.at_k)
+    assert [p.precision for p in result.at_k] == [h / len(ranks) for h in want_hits]
+
+
+def test_categories_and_counts():
+    spec = {(0, 1): ("bug", "under-translation"), (1, 1): ("bug", "under-translation"),
+            (2, 1): ("bug", "unclear-logic"), (3, 1): "bug", (4, 1): "not_bug"}
+    result = compute_precision(_issues([1] * 6), _labels(spec), 1)
+    assert result.categories == {"under-translation": 2, "unclear-logic": 1, "uncategorised": 1}
+    assert (result.bugs, result.not_bugs, result.labelled, result.issues) == (4, 1, 5, 6)
+    assert result.at_k[0].precision == pytest.approx(4 / 6)
+    text = result.format()
+    assert "under-translation" in text and "66.7%" in text and "unlabelled" in text
+
+
+def test_top_k_defaults_to_the_largest_sentence():
+    result = compute_precision(_issues([2, 4]), {}, None, strict=False)
+    assert len(result.at_k) == 4
+
+
+def test_labels_for_another_run_are_refused():
+    issues = _issues([2])
+    foreign = {(0, 1): Label(0, 1, "bug", None, "a different sentence"), (9, 1): Label(9, 1, "bug")}
+    with pytest.raises(InputError, match="none of the 2 labels"):
+        compute_precision(issues, foreign, 2)
+    mixed = {**foreign, (0, 2): Label(0, 2, "bug", None, "src 0 v2")}
+    match = match_labels(issues, mixed)
+    assert set(match.labels) == {(0, 2)} and match.unknown == ((9, 1),) and match.mismatched == ((0, 1),)
+    result = compute_precision(issues, mixed, 2)
+    assert (result.unknown_labels, result.mismatched_labels, result.bugs) == (1, 1, 1)
+
+
+@pytest.mark.parametrize(
+    "row, want",
+    [
+        ({"source_id": 1, "rank": 2, "label": "bug"}, Label(1, 2, "bug")),
+        ({"issue_id": "12-3", "label": "not_bug"}, Label(12, 3, "not_bug")),
+        ({"source_id": "4", "rank": "1", "label": "not a bug"}, Label(4, 1, "not_bug")),
+        ({"source_id": 4, "rank": 1, "label": True, "category": "Under translation"},
+         Label(4, 1, "bug", "under-translation")),
+        ({"source_id": 4, "rank": 1, "label": "bug", "category": "word/phrase mistranslation"},
+         Label(4, 1, "bug", "mistranslation")),
+    ],
+)
+def test_parse_labels(row, want):
+    assert parse_labels([row]) == {want.key: want}
+
+
+def test_a_cleared_mark_and_a_later_line_win():
+    rows = [{"source_id": 1, "rank": 1, "label": "bug"}, {"source_id": 1, "rank": 1, "label": "not_bug"},
+            {"source_id": 2, "rank": 1, "label": None}]
+    assert parse_labels(rows) == {(1, 1): Label(1, 1, "not_bug")}
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"source_id": 1, "rank": 1, "label": "maybe"}\n', "neither"),
+        ('{"source_id": 1, "rank": 1, "label": "bug", "category": "typo"}\n', "unknown error category"),
+        ('{"label": "bug"}\n', "needs integer"),
+        ("not json\n", ":1: not valid JSON"),
+        ("[1, 2]\n", "must be a JSON object"),
+    ],
+)
+def test_load_labels_errors(tmp_path, content, message):
+    path = tmp_path / "labels.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        load_labels(path)
+
+
+def test_load_labels_missing_file(tmp_path):
+    with pytest.raises(InputError, match="no such labels file"):
+        load_labels(tmp_path / "nope.jsonl")
+
+
+@pytest.mark.parametrize("value, want", [("over-translation", "over-translation"), ("Incorrect modification", "incorrect-modification"),
+                                         ("unclear_logic", "unclear-logic"), ("", None), ("nonsense", None)])
+def test_normalize_category(value, want):
+    assert normalize_category(value) == want
+
+
+@pytest.fixture
+def labelled_run(tmp_path):
+    run_dir = write_sample_run(tmp_path / "run", sample_issues(5, 3, seed=3))
+    run = load_run(run_dir)
+    first = {}
+    for issue in run.issues:
+        first.setdefault(issue.pair.source_id, issue)
+    ids = sorted(first)
+    rows = [
+        {"source_id": ids[0], "rank": 1, "label": "bug", "category": "under-translation", "perturbed": first[ids[0]].pair.perturbed},
+        {"source_id": ids[1], "rank": 1, "label": "not_bug"},
+        {"source_id": ids[1], "rank": 2, "label": "bug"},
+    ]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return run_dir, labels
+
+
+def test_cli_precision(labelled_run, capsys):
+    run_dir, labels = labelled_run
+    assert main(["precision", str(run_dir), str(labels)]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()[:1].isdigit()}
+    assert lines["1"][1] == "20.0%" and lines["2"][1] == "40.0%" and lines["3"][1] == "40.0%"
+    assert "under-translation" in out
+    assert main(["precision", str(run_dir), str(labels), "--json", "--top-k", "2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [p["hits"] for p in result["precision"]] == [1, 2]
+    assert result["categories"] == {"under-translation": 1, "uncategorised": 1}
+
+
+@pytest.mark.parametrize("extra, message", [(["--top-k", "0"], "at least 1")])
+def test_cli_precision_errors(labelled_run, capsys, extra, message):
+    run_dir, labels = labelled_run
+    assert main(["precision", str(run_dir), str(labels), *extra]) == 2
+    assert message in capsys.readouterr().err
