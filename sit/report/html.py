@@ -150,6 +150,8 @@ def _header(view: dict[str, Any]) -> str:
         parts.append(f'<p class="muted">{" · ".join(meta_bits)}</p>')
     if view["perturber_reason"]:
         parts.append(f'<p class="muted">perturber: {_e(view["perturber_reason"])}</p>')
+    for name, note in view.get("notes", []):
+        parts.append(f'<p class="muted">{_e(name)}: {_e(note)}</p>')
     for warning in view["warnings"]:
         parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
     parts.append('<div class="panels">')

@@ -54,6 +54,8 @@ def render_markdown(view: dict[str, Any]) -> str:
         lines += [f"Created {md_escape(view['created'])}.", ""]
     if view["perturber_reason"]:
         lines += [f"Perturber: {md_escape(view['perturber_reason'])}", ""]
+    for name, note in view.get("notes", []):
+        lines += [f"{md_escape(name.capitalize())}: {md_escape(note)}", ""]
     for w in view["warnings"]:
         lines += [f"> **warning:** {md_escape(w)}", ""]
     lines += ["## Signature", "", "| field | value |", "| --- | --- |"]

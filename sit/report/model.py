@@ -172,6 +172,9 @@ def build_view(run: RunData, labels: Optional[dict[tuple[int, int], Label]] = No
                   + [[k, v] for k, v in counts.items() if k not in COUNT_KEYS],
         "timings": [[k, _number(v)] for k, v in (meta.get("timings") or {}).items()],
         "perturber_reason": meta.get("perturber_reason", ""),
+        "notes": [[k[: -len("_reason")], str(v)] for k, v in meta.items()
+                  if k.endswith("_reason") and k != "perturber_reason" and v]
+                 + ([["input", str(meta["input"])]] if meta.get("input") else []),
         "warnings": [str(w) for w in meta.get("warnings") or []],
         "created": meta.get("created", ""),
         "command": meta.get("command", ""),
