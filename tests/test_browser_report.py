@@ -23,7 +23,7 @@ from sit.cli import main
 from sit.report import write_reports
 from sit.report.labels import load_labels
 from sit.report.precision import run_precision
-from sit.report.sample import HOSTILE_ROWS, sample_issues, write_sample_run
+from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_signature, write_sample_run
 from sit.rundir import load_run
 
 CHROMIUM = os.environ.get("SIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -142,6 +142,13 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     second.locator(".issue").nth(1).locator("select.cat").select_option("over-translation")
     second.locator(".issue").nth(0).locator(".mark-ok").click()
     assert "3 of 90 issues marked: 2 bug, 1 not a bug" in page.inner_text("#triage-summary")
+
+    # j walks on from the first sentence's last issue into the second sentence; k walks back
+    for _ in range(3):
+        page.keyboard.press("j")
+    assert second.locator(".issue.current").get_attribute("data-id") == second.locator(".issue").nth(0).get_attribute("data-id")
+    page.keyboard.press("k")
+    assert first.locator(".issue.current").get_attribute("data-id") == first.locator(".issue").nth(2).get_attribute("data-id")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report.png"))
 
@@ -178,6 +185,12 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     try:
         p2 = fresh.open(tmp_path / "labelled.html")
         assert "3 of 90 issues marked: 2 bug, 1 not a bug" in p2.inner_text("#triage-summary")
+        # a link to one issue opens its sentence and selects it
+        last = max(run.issues, key=lambda i: (i.pair.source_id, i.rank))
+        link = f"{last.pair.source_id}-{last.rank}"
+        p2.goto((tmp_path / "labelled.html").resolve().as_uri() + f"#i-{link}")
+        p2.wait_for_selector(".issue.current")
+        assert p2.locator(".issue.current").get_attribute("data-id") == link
         assert fresh.errors == []
     finally:
         fresh.close()
@@ -188,7 +201,8 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
 
 
 def test_hostile_inputs_render_as_text(tmp_path, tab):
-    run_dir = write_sample_run(tmp_path / "hostile", sample_issues(2, 2, extra=HOSTILE_ROWS),
+    sig = sample_signature(translator="<img src=x onerror=window.__pwned=3>", target_lang='"><script>x</script>')
+    run_dir = write_sample_run(tmp_path / "hostile", sample_issues(2, 2, extra=HOSTILE_ROWS), signature=sig,
                                warnings=["<img src=x onerror=alert(1)> warning"])
     write_reports(run_dir, ("html",))
     page = tab.open(run_dir / "report.html")
@@ -204,6 +218,7 @@ def test_hostile_inputs_render_as_text(tmp_path, tab):
     assert "</td></tr></table><b>El gato</b>" in text
     assert 'He said "stop" & \'go\' <!-- now' in text
     assert "<img src=x onerror=alert(1)> warning" in page.inner_text("header")
+    assert "<img src=x onerror=window.__pwned=3>" in page.title()
     # very long lines wrap instead of widening the page
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     # right-to-left translations are laid out right to left; CJK text is intact

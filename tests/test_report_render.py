@@ -7,9 +7,8 @@ from html.parser import HTMLParser
 import pytest
 
 from sit.cli import main
-from sit.errors import ConfigError, InputError
-from sit.records import RunSignature
-from sit.report import FILENAMES, render, write_reports
+from sit.errors import ConfigError
+from sit.report import render, write_reports
 from sit.report.html import embed_json
 from sit.report.labels import Label
 from sit.report.markdown import md_escape

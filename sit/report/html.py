@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import Any, Optional
+from typing import Any
 
 from .. import __version__
-from .labels import CATEGORIES
 
 _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
         "img-src data:; base-uri 'none'; form-action 'none'")
@@ -397,7 +396,7 @@ _JS = r"""
     return sec;
   }
 
-  function triage(i, art) {
+  function triage(i) {
     var box = el("div", "triage"), m = marks[i.id] || {};
     var bug = el("button", "mark-bug", "bug (x)"), ok = el("button", "mark-ok", "not a bug (n)");
     bug.type = ok.type = "button";
@@ -449,7 +448,7 @@ _JS = r"""
       i.relations.forEach(function (r) { ul.appendChild(el("li", r[2] > r[1] ? "up" : "down", r[0] + " " + r[1] + " → " + r[2])); });
       art.appendChild(ul);
     }
-    art.appendChild(triage(i, art));
+    art.appendChild(triage(i));
     art.addEventListener("click", function (ev) { if (ev.target === art || ev.target.tagName === "DD") setCurrent(i.id, false); });
     return art;
   }
@@ -689,5 +688,16 @@ _JS = r"""
   window.sitReport = {exportRows: exportRows, marks: marks, state: state};
   render();
   triageSummary();
+  // Links to one issue (report.html#i-12-1) or sentence (#s-12) open it.
+  function follow() {
+    var h = decodeURIComponent(location.hash.slice(1));
+    if (/^i-/.test(h) && byId[h.slice(2)] && flat.indexOf(h.slice(2)) >= 0) setCurrent(h.slice(2));
+    else if (/^s-/.test(h) && sentById[h.slice(2)] && sentById[h.slice(2)].issues.length) {
+      var first = sentById[h.slice(2)].issues[0].id;
+      if (flat.indexOf(first) >= 0) setCurrent(first);
+    }
+  }
+  window.addEventListener("hashchange", follow);
+  follow();
 })();
 """

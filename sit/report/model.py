@@ -104,7 +104,7 @@ def run_key(meta: dict[str, Any]) -> str:
     return f"{digest}@{meta.get('created', '')}"
 
 
-def _issue_view(issue: Issue, sentence_translation: str, label: Optional[Label]) -> dict[str, Any]:
+def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
     edit = issue.pair.edit
     src = edit_spans(issue.pair.original, issue.pair.perturbed, edit.before, edit.after,
                      edit.char_start, edit.char_end)
@@ -143,7 +143,7 @@ def build_view(run: RunData, labels: Optional[dict[tuple[int, int], Label]] = No
         translation = issues[0].original_translation
         if translation is None:
             translation = run.source_translation(source_id) or ""
-        views = [_issue_view(i, translation, matched.get((source_id, i.rank))) for i in issues]
+        views = [_issue_view(i, matched.get((source_id, i.rank))) for i in issues]
         sentences.append({
             "source_id": source_id,
             "position": position,
