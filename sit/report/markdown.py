@@ -11,7 +11,6 @@ from typing import Any
 
 from .diff import segments
 from .labels import CATEGORIES
-from .model import format_relations
 
 # Inline Markdown punctuation (texts are never placed at the start of a line, so # - + . are safe).
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -96,7 +95,7 @@ def render_markdown(view: dict[str, Any]) -> str:
             lines.append(f"- **perturbed translation:** "
                          f"{_highlight(i['perturbed_translation'], i['translation_marks'][1], '**')}")
             if i["relations"]:
-                lines.append(f"- **relations:** {md_escape(format_relations(i['relations']))}")
+                lines.append("- **relations:** " + ", ".join(f"{md_escape(rel)} {a} → {b}" for rel, a, b in i["relations"]))
             if i["scores"]:
                 lines.append("- **scores:** " + ", ".join(f"{md_escape(k)} {v:.3f}" for k, v in i["scores"].items()))
             if i["label"]:
