@@ -51,7 +51,7 @@ class Store:
         self.strict = strict
         self.problems: list[str] = []
         self._data: Optional[dict[str, Any]] = None
-        self._needs_newline = False
+        self._truncate_to: Optional[int] = None  # drop a crash fragment before appending
 
     # -- reading -------------------------------------------------------------------------------
     def _load(self) -> dict[str, Any]:
@@ -88,7 +88,7 @@ class Store:
                         f"{self.path}: ignored an incomplete last entry (line {lineno}) left by an "
                         "interrupted run; it will be recomputed"
                     )
-                    self._needs_newline = True
+                    self._truncate_to = len(raw) - len(line)
                 else:
                     bad.append(lineno)
         if bad:
@@ -137,7 +137,7 @@ class Store:
             except OSError:
                 pass
             raise
-        self._needs_newline = False
+        self._truncate_to = None
 
     def get(self, key: str, default: Any = MISSING) -> Any:
         return self._load().get(key, default)
@@ -163,13 +163,13 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if not self.path.exists() or self.path.stat().st_size == 0:
                 self._rewrite({})
+            if self._truncate_to is not None:
+                os.truncate(self.path, self._truncate_to)
+                self._truncate_to = None
             with open(self.path, "ab") as fh:
-                if self._needs_newline:
-                    blob = b"\n" + blob
                 fh.write(blob)
                 fh.flush()
                 os.fsync(fh.fileno())
-            self._needs_newline = False
         except OSError as exc:
             raise CacheError(f"cannot write cache file {self.path}: {exc}; check disk space and permissions") from exc
         for k, v in items:

@@ -161,7 +161,7 @@ class MaskedLMPerturber(Perturber):
                 if r not in first:  # the mask was truncated away
                     out.append([])
                     continue
-                top = torch.topk(logits[r, first[r]], k).indices.tolist()
+                top = torch.topk(logits[r, first[r]], min(k, logits.shape[-1])).indices.tolist()
                 out.append(tokenizer.convert_ids_to_tokens(top))
         return out
 

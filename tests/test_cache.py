@@ -1,0 +1,85 @@
+import json
+
+import pytest
+
+from sit.cache import Cache, default_cache_dir
+from sit.errors import CorruptCacheError
+
+NS = {"name": "fake", "model": "m1", "version": "1", "source_lang": "en", "target_lang": "es"}
+
+
+def test_round_trip_survives_a_new_process_view(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("Hello.", "Hola."), ("Ünïcode ✓", "sí")])
+    again = Cache(tmp_path).store("translations", NS)
+    assert again.get("Hello.") == "Hola."
+    assert again.get("Ünïcode ✓") == "sí"
+    assert len(again) == 2
+    assert again.problems == []
+
+
+def test_namespaces_do_not_mix(tmp_path):
+    cache = Cache(tmp_path)
+    cache.store("translations", NS).put("a", "1")
+    other = cache.store("translations", {**NS, "model": "m2"})
+    assert "a" not in other
+
+
+def test_cache_dir_resolves_when_called(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIT_CACHE_DIR", str(tmp_path / "env"))
+    assert default_cache_dir() == tmp_path / "env"
+    assert default_cache_dir(tmp_path / "opt") == tmp_path / "opt"
+    monkeypatch.delenv("SIT_CACHE_DIR")
+    assert default_cache_dir() == tmp_path / "cache"  # conftest chdirs into tmp_path
+
+
+def test_truncated_last_entry_is_never_read_and_is_reported(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("one", "uno"), ("two", "dos")])
+    with open(store.path, "ab") as fh:  # a crash in the middle of an append
+        fh.write(b'{"k": "three", "v": "tr')
+    again = Cache(tmp_path).store("translations", NS)
+    assert again.get("three", None) is None
+    assert again.get("two") == "dos"
+    assert any("incomplete last entry" in p and str(store.path) in p for p in again.problems)
+    again.put("three", "tres")  # the next append starts on a fresh line
+    third = Cache(tmp_path).store("translations", NS)
+    assert third.get("three") == "tres" and third.get("one") == "uno"
+    assert third.problems == [], "the repaired entry parses cleanly after the next append"
+
+
+def test_corrupt_file_is_moved_aside_not_dropped(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("one", "uno"), ("two", "dos")])
+    raw = store.path.read_bytes()
+    lines = raw.split(b"\n")
+    lines[1] = b"\x00garbage{"  # damage the first entry in the middle of the file
+    store.path.write_bytes(b"\n".join(lines))
+    again = Cache(tmp_path).store("translations", NS)
+    assert again.get("one", None) is None
+    assert again.get("two") == "dos"
+    assert len(again.problems) == 1 and "corrupt cache file" in again.problems[0]
+    assert str(store.path) in again.problems[0]
+    backups = list(store.path.parent.glob(store.path.name + ".corrupt-*"))
+    assert len(backups) == 1 and b"garbage" in backups[0].read_bytes()
+    # the repaired file is valid again
+    assert Cache(tmp_path).store("translations", NS).problems == []
+
+
+def test_strict_cache_raises_with_the_path(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put("one", "uno")
+    store.path.write_text(store.path.read_text() + "not json\n" + json.dumps({"k": "x", "v": "y"}) + "\n")
+    with pytest.raises(CorruptCacheError) as info:
+        Cache(tmp_path, strict=True).store("translations", NS).get("one")
+    assert info.value.path == str(store.path)
+
+
+def test_header_of_another_namespace_is_corruption(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put("one", "uno")
+    text = store.path.read_text().replace('"m1"', '"other"')
+    store.path.write_text(text)
+    again = Cache(tmp_path).store("translations", NS)
+    assert again.get("one") == "uno"
+    assert again.problems and "line 1" in again.problems[0]

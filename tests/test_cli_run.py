@@ -1,0 +1,112 @@
+"""`sit run` end to end through the real command: Apertium, WordNet, spaCy, real files."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import requires_apertium
+
+
+def sit(*args, env=None, check=True):
+    proc = subprocess.run(
+        [sys.executable, "-m", "sit.cli", *args], capture_output=True, text=True,
+        env={**os.environ, **(env or {})}, timeout=600,
+    )
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@requires_apertium
+def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
+    out = tmp_path / "run1"
+    p = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", "--out", str(out))
+    assert "wordnet" in p.stderr and "masked LM is unavailable" in p.stderr  # says which perturber and why
+    meta = json.loads((out / "run.json").read_text())
+    sig = meta["signature"]
+    assert (sig["translator"], sig["translator_model"], sig["target_lang"], sig["parser"]) == ("apertium", "eng-spa", "es", "spacy")
+    assert sig["perturber"] == "wordnet" and sig["seed"] == 0 and "spacy" in sig["versions"]
+    c = meta["counts"]
+    assert c["sentences"] == 6 and c["perturbations"] > 20 and c["translator_calls"] >= 1 and c["cache_hits"] == 0
+    assert set(meta["timings"]) >= {"perturb", "translate", "parse", "compare"}
+
+    issues = [json.loads(line) for line in (out / "issues.jsonl").read_text().splitlines()]
+    assert issues and len(issues) == c["issues"]
+    by_source = {}
+    for issue in issues:
+        assert issue["distance"] > 0
+        assert issue["distance"] == sum(abs(a - b) for a, b in issue["relation_diff"].values())
+        assert issue["edit"]["before"] in issue["original"] and issue["edit"]["after"] in issue["perturbed"]
+        by_source.setdefault(issue["source_id"], []).append(issue)
+    for group in by_source.values():
+        assert len(group) <= 3
+        assert [i["rank"] for i in group] == list(range(1, len(group) + 1))
+        assert [i["distance"] for i in group] == sorted((i["distance"] for i in group), reverse=True)
+
+    report = (out / "report.txt").read_text()
+    first = issues[0]
+    assert first["original"] in report and first["perturbed"] in report and first["perturbed_translation"] in report
+    assert f"[{first['source_id']}] source:" in report
+
+    again = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", "--out", str(tmp_path / "run2"))
+    meta2 = json.loads((tmp_path / "run2" / "run.json").read_text())
+    assert meta2["counts"]["translator_calls"] == 0 and meta2["counts"]["cache_hits"] == c["translations"]
+    assert "0 translator call(s)" in again.stderr
+    assert (tmp_path / "run2" / "issues.jsonl").read_text() == (out / "issues.jsonl").read_text()
+
+
+@requires_apertium
+def test_run_on_an_input_file_with_mlm_and_marian(tmp_path, tiny_bert, tiny_marian):
+    f = tmp_path / "in.txt"
+    f.write_text("The angry senators rejected the new budget proposal.\n\nThe bank raised interest rates.\n")
+    out = tmp_path / "run"
+    p = sit("run", "--input", str(f), "--translator", "marian", "--model", str(tiny_marian), "--target-lang", "es",
+            "--perturber", "mlm", "--mlm-model", str(tiny_bert), "--out", str(out))
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["signature"]["perturber"] == "mlm" and meta["signature"]["perturber_model"] == str(tiny_bert)
+    assert meta["counts"]["sentences"] == 2 and "skipped 1 empty line" in p.stderr
+    rows = [json.loads(line) for line in (out / "translations.jsonl").read_text().splitlines()]
+    assert {r["source_id"] for r in rows if r["role"] == "original"} == {1, 3}
+    assert next(r for r in rows if r["text"] == "The bank raised interest rates.")["translation"] == "El banco tasas de interés criado."
+
+
+@pytest.mark.parametrize(
+    "args, message, code",
+    [
+        (["run", "--dataset", "sports"], "unknown dataset 'sports'; choose one of: business, politics", 2),
+        (["run", "--dataset", "politics", "--translator", "systran"], "unknown translator 'systran'; choose one of: apertium, baidu, bing, google, marian, youdao", 2),
+        (["run", "--dataset", "politics", "--translator", "apertium", "--target-lang", "fr"], "apt-get install apertium-eng-fra", 3),
+        (["run", "--dataset", "politics", "--translator", "marian", "--model", "no/such-model", "--target-lang", "es"], "--translator apertium, which works offline", 3),
+        (["run", "--input", "missing.txt"], "does not exist", 2),
+    ],
+)
+def test_errors_are_one_line_without_traceback(args, message, code):
+    p = sit(*args, check=False)
+    assert p.returncode == code, p.stderr
+    assert message in p.stderr
+    assert "Traceback" not in p.stderr
+    assert len([l for l in p.stderr.splitlines() if l.startswith("sit: error")]) == 1
+
+
+@pytest.mark.parametrize("data, message", [(b"", "has no sentences"), (b"ok\n\xff\xfe\n", "line 2 is not valid UTF-8")])
+def test_bad_input_files(tmp_path, data, message):
+    f = tmp_path / "bad.txt"
+    f.write_bytes(data)
+    p = sit("run", "--input", str(f), check=False)
+    assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
+
+
+def test_help_imports_no_model_library():
+    code = ("import sys; from sit.cli import build_parser; build_parser().format_help(); "
+            "from sit.translators import TRANSLATORS; TRANSLATORS.entry('baidu'); "
+            "print(sorted(m for m in ('torch', 'transformers', 'spacy', 'stanza') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_list_shows_every_registry():
+    out = sit("list").stdout
+    for name in ("politics", "apertium", "marian", "baidu", "wordnet", "mlm", "spacy", "stanza"):
+        assert name in out

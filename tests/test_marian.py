@@ -1,0 +1,36 @@
+"""The MarianMT adapter on a tiny MarianMT the tests train, loaded through from_pretrained."""
+
+import pytest
+
+from sit.cache import Cache
+from sit.errors import ModelError
+from sit.translators import get_translator
+from tiny_models import MARIAN_PAIRS
+
+
+def test_translates_through_from_pretrained_in_batches(tiny_marian, tmp_path):
+    t = get_translator("marian", target_lang="es", model=str(tiny_marian), cache=Cache(tmp_path), batch_size=3)
+    sources = [s for s, _ in MARIAN_PAIRS]
+    assert t.translate(sources) == [ref for _, ref in MARIAN_PAIRS]
+    assert t.generate_calls == 2, "4 texts in batches of 3: two generate() calls"
+
+
+def test_cached_rerun_loads_no_model(tiny_marian, tmp_path):
+    sources = [s for s, _ in MARIAN_PAIRS]
+    get_translator("marian", target_lang="es", model=str(tiny_marian), cache=Cache(tmp_path)).translate(sources)
+    again = get_translator("marian", target_lang="es", model=str(tiny_marian), cache=Cache(tmp_path))
+    assert again.translate(sources) == [ref for _, ref in MARIAN_PAIRS]
+    assert again._model is None and again.stats.calls == 0
+
+
+def test_default_model_is_opus_mt_en_zh():
+    t = get_translator("marian")
+    assert (t.model_id(), t.target_lang) == ("Helsinki-NLP/opus-mt-en-zh", "zh")
+
+
+def test_unreachable_model_says_what_to_do(tmp_path):
+    t = get_translator("marian", target_lang="es", model="Helsinki-NLP/opus-mt-en-es", cache=Cache(tmp_path))
+    with pytest.raises(ModelError) as info:
+        t.translate(["Hello."])
+    msg = str(info.value)
+    assert "neither a local directory nor reachable" in msg and "--translator apertium" in msg

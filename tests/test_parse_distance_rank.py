@@ -1,0 +1,91 @@
+"""Parsing (real spaCy Spanish pipeline, Stanza where present), distance and ranking tables."""
+
+import pytest
+
+from sit.distance import head_relation_distance, relation_diff, relation_distance
+from sit.errors import MissingDependencyError
+from sit.parse import choose_parser, get_parser
+from sit.parse.base import segment_chinese
+from sit.parse.stanza_parser import stanza_models_present
+from sit.rank import rank_issues
+from sit.records import Edit, Issue, Pair, Tree
+
+
+def tree(*rels):
+    return Tree(tuple(f"w{i}" for i in range(len(rels))), tuple(0 for _ in rels), tuple(rels))
+
+
+@pytest.mark.parametrize(
+    "a, b, dist, diff",
+    [
+        (("nsubj", "root", "obj"), ("nsubj", "root", "obj"), 0, {}),
+        (("nsubj", "root", "obj"), ("nsubj", "root", "obl"), 2, {"obj": (1, 0), "obl": (0, 1)}),
+        (("det", "nsubj", "root"), ("det", "det", "nsubj", "nsubj", "root"), 2, {"det": (1, 2), "nsubj": (1, 2)}),
+        ((), ("root",), 1, {"root": (0, 1)}),
+    ],
+)
+def test_relation_distance_table(a, b, dist, diff):
+    assert relation_distance(tree(*a), tree(*b)) == pytest.approx(dist)
+    assert relation_diff(tree(*a), tree(*b)) == diff
+
+
+def test_head_relation_distance_sees_reattachment():
+    a = Tree(("a", "b", "c"), (2, 0, 2), ("nsubj", "root", "obj"))
+    b = Tree(("a", "b", "c"), (2, 0, 1), ("nsubj", "root", "obj"))
+    assert relation_distance(a, b) == 0 and head_relation_distance(a, b) == 2
+
+
+def _issue(sid, dist, translation, perturbed="p"):
+    return Issue(Pair(sid, "o", perturbed + translation, Edit(1, "x", "y", "t")), "t", translation, dist, {})
+
+
+@pytest.mark.parametrize(
+    "threshold, top_k, expected",
+    [
+        (0, 3, [(1, 5, "long translation"), (1, 5, "short"), (1, 2, "b"), (2, 1, "c")]),
+        (0, 2, [(1, 5, "long translation"), (1, 5, "short"), (2, 1, "c")]),
+        (1, 3, [(1, 5, "long translation"), (1, 5, "short"), (1, 2, "b")]),
+        (0, 0, [(1, 5, "long translation"), (1, 5, "short"), (1, 2, "b"), (1, 1, "a"), (2, 1, "c")]),
+    ],
+)
+def test_rank_threshold_topk_and_ties(threshold, top_k, expected):
+    cands = [_issue(1, 1, "a"), _issue(1, 5, "long translation"), _issue(1, 5, "short"), _issue(1, 2, "b"),
+             _issue(2, 1, "c"), _issue(2, 0, "zero")]
+    out = rank_issues(cands, threshold=threshold, top_k=top_k)
+    # ties on distance: the shorter translation ranks first
+    got = [(i.pair.source_id, i.distance, i.perturbed_translation) for i in out]
+    exp = sorted(expected, key=lambda e: (e[0], -e[1], len(e[2])))
+    assert got == exp
+    assert [i.rank for i in out if i.pair.source_id == 1] == list(range(1, 1 + sum(1 for e in exp if e[0] == 1)))
+
+
+def test_spacy_spanish_parse_is_a_real_dependency_tree(tmp_path):
+    from sit.cache import Cache
+
+    parser = get_parser("spacy", "es", cache=Cache(tmp_path))
+    texts = ["El presidente se reunió con el embajador en la capital.", "", "Las acciones cayeron."]
+    trees = parser.parse(texts)
+    t = trees[0]
+    assert t.relations[t.tokens.index("presidente")] == "nsubj"
+    assert t.relations.count("root") == 1 and t.heads[t.relations.index("root")] == 0
+    assert all(0 <= h <= len(t.tokens) for h in t.heads)
+    assert trees[1] == Tree((), (), ())
+    again = get_parser("spacy", "es", cache=Cache(tmp_path))
+    assert again.parse(texts) == trees and again.cache_hits == 2 and again._nlp is None
+
+
+def test_auto_parser_prefers_stanza_models_then_spacy():
+    name, reason = choose_parser("es")
+    assert name == ("stanza" if stanza_models_present("es") else "spacy"), reason
+    with pytest.raises(MissingDependencyError, match="spaCy pipeline"):
+        choose_parser("xx")
+
+
+def test_chinese_is_segmented_by_jieba():
+    assert segment_chinese("我们在北京开会。") == ["我们", "在", "北京", "开会", "。"]
+
+
+@pytest.mark.skipif(not stanza_models_present("es"), reason="no Stanza Spanish models installed (they download from a hub)")
+def test_stanza_spanish_parse():
+    t = get_parser("stanza", "es").parse(["El presidente se reunió con el embajador."])[0]
+    assert "nsubj" in t.relations

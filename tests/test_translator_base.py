@@ -1,0 +1,65 @@
+"""The Translator face with a fake backend: batching, de-duplication, cache, resume."""
+
+import pytest
+
+from sit.cache import Cache
+from sit.errors import ResponseMismatchError, TranslationError
+from sit.translators.base import Translator
+
+
+class Upper(Translator):
+    """Translates by upper-casing; can fail on a chosen call or return the wrong count."""
+
+    name = "upper"
+
+    def __init__(self, *, fail_on_call=None, drop_one=False, **kw):
+        super().__init__(**kw)
+        self.sent: list[list[str]] = []
+        self.fail_on_call = fail_on_call
+        self.drop_one = drop_one
+
+    def _translate_batch(self, texts):
+        self.sent.append(list(texts))
+        if self.fail_on_call == len(self.sent):
+            raise TranslationError("quota exceeded", translator=self.name)
+        out = [t.upper() for t in texts]
+        return out[:-1] if self.drop_one else out
+
+
+def test_batches_dedupes_and_keeps_order(tmp_path):
+    t = Upper(cache=Cache(tmp_path), batch_size=2)
+    out = t.translate(["a", "b", "a", "", "c", "  "])
+    assert out == ["A", "B", "A", "", "C", "  "]
+    assert t.sent == [["a", "b"], ["c"]]  # blank texts never reach the backend
+    assert t.stats.calls == 2 and t.stats.translated == 3
+
+
+def test_rerun_makes_no_call(tmp_path):
+    Upper(cache=Cache(tmp_path)).translate(["x", "y"])
+    t = Upper(cache=Cache(tmp_path))
+    assert t.translate(["y", "x"]) == ["Y", "X"]
+    assert t.sent == [] and t.stats.cache_hits == 2
+
+
+def test_failure_half_way_keeps_finished_batches_and_resumes(tmp_path):
+    texts = [f"s{i}" for i in range(10)]
+    t = Upper(cache=Cache(tmp_path), batch_size=3, fail_on_call=3)
+    out = t.translate(texts, strict=False)
+    assert out[:6] == [s.upper() for s in texts[:6]] and out[6:] == [None] * 4
+    assert t.stats.failed == 4 and "quota" in t.stats.errors[0]
+    again = Upper(cache=Cache(tmp_path), batch_size=3)
+    assert again.translate(texts) == [s.upper() for s in texts]
+    assert again.sent == [["s6", "s7", "s8"], ["s9"]], "only the untranslated texts are sent again"
+
+
+def test_strict_failure_raises_after_caching(tmp_path):
+    t = Upper(cache=Cache(tmp_path), batch_size=1, fail_on_call=2)
+    with pytest.raises(TranslationError):
+        t.translate(["a", "b"])
+    assert Cache(tmp_path).store("translations", t.signature()).get("a") == "A"
+
+
+def test_count_mismatch_is_an_error_naming_adapter_and_batch(tmp_path):
+    t = Upper(cache=Cache(tmp_path), drop_one=True, batch_size=2)
+    with pytest.raises(ResponseMismatchError, match=r"upper: batch 1 of 2 sent 2 text\(s\) and got 1"):
+        t.translate(["a", "b", "c"])

@@ -1,0 +1,52 @@
+"""The offline SIT perturber on the real WordNet database and the real English tagger."""
+
+import random
+
+import pytest
+
+from sit.perturb import PERTURBERS
+
+
+@pytest.fixture(scope="module")
+def perturber():
+    return PERTURBERS.create("wordnet", num_perturb=5)
+
+
+@pytest.mark.parametrize(
+    "sentence, word, expected_some",
+    [
+        ("The angry senators rejected the new budget proposal.", "senators", {"representatives", "congressmen"}),
+        ("The angry senators rejected the new budget proposal.", "angry", {"furious", "mad"}),
+        ("The company built a huge warehouse near the airport.", "huge", {"enormous", "large", "vast", "immense"}),
+    ],
+)
+def test_same_pos_neighbours(perturber, sentence, word, expected_some):
+    afters = {p.edit.after for p in perturber.perturb([sentence]) if p.edit.before == word}
+    assert afters & expected_some, afters
+    assert len(afters) <= 5
+
+
+def test_plural_nouns_stay_plural_and_structure_is_kept(perturber, english_tagger):
+    sentence = "The angry senators rejected the new budget proposal."
+    pairs = perturber.perturb([sentence])
+    doc = english_tagger.tag([sentence])[0]
+    for pair in pairs:
+        new = english_tagger.tag([pair.perturbed])[0]
+        i = pair.edit.position
+        assert 0 < i < len(doc) - 1
+        assert len(new) == len(doc) and new[i].pos_ == doc[i].pos_ and new[i].text == pair.edit.after
+        if doc[i].tag_ == "NNS":
+            assert new[i].tag_ == "NNS", pair.perturbed
+
+
+def test_never_the_first_or_last_token_and_deterministic(perturber):
+    # "Budgets" (first) and "cuts" (last) are nouns that must not be replaced
+    sentence = "Budgets need cuts"
+    assert perturber.perturb([sentence]) == []
+    s = ["The bank opened a new branch in the small town."]
+    assert perturber.perturb(s, random.Random(1)) == perturber.perturb(s, random.Random(2))
+
+
+def test_capitalisation_follows_the_original(perturber):
+    pairs = perturber.perturb(["Yesterday Angry senators rejected it."])
+    assert all(p.edit.after[0].isupper() for p in pairs if p.edit.before == "Angry")

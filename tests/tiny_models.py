@@ -1,0 +1,135 @@
+"""Tiny transformers models the tests build offline, saved with ``save_pretrained`` and loaded by
+sit through the same ``from_pretrained`` path a real hub model takes.
+
+- a tiny BERT masked LM with a WordPiece vocabulary trained on the bundled corpora, trained for a
+  few hundred steps so that its predictions after "the" are words of the corpus;
+- a tiny MarianMT with SentencePiece vocabularies trained on English sentences and their real
+  Apertium Spanish translations, trained until it reproduces a handful of them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+
+def corpus() -> list[str]:
+    from sit.inputs import read_sentences
+
+    return list(read_sentences(dataset="politics").texts) + list(read_sentences(dataset="business").texts)
+
+
+def build_tiny_bert(out: Path, *, steps: int = 300, seed: int = 0) -> Path:
+    import torch
+    from tokenizers import BertWordPieceTokenizer
+    from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast
+
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    sentences = corpus()
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    wp = BertWordPieceTokenizer(lowercase=True)
+    wp.train_from_iterator(sentences, vocab_size=2000, min_frequency=1,
+                           special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    wp.save_model(str(out))
+    tokenizer = BertTokenizerFast.from_pretrained(str(out), do_lower_case=True)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=64, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=128, max_position_embeddings=64)
+    model = BertForMaskedLM(config)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    model.train()
+    for _ in range(steps):
+        batch = rng.sample(sentences, 32)
+        enc = tokenizer(batch, return_tensors="pt", padding=True, truncation=True, max_length=64)
+        labels = enc["input_ids"].clone()
+        special = (labels == tokenizer.cls_token_id) | (labels == tokenizer.sep_token_id) | (labels == tokenizer.pad_token_id)
+        mask = (torch.rand(labels.shape) < 0.2) & ~special
+        labels[~mask] = -100
+        inputs = enc["input_ids"].clone()
+        inputs[mask] = tokenizer.mask_token_id
+        loss = model(input_ids=inputs, attention_mask=enc["attention_mask"], labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+# English sentences and their Spanish translations by Apertium (eng-spa 0.8.1), memorised by the
+# tiny MarianMT the tests train.
+MARIAN_PAIRS = [
+    ("The president met the minister.", "El presidente cumplió el ministro."),
+    ("The bank raised interest rates.", "El banco tasas de interés criado."),
+    ("The company opened a new factory.", "La empresa abrió una fábrica nueva."),
+    ("The senator criticized the governor.", "El senador criticó el gobernador."),
+]
+
+
+def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path:
+    import sentencepiece as spm
+    import torch
+    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+
+    torch.manual_seed(seed)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    sentences = corpus()[:60]
+    src_text = [s for s, _ in MARIAN_PAIRS] + sentences
+    tgt_text = [t for _, t in MARIAN_PAIRS]
+    for name, texts in (("source", src_text), ("target", tgt_text * 5)):
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(texts), model_prefix=str(out / name), vocab_size=120 if name == "target" else 400,
+            model_type="unigram", character_coverage=1.0, bos_id=-1, eos_id=-1, unk_id=0, pad_id=-1,
+            hard_vocab_limit=False, minloglevel=2,
+        )
+        (out / f"{name}.model").rename(out / f"{name}.spm")
+        (out / f"{name}.vocab").unlink()
+    vocab = {"</s>": 0, "<unk>": 1}
+    for name in ("source", "target"):
+        sp = spm.SentencePieceProcessor(model_file=str(out / f"{name}.spm"))
+        for i in range(sp.get_piece_size()):
+            vocab.setdefault(sp.id_to_piece(i), len(vocab))
+    vocab["<pad>"] = len(vocab)
+    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    tokenizer = MarianTokenizer(
+        source_spm=str(out / "source.spm"), target_spm=str(out / "target.spm"), vocab=str(out / "vocab.json"),
+        source_lang="en", target_lang="es",
+    )
+    pad = vocab["<pad>"]
+    config = MarianConfig(
+        vocab_size=len(vocab), d_model=64, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+        decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128, max_position_embeddings=128,
+        pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad, forced_eos_token_id=0,
+        max_length=64, num_beams=1, scale_embedding=True, share_encoder_decoder_embeddings=True,
+    )
+    model = MarianMTModel(config)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    enc = tokenizer([s for s, _ in MARIAN_PAIRS], text_target=[t for _, t in MARIAN_PAIRS],
+                    return_tensors="pt", padding=True)
+    labels = enc["labels"].clone()
+    labels[labels == pad] = -100
+    targets = [t for _, t in MARIAN_PAIRS]
+    for step in range(1, max_steps + 1):
+        model.train()
+        loss = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 25 == 0:  # stop once greedy decoding reproduces every training pair
+            model.eval()
+            with torch.inference_mode():
+                gen = model.generate(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"],
+                                     num_beams=1, max_new_tokens=40)
+            if tokenizer.batch_decode(gen, skip_special_tokens=True) == targets:
+                break
+    else:
+        raise RuntimeError(f"the tiny MarianMT did not learn its {len(targets)} pairs in {max_steps} steps")
+    model.eval()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
