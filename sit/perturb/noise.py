@@ -278,7 +278,8 @@ class NoisePerturber(Perturber):
 
     # -- the public face -----------------------------------------------------------------------
     def perturb_detailed(self, texts: Sequence[str], rng: Optional[random.Random] = None) -> list[list[Outcome]]:
-        """For each text, up to ``num_perturb`` distinct outcomes (one not-applied outcome when
+        """For each text, up to ``num_perturb`` distinct outcomes (from at most ``3 * num_perturb``
+        draws) (one not-applied outcome when
         the perturbation cannot apply), with every change's offsets."""
         rng = rng if rng is not None else random.Random(0)
         texts = list(texts)
@@ -297,7 +298,9 @@ class NoisePerturber(Perturber):
     def _variants(self, text: str, analysis: Any, rng: random.Random) -> list[Outcome]:
         outcomes: list[Outcome] = []
         seen: set[str] = set()
-        for _ in range(self.num_perturb):
+        for _ in range(3 * self.num_perturb):  # a few more draws make up for duplicates
+            if len(outcomes) == self.num_perturb:
+                break
             o = self._apply(text, analysis, rng)
             if not o.applied:
                 return outcomes or [o if o.reason else not_applied(text, "the perturbation left the text unchanged")]

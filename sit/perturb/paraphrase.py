@@ -35,8 +35,8 @@ class SentenceParaphrase(NoisePerturber):
         super().__init__(**options)
         if not model:
             raise ConfigError(
-                "sentence_paraphrase needs a paraphrase model: pass model=NAME_OR_DIRECTORY (sit perturb "
-                "--model ..., or --option model=...), e.g. a T5 paraphraser such as "
+                "sentence_paraphrase needs a paraphrase model: pass model=NAME_OR_DIRECTORY (on the command line: "
+                "--paraphrase-model NAME_OR_DIRECTORY), e.g. a T5 paraphraser such as "
                 "humarin/chatgpt_paraphraser_on_T5_base where the model hub is reachable"
             )
         if target not in ("first", "random"):

@@ -1,0 +1,121 @@
+"""Perturbing a file line by line: one perturbed line per input line (line-aligned, ready for
+``sit eval --adv-src``) and one JSON record per line saying what changed, or why nothing could."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ..errors import InputError
+from .noise import Change, NoisePerturber, Outcome, not_applied
+
+
+def outcomes(perturber, texts: Sequence[str], rng: random.Random) -> list[Outcome]:
+    """One outcome per text from any registered perturber: a noise perturber's first variant
+    (with every change), or another perturber's first pair that changes the text."""
+    texts = list(texts)
+    if isinstance(perturber, NoisePerturber):
+        return [outs[0] for outs in perturber.perturb_detailed(texts, rng)]
+    todo = [i for i, t in enumerate(texts) if t.strip()]
+    first: dict[int, Any] = {}
+    if todo:
+        for p in perturber.perturb([texts[i] for i in todo], rng, ids=todo):
+            if p.perturbed != p.original:
+                first.setdefault(p.source_id, p)
+    out = []
+    for i, t in enumerate(texts):
+        p = first.get(i)
+        if not t.strip():
+            out.append(not_applied(t, "empty text"))
+        elif p is None:
+            out.append(not_applied(t, f"{perturber.name} proposed no change"))
+        else:
+            e = p.edit
+            # Edit offsets are in the perturbed text; map back assuming a single contiguous change
+            start = e.char_start if e.char_start >= 0 else -1
+            end = start + len(e.before) if start >= 0 else -1
+            out.append(Outcome(t, p.perturbed, (Change(e.position, e.before, e.after, start, end,
+                                                       e.char_start, e.char_end, e.note),)))
+    return out
+
+
+def read_lines(path: str | os.PathLike) -> list[str]:
+    """The lines of a UTF-8 file (empty lines kept, so the output stays line-aligned)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from exc
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = []
+    for n, raw in enumerate(data.splitlines(), start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{p}: line {n} is not valid UTF-8 (byte {exc.start + 1}); convert the file, e.g. "
+                "`iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
+            ) from None
+    if not any(line.strip() for line in lines):
+        raise InputError(f"{p} has no text (it is empty or blank); put one text per line")
+    return lines
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+
+
+def perturb_file(
+    input_path: str | os.PathLike,
+    output_path: str | os.PathLike,
+    perturber,
+    *,
+    seed: int = 0,
+    records_path: Optional[str | os.PathLike] = None,
+) -> dict[str, Any]:
+    """Perturb ``input_path`` line by line with ``random.Random(seed)``; write the perturbed lines
+    to ``output_path`` (a line that cannot be perturbed is copied unchanged) and a JSONL record
+    per line to ``records_path`` (default ``<output>.edits.jsonl``). Returns counts and paths."""
+    lines = read_lines(input_path)
+    out_path = Path(output_path)
+    rec_path = Path(records_path) if records_path else out_path.with_name(out_path.name + ".edits.jsonl")
+    if out_path.resolve() == Path(input_path).resolve() or rec_path.resolve() == Path(input_path).resolve():
+        raise InputError("the output would overwrite the input; choose another --output")
+    results = outcomes(perturber, lines, random.Random(seed))
+    options = perturber.options()
+    recs = []
+    for n, o in enumerate(results, start=1):
+        d = o.to_dict()
+        recs.append(json.dumps({"line": n, "perturbation": perturber.name, "level": perturber.level,
+                                "seed": seed, **d, "perturbed": _one_line(d["perturbed"])}, ensure_ascii=False))
+    _write_atomic(out_path, "".join(_one_line(o.text) + "\n" for o in results))
+    _write_atomic(rec_path, "".join(r + "\n" for r in recs))
+    applied = sum(1 for o in results if o.applied)
+    reasons: dict[str, int] = {}
+    for o in results:
+        if not o.applied:
+            reasons[o.reason] = reasons.get(o.reason, 0) + 1
+    return {
+        "lines": len(results), "applied": applied, "not_applied": len(results) - applied,
+        "reasons": reasons, "output": str(out_path), "records": str(rec_path), "options": options,
+    }
