@@ -1,0 +1,151 @@
+"""`sit perturb`: a line-aligned perturbed file plus a JSONL record per line, feeding `sit eval`."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from sit.cli import main
+
+LINES = [
+    "The quick brown fox jumps over the lazy dog.",
+    "",
+    "a",
+    "Zürich café serves naïve crêpes",
+    "Rain fell all night. The river rose quickly.",
+]
+
+
+@pytest.fixture()
+def src(tmp_path):
+    p = tmp_path / "src.txt"
+    p.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    return p
+
+
+def records(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize(
+    "name,extra,expected",
+    [
+        ("character_swap", [], [
+            "The qucik brown fox jumps over the lazy dog.", "", "a", "Zürich café serves naïve crpêes",
+            "Rain fell all night. The river rose quiclky."]),
+        ("homoglyph", ["--n", "2"], None),
+        ("word_delete", ["--seed", "3"], None),
+        ("sentence_reorder", [], [
+            LINES[0], "", "a", LINES[3], "The river rose quickly. Rain fell all night."]),
+    ],
+)
+def test_perturb_writes_aligned_lines_and_records(tmp_path, src, capsys, name, extra, expected):
+    out = tmp_path / "adv.txt"
+    rc = main(["perturb", "--input", str(src), "--output", str(out), "--perturbation", name, *extra])
+    assert rc == 0
+    got = out.read_text(encoding="utf-8").split("\n")
+    assert got[-1] == "" and len(got) - 1 == len(LINES)
+    recs = records(tmp_path / "adv.txt.edits.jsonl")
+    assert [r["line"] for r in recs] == [1, 2, 3, 4, 5]
+    for line, perturbed, r in zip(LINES, got, recs):
+        assert r["original"] == line and r["perturbed"] == perturbed and r["perturbation"] == name
+        if r["applied"]:
+            assert perturbed != line and r["edits"] and r["reason"] == ""
+            for e in r["edits"]:
+                assert line[e["start"] : e["end"]] == e["before"]
+                assert perturbed[e["new_start"] : e["new_end"]] == e["after"]
+        else:
+            assert perturbed == line and r["reason"] and r["edits"] == []
+    assert recs[1]["reason"] == "empty text"
+    if expected is not None:
+        assert got[:-1] == expected
+    err = capsys.readouterr().err
+    assert "line(s) left unchanged: empty text" in err
+    # the same command again gives the same bytes
+    out2 = tmp_path / "adv2.txt"
+    main(["perturb", "--input", str(src), "--output", str(out2), "--perturbation", name, *extra])
+    assert out2.read_bytes() == out.read_bytes()
+
+
+def test_records_path_and_cannot_apply_reason(tmp_path, src):
+    out, rec = tmp_path / "o.txt", tmp_path / "r.jsonl"
+    assert main(["perturb", "--input", str(src), "--output", str(out), "--records", str(rec),
+                 "--perturbation", "document_reorder"]) == 0
+    recs = records(rec)
+    assert not any(r["applied"] for r in recs)
+    assert recs[0]["reason"] == "a single document (no '|||||' separator between documents)"
+    assert out.read_text(encoding="utf-8") == src.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "args,code,message",
+    [
+        (["--perturbation", "nope"], 2, "unknown perturber 'nope'"),
+        (["--perturbation", "sentence_paraphrase"], 2, "needs a paraphrase model"),
+        (["--perturbation", "wordnet", "--n", "2"], 2, "only the noise catalogue"),
+        (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a fraction"),
+        (["--perturbation", "character_swap", "--option", "bogus=1"], 2, "bad option for perturber"),
+        (["--perturbation", "character_swap", "--protect", "("], 2, "bad protect pattern"),
+    ],
+)
+def test_errors_are_one_line_messages(tmp_path, src, capsys, args, code, message):
+    rc = main(["perturb", "--input", str(src), "--output", str(tmp_path / "o.txt"), *args])
+    assert rc == code
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_input_files(tmp_path, capsys):
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("caf\xe9\n".encode("latin-1"))
+    assert main(["perturb", "--input", str(bad), "--output", str(tmp_path / "o"), "--perturbation", "homoglyph"]) == 2
+    assert "not valid UTF-8" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n", encoding="utf-8")
+    assert main(["perturb", "--input", str(empty), "--output", str(tmp_path / "o"), "--perturbation", "homoglyph"]) == 2
+    assert "has no text" in capsys.readouterr().err
+    assert main(["perturb", "--input", str(tmp_path / "missing"), "--output", str(tmp_path / "o"),
+                 "--perturbation", "homoglyph"]) == 2
+
+
+def test_options_reach_the_perturber(tmp_path, src):
+    out = tmp_path / "o.txt"
+    assert main(["perturb", "--input", str(src), "--output", str(out), "--perturbation", "character_insert",
+                 "--option", "alphabet=\"z\\u00e9\"", "--rate", "1.0", "--keep-stopwords"]) == 0
+    first = records(tmp_path / "o.txt.edits.jsonl")[0]
+    assert len(first["edits"]) == 9  # every word, stop words included
+    assert all(set(e["after"]) - set(e["before"]) <= {"z", "é", "Z", "É"} for e in first["edits"])
+
+
+def test_wordnet_perturber_through_sit_perturb(tmp_path, src):
+    out = tmp_path / "o.txt"
+    assert main(["perturb", "--input", str(src), "--output", str(out), "--perturbation", "wordnet",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    recs = records(tmp_path / "o.txt.edits.jsonl")
+    assert recs[0]["applied"] and recs[0]["edits"][0]["before"] in LINES[0].split()
+    assert recs[1]["reason"] == "empty text"
+
+
+def _sacrebleu_chrf(hyp: str, ref: str) -> float:
+    from sacrebleu.metrics import CHRF
+
+    return CHRF().sentence_score(hyp, [ref]).score
+
+
+def test_perturbed_file_feeds_sit_eval(tmp_path, src, capsys):
+    """`sit perturb` output is line-aligned with its input, so TEAPOT scores it line by line."""
+    adv = tmp_path / "adv.txt"
+    assert main(["perturb", "--input", str(src), "--output", str(adv), "--perturbation", "character_swap"]) == 0
+    a = src.read_text(encoding="utf-8").splitlines()
+    b = adv.read_text(encoding="utf-8").splitlines()
+    assert len(a) == len(b)
+    scores = [_sacrebleu_chrf(y, x) for x, y in zip(a, b) if x]
+    assert all(0 < s <= 100 for s in scores) and min(scores) < 100
+    if importlib.util.find_spec("sit.eval") is None or importlib.util.find_spec("sit.eval.cli") is None:
+        pytest.skip("sit eval is not in this checkout yet (sit/eval/ is written in parallel)")
+    capsys.readouterr()
+    rc = main(["eval", "--src", str(src), "--adv-src", str(adv)])
+    assert rc == 0, capsys.readouterr().err
+    assert "s_src" in capsys.readouterr().out.lower().replace("-", "_")
