@@ -132,11 +132,7 @@ def test_same_seed_same_output_and_global_random_untouched(make, name):
     assert random.getstate() == state  # the global random state is never used
     b = p.perturb(texts, random.Random(11))
     assert [(x.perturbed, x.edit) for x in a] == [(x.perturbed, x.edit) for x in b]
-    # one Pair per text; a text's output does not depend on the texts before it
-    assert len(a) == len(texts)
-    alone = p.perturb([texts[3]], random.Random(11))
-    if a[3].perturbed != texts[3]:
-        assert p.perturb([S, M], random.Random(11))[1].perturbed != M
+    assert len(a) == len(texts)  # one Pair per text (unchanged ones carry the reason)
 
 
 def test_per_text_seeds_are_independent_of_other_texts_work(make):

@@ -156,7 +156,7 @@ def perturb_documents(
 ) -> tuple[str, list]:
     """Perturb each document (or its lead sentence) and return (scope used, outcomes) where each
     outcome has ``text``, ``applied``, ``reason`` and ``changes`` (offsets in the whole document)."""
-    from ..perturb.noise import NoisePerturber, Outcome, not_applied
+    from ..perturb.noise import Change, Outcome, not_applied
 
     if scope not in SCOPES:
         raise ConfigError(f"unknown scope {scope!r}; choose one of: {', '.join(SCOPES)}")
@@ -171,25 +171,9 @@ def perturb_documents(
     else:
         spans = [(0, len(t)) if t.strip() else None for t in texts]
         units = texts
-    if isinstance(perturber, NoisePerturber):
-        results = [outs[0] for outs in perturber.perturb_detailed(units, rng)]
-    else:  # any other perturber: its first pair per text
-        pairs = perturber.perturb(units, rng)
-        first: dict[int, Any] = {}
-        for p in pairs:
-            if p.perturbed != p.original:
-                first.setdefault(p.source_id, p)
-        results = []
-        for i, u in enumerate(units):
-            p = first.get(i)
-            if p is None:
-                results.append(not_applied(u, "the perturber proposed no change"))
-            else:
-                from ..perturb.noise import Change
+    from ..perturb.files import outcomes
 
-                e = p.edit
-                results.append(Outcome(u, p.perturbed, (Change(e.position, e.before, e.after, -1, -1,
-                                                                e.char_start, e.char_end, e.note),)))
+    results = outcomes(perturber, units, rng)
     out = []
     for text, span, res in zip(texts, spans, results):
         if span is None:
@@ -199,8 +183,6 @@ def perturb_documents(
         if not res.applied:
             out.append(not_applied(text, res.reason))
             continue
-        from ..perturb.noise import Change
-
         new_text = text[:s] + res.text + text[e:]
         shift = s
         changes = tuple(
