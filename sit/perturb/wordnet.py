@@ -70,7 +70,6 @@ class WordNetPerturber(Perturber):
         """Same-POS neighbours of ``lemma`` (single words), most frequent first."""
         wn = self.wn
         scores: dict[str, int] = {}
-        order: dict[str, int] = {}
         sense: dict[str, int] = {}
 
         def add(lemma_obj, rank: int):
@@ -80,7 +79,6 @@ class WordNetPerturber(Perturber):
             word = name.lower()
             if word == lemma:
                 return
-            order.setdefault(word, len(order))
             sense.setdefault(word, rank)
             scores[word] = scores.get(word, 0) + lemma_obj.count()
 
@@ -100,8 +98,9 @@ class WordNetPerturber(Perturber):
                 for sim in syn.similar_tos():
                     for l in sim.lemmas():
                         add(l, rank)
-        # the most frequent sense's neighbours first, then by sense-tagged frequency
-        return sorted(scores, key=lambda w: (sense[w], -scores[w], order[w]))
+        # the most frequent sense's neighbours first, then by sense-tagged frequency, then
+        # alphabetically (NLTK's relation lists come in hash order: never rely on it)
+        return sorted(scores, key=lambda w: (sense[w], -scores[w], w))
 
     def inflect(self, word: str, tag: str) -> str:
         if tag in ("NNS", "NNPS"):
