@@ -1,0 +1,435 @@
+"""The shared base of the cloud adapters: one ``requests.Session``, a rate limiter, retries with
+exponential backoff and jitter, request splitting within each API's limits, credentials.
+
+An adapter declares its credentials, endpoint, limits and language codes, and implements two
+methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
+``Session.request``) and :meth:`HttpTranslator._parse_response` (response -> translations, or a
+:mod:`sit.errors` exception). Everything else lives here:
+
+* credentials come from ``SIT_*`` environment variables, else from the credentials file
+  (:mod:`sit.translators.credentials`); missing ones raise :class:`MissingCredentialsError` in
+  ``__init__``, before any work, naming the variables. Secret values are redacted from every
+  message this module raises or logs, and are never part of the cache namespace.
+* ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL.
+* every HTTP attempt, retries included, waits for the rate limiter (``qps``).
+* 429, 5xx, timeouts, connection errors, invalid JSON and provider "busy" codes are retried up to
+  ``max_retries`` times, waiting ``Retry-After`` where the provider sends it, else an exponential
+  backoff with jitter; authentication errors are never retried.
+* a batch from :meth:`Translator.translate` is split further by the API's item/character/byte
+  limits; when a later request of a batch fails, the requests that succeeded are written to the
+  cache before the error propagates, so a resumed run never pays for them twice.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import os
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional, Sequence
+from urllib.parse import urlsplit
+
+from .. import __version__
+from ..errors import (
+    AuthError,
+    ConfigError,
+    MissingCredentialsError,
+    ProviderError,
+    RateLimitError,
+    ResponseMismatchError,
+    TranslationError,
+)
+from .base import Translator
+from .credentials import config_path, load_section
+
+log = logging.getLogger("sit.translators")
+
+DEFAULT_TIMEOUT = 30.0  # seconds per HTTP request
+DEFAULT_MAX_RETRIES = 5
+DEFAULT_BACKOFF = 1.0  # first backoff, seconds; doubles each retry
+DEFAULT_BACKOFF_MAX = 60.0
+DEFAULT_MAX_RETRY_AFTER = 300.0  # a longer Retry-After stops the run (the cache keeps the progress)
+
+
+@dataclass(frozen=True)
+class Credential:
+    """One credential of an adapter: its key in the file's table and its environment variable."""
+
+    field: str
+    env: str
+    required: bool = True
+
+
+class RateLimiter:
+    """At most ``qps`` acquisitions per second: a token bucket of capacity one, i.e. a minimum
+    interval of ``1/qps`` between the start of two requests.
+
+    Thread-safe: each caller reserves the next free slot under a lock, then sleeps outside it
+    until that slot. ``clock`` and ``sleep`` are injectable so tests need not wait.
+    :meth:`acquire` returns the slot (a ``clock()`` time) the caller was given."""
+
+    def __init__(
+        self,
+        qps: Optional[float],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
+        if qps is not None and qps <= 0:
+            raise ConfigError(f"--qps must be a positive number of requests per second, not {qps}")
+        self.qps = qps
+        self.interval = 1.0 / qps if qps else 0.0
+        self._clock = clock
+        self._sleep = sleep
+        self._next: Optional[float] = None
+        self._lock = threading.Lock()
+
+    def acquire(self) -> float:
+        with self._lock:
+            now = self._clock()
+            if not self.interval:
+                return now
+            slot = now if self._next is None or now >= self._next else self._next
+            self._next = slot + self.interval
+        if slot > now:
+            self._sleep(slot - now)
+        return slot
+
+
+def parse_retry_after(value: Optional[str], *, now: Optional[float] = None) -> Optional[float]:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date; None if absent
+    or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if seconds != seconds:  # NaN
+        return None
+    return max(0.0, seconds)
+
+
+class HttpTranslator(Translator):
+    """Base of the cloud adapters (see the module documentation)."""
+
+    name = "http"
+    #: the credentials this adapter needs, in the order the error message lists them
+    credentials_spec: tuple[Credential, ...] = ()
+    #: the provider's URL of the translate operation
+    default_endpoint: str = ""
+    #: requests per second when --qps is not given (None: no limit)
+    default_qps: Optional[float] = None
+    #: the API's limits per request: texts, characters (code points), UTF-8 bytes
+    max_items: int = 100
+    max_chars: Optional[int] = None
+    max_bytes: Optional[int] = None
+    #: bytes/characters a separator adds per text (Baidu joins texts with newlines)
+    separator_size: int = 0
+    #: sit language code -> the provider's code; codes not listed are sent as they are
+    languages: Mapping[str, str] = {}
+    #: whether --model means something to this provider (Google's model, Bing's category)
+    accepts_model: bool = False
+    #: the API version, recorded in signatures and cache keys
+    api_version: str = ""
+
+    def __init__(
+        self,
+        source_lang: str = "en",
+        target_lang: str = "es",
+        *,
+        model: Optional[str] = None,
+        cache=None,
+        batch_size: Optional[int] = None,
+        progress: bool = False,
+        qps: Optional[float] = None,
+        timeout: Optional[float] = None,
+        credentials: Optional[Mapping[str, str]] = None,
+        endpoint: Optional[str] = None,
+        session=None,
+        clock: Optional[Callable[[], float]] = None,
+        sleep: Optional[Callable[[float], None]] = None,
+        rng: Optional[random.Random] = None,
+        max_retries: Optional[int] = None,
+        backoff: Optional[float] = None,
+        backoff_max: Optional[float] = None,
+        max_retry_after: Optional[float] = None,
+        env: Optional[Mapping[str, str]] = None,
+    ):
+        super().__init__(
+            source_lang, target_lang, model=model, cache=cache, batch_size=batch_size,
+            progress=progress, qps=qps, timeout=timeout,
+        )
+        env = os.environ if env is None else env
+        # credentials first: a missing one is the first thing the user hears, before any work
+        self._credentials = self._load_credentials(credentials, env)
+        self._secrets = sorted({v for v in self._credentials.values() if v and len(v) >= 4}, key=len, reverse=True)
+        if model and not self.accepts_model:
+            raise ConfigError(f"the {self.name} translator has no models to choose from; drop --model")
+        self.endpoint = self._resolve_endpoint(endpoint, env)
+        self.batch_size = max(1, min(self.batch_size, self.max_items))
+        if timeout is not None and timeout <= 0:
+            raise ConfigError(f"--timeout must be a positive number of seconds, not {timeout}")
+        self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
+        self.qps = qps if qps is not None else self.default_qps
+        self._clock = clock or time.monotonic
+        self._sleep = sleep or time.sleep
+        self.limiter = RateLimiter(self.qps, clock=self._clock, sleep=self._sleep)
+        self._rng = rng if rng is not None else random.Random()
+        self.max_retries = self._number(max_retries, env, "SIT_HTTP_MAX_RETRIES", DEFAULT_MAX_RETRIES, int)
+        self.backoff = self._number(backoff, env, "SIT_HTTP_BACKOFF", DEFAULT_BACKOFF, float)
+        self.backoff_max = backoff_max if backoff_max is not None else max(DEFAULT_BACKOFF_MAX, self.backoff)
+        self.max_retry_after = max_retry_after if max_retry_after is not None else DEFAULT_MAX_RETRY_AFTER
+        self.api_source = self.map_language(source_lang)
+        self.api_target = self.map_language(target_lang)
+        self.requests_sent = 0  # logical requests (a request retried three times counts once)
+        self.attempts = 0  # HTTP attempts, retries included
+        self.retries = 0
+        if session is None:
+            import requests
+
+            session = requests.Session()
+            session.headers["User-Agent"] = f"sit/{__version__} (+structure-invariant testing)"
+        self.session = session
+
+    # -- configuration -------------------------------------------------------------------------
+    @classmethod
+    def env_prefix(cls) -> str:
+        return f"SIT_{cls.name.upper()}"
+
+    def _load_credentials(self, given: Optional[Mapping[str, str]], env: Mapping[str, str]) -> dict[str, str]:
+        if given is not None:
+            values = {k: str(v) for k, v in given.items() if v not in (None, "")}
+            self._file_section: dict[str, str] = {}
+        else:
+            values = {}
+            for spec in self.credentials_spec:
+                v = env.get(spec.env, "").strip()
+                if v:
+                    values[spec.field] = v
+            missing = [s for s in self.credentials_spec if s.field not in values]
+            self._file_section = load_section(self.name, env) if missing or not env.get(f"{self.env_prefix()}_ENDPOINT") else {}
+            for spec in missing:
+                v = self._file_section.get(spec.field, "").strip()
+                if v:
+                    values[spec.field] = v
+        missing = [s for s in self.credentials_spec if s.required and s.field not in values]
+        if missing:
+            names = " and ".join(s.env for s in missing)
+            fields = " and ".join(s.field for s in missing)
+            raise MissingCredentialsError(
+                f"the {self.name} translator needs credentials: set {names} "
+                f"(or {fields} under [{self.name}] in {config_path(env)})"
+            )
+        return values
+
+    def _resolve_endpoint(self, given: Optional[str], env: Mapping[str, str]) -> str:
+        var = f"{self.env_prefix()}_ENDPOINT"
+        url = given or env.get(var, "").strip() or getattr(self, "_file_section", {}).get("endpoint", "") or self.default_endpoint
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {url!r}")
+        if parts.scheme == "http" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+            log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, url)
+        return url
+
+    @staticmethod
+    def _number(given, env: Mapping[str, str], var: str, default, kind):
+        if given is not None:
+            value = given
+        elif env.get(var):
+            try:
+                value = kind(env[var])
+            except ValueError:
+                raise ConfigError(f"{var} must be a number, not {env[var]!r}") from None
+        else:
+            value = default
+        if value < 0:
+            raise ConfigError(f"{var} must not be negative")
+        return value
+
+    def map_language(self, code: str) -> str:
+        return self.languages.get(code, code)
+
+    def version(self) -> str:
+        return self.api_version
+
+    def credential(self, field: str) -> str:
+        return self._credentials.get(field, "")
+
+    def __repr__(self) -> str:  # never shows credentials
+        return f"<{type(self).__name__} {self.source_lang}->{self.target_lang} endpoint={self.endpoint!r}>"
+
+    # -- errors --------------------------------------------------------------------------------
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def where(self, texts: Sequence[str]) -> str:
+        """Names the request in messages: its number in this run, size and first text."""
+        first = texts[0] if texts else ""
+        first = first if len(first) <= 40 else first[:37] + "..."
+        return f"batch #{self.requests_sent} ({len(texts)} text(s), first {first!r})"
+
+    def error(self, cls=ProviderError, message: str = "", **kwargs) -> TranslationError:
+        """An exception of ``cls`` naming this adapter, with secrets redacted."""
+        return cls(self.redact(f"{self.name}: {message}"), translator=self.name, **kwargs)
+
+    def mismatch(self, texts: Sequence[str], what: str) -> ResponseMismatchError:
+        return self.error(ResponseMismatchError, f"{self.where(texts)}: response does not match the request: {what}")
+
+    def json_body(self, response, texts: Sequence[str]) -> Any:
+        """The response's JSON; invalid JSON (a truncated or proxy-mangled answer) is retryable."""
+        try:
+            return response.json()
+        except ValueError:
+            snippet = response.text[:80].replace("\n", " ")
+            raise self.error(
+                ProviderError, f"{self.where(texts)}: HTTP {response.status_code} with invalid JSON ({snippet!r})",
+                status=response.status_code, retryable=True,
+            ) from None
+
+    def http_error(self, response, texts: Sequence[str], *, code: Any = None, detail: str = "") -> TranslationError:
+        """The exception for a non-2xx answer: 401/403 auth (never retried), 429 rate limit and
+        408/5xx retryable (both honouring Retry-After), any other 4xx not retryable."""
+        status = response.status_code
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        what = f"{self.where(texts)}: HTTP {status}" + (f" ({code})" if code not in (None, "") else "") + (f": {detail}" if detail else "")
+        kw = dict(status=status, code=None if code is None else str(code), retry_after=retry_after)
+        if status in (401, 403):
+            return self.error(AuthError, f"{what}; check the {self.name} credentials "
+                              f"({', '.join(s.env for s in self.credentials_spec)})", **kw)
+        if status == 429:
+            return self.error(RateLimitError, f"{what}; the provider asks us to slow down (try a lower --qps)", retryable=True, **kw)
+        if status == 408 or status >= 500:
+            return self.error(ProviderError, what, retryable=True, **kw)
+        return self.error(ProviderError, what, **kw)
+
+    # -- requests ------------------------------------------------------------------------------
+    def plan(self, texts: Sequence[str]) -> list[list[str]]:
+        """Split a batch into requests within ``max_items``, ``max_chars`` and ``max_bytes``.
+        A single text over a limit goes alone (the provider then says what it thinks of it)."""
+        chunks: list[list[str]] = []
+        cur: list[str] = []
+        chars = size = 0
+        for text in texts:
+            c = len(text) + self.separator_size
+            b = len(text.encode("utf-8")) + self.separator_size
+            if cur and (
+                len(cur) >= self.max_items
+                or (self.max_chars is not None and chars + c > self.max_chars)
+                or (self.max_bytes is not None and size + b > self.max_bytes)
+            ):
+                chunks.append(cur)
+                cur, chars, size = [], 0, 0
+            cur.append(text)
+            chars += c
+            size += b
+        if cur:
+            chunks.append(cur)
+        return chunks
+
+    def _translate_batch(self, texts: list[str]) -> list[str]:
+        done_src: list[str] = []
+        done_out: list[str] = []
+        for chunk in self.plan(texts):
+            try:
+                out = self.request(chunk)
+            except TranslationError:
+                # keep what this batch already paid for: a resumed run must not ask for it again
+                if done_src and self.store is not None:
+                    self.store.put_many(zip(done_src, done_out))
+                raise
+            done_src.extend(chunk)
+            done_out.extend(out)
+        return done_out
+
+    def request(self, texts: list[str]) -> list[str]:
+        """One logical request, retried on retryable errors with backoff."""
+        self.requests_sent += 1
+        attempt = 0
+        while True:
+            try:
+                out = self._attempt(texts)
+            except TranslationError as exc:
+                exc.args = (self.redact(str(exc)),)
+                if not exc.retryable or isinstance(exc, AuthError) or attempt >= self.max_retries:
+                    if attempt:
+                        exc.args = (f"{exc} (gave up after {attempt + 1} attempts)",)
+                    raise
+                delay = self._delay(attempt, getattr(exc, "retry_after", None))
+                if delay is None:
+                    exc.args = (f"{exc}; it asks us to wait {exc.retry_after:.0f} s, longer than "  # type: ignore[attr-defined]
+                                f"{self.max_retry_after:.0f} s: run again later to resume",)
+                    raise
+                attempt += 1
+                self.retries += 1
+                log.warning("%s; retry %d of %d in %.1f s", exc, attempt, self.max_retries, delay)
+                self._sleep(delay)
+                continue
+            if not isinstance(out, list) or len(out) != len(texts) or not all(isinstance(t, str) for t in out):
+                n = len(out) if isinstance(out, list) else type(out).__name__
+                raise self.mismatch(texts, f"sent {len(texts)} text(s), got {n} translation(s)")
+            return out
+
+    def _delay(self, attempt: int, retry_after: Optional[float]) -> Optional[float]:
+        if retry_after is not None:
+            if retry_after > self.max_retry_after:
+                return None
+            return retry_after + self._rng.uniform(0, min(1.0, self.backoff))
+        cap = min(self.backoff_max, self.backoff * (2 ** attempt))
+        return cap / 2 + self._rng.uniform(0, cap / 2)  # "equal jitter": never less than half the step
+
+    def _attempt(self, texts: list[str]) -> list[str]:
+        import requests
+
+        kwargs = self._build_request(texts)
+        kwargs.setdefault("method", "POST")
+        kwargs.setdefault("url", self.endpoint)
+        self.limiter.acquire()
+        self.attempts += 1
+        log.debug("%s: %s: %d character(s)", self.name, self.where(texts), sum(map(len, texts)))
+        try:
+            response = self.session.request(timeout=self.timeout, allow_redirects=False, **kwargs)
+        except requests.Timeout:
+            raise self.error(ProviderError, f"{self.where(texts)}: no answer within {self.timeout:g} s (--timeout)",
+                             retryable=True) from None
+        except requests.ConnectionError as exc:
+            reason = re.search(r"\[Errno -?\d+\][^'\")]*", str(exc))
+            raise self.error(ProviderError, f"{self.where(texts)}: cannot reach {self._host()}: "
+                             f"{reason.group(0) if reason else type(exc).__name__}", retryable=True) from None
+        except requests.RequestException as exc:
+            raise self.error(ProviderError, f"{self.where(texts)}: request failed: {type(exc).__name__}") from None
+        try:
+            return self._parse_response(response, texts)
+        finally:
+            response.close()
+
+    def _host(self) -> str:
+        parts = urlsplit(self.endpoint)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    # -- adapter hooks -------------------------------------------------------------------------
+    def _build_request(self, texts: list[str]) -> dict[str, Any]:
+        """Keyword arguments of ``Session.request`` (method and url default to POST endpoint)."""
+        raise NotImplementedError
+
+    def _parse_response(self, response, texts: list[str]) -> list[str]:
+        """Translations in order, or raise a :mod:`sit.errors` exception (use :meth:`error`,
+        :meth:`http_error`, :meth:`mismatch`, :meth:`json_body`)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.session.close()
