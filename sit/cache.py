@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from .errors import CacheError, CorruptCacheError
 from .records import stable_hash
+from .rundir import file_mode
 
 log = logging.getLogger("sit.cache")
 
@@ -130,6 +131,7 @@ class Store:
                     fh.write(self._line(k, v))
                 fh.flush()
                 os.fsync(fh.fileno())
+            os.chmod(tmp, file_mode())
             os.replace(tmp, self.path)
         except BaseException:
             try:

@@ -247,7 +247,9 @@ def run(config: RunConfig) -> RunResult:
         write_jsonl_atomic(out / "issues.jsonl", (i.to_dict() for i in issues))
         write_json_atomic(out / "run.json", meta)
     with timer.stage("report"):
-        _write_reports(out, config.report_formats)
+        from .report import write_reports
+
+        write_reports(out, formats=config.report_formats)
     meta["timings"] = dict(timer.timings)
     write_json_atomic(out / "run.json", meta)
     translator.close()
@@ -279,17 +281,3 @@ def _teapot(candidates: list[Issue], issues: list[Issue]):
         s, t = by_key[(issue.pair.source_id, issue.pair.perturbed)]
         scored.append(replace(issue, scores={**issue.scores, "s_src": s, "s_tgt": t}))
     return res["summary"], scored
-
-
-def _write_reports(out: Path, formats: tuple[str, ...]) -> None:
-    try:
-        from .report import write_reports
-    except ImportError:
-        write_reports = None
-    if write_reports is not None:
-        write_reports(out, formats=formats)
-        return
-    from .report.text import render_text
-    from .rundir import load_run, write_text_atomic
-
-    write_text_atomic(out / "report.txt", render_text(load_run(out)))

@@ -35,12 +35,21 @@ def write_text_atomic(path: Path, text: str) -> None:
     _write_atomic(path, text.encode("utf-8"))
 
 
+def file_mode() -> int:
+    """The mode a plain ``open()`` would give a new file (0o666 less the umask): ``mkstemp``
+    creates files readable by their owner only, which would hide reports from colleagues."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, file_mode())
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -41,6 +41,7 @@ class WordNetPerturber(Perturber):
         self._wn = None  # loaded on first use: a re-run answered from the cache needs none
         self._tagger = tagger
         self._inflect = None
+        self._counts: Optional[dict[str, int]] = None
 
     @property
     def wn(self):
@@ -80,7 +81,7 @@ class WordNetPerturber(Perturber):
             if word == lemma:
                 return
             sense.setdefault(word, rank)
-            scores[word] = scores.get(word, 0) + lemma_obj.count()
+            scores[word] = scores.get(word, 0) + self.sense_counts().get(lemma_obj.key(), 0)
 
         if pos == "NOUN":
             for rank, syn in enumerate(wn.synsets(lemma, pos="n")[: self.senses]):
@@ -101,6 +102,23 @@ class WordNetPerturber(Perturber):
         # the most frequent sense's neighbours first, then by sense-tagged frequency, then
         # alphabetically (NLTK's relation lists come in hash order: never rely on it)
         return sorted(scores, key=lambda w: (sense[w], -scores[w], w))
+
+    def sense_counts(self) -> dict[str, int]:
+        """Sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's
+        ``Lemma.count()`` binary-searches on disk at every call)."""
+        if self._counts is None:
+            from pathlib import Path
+
+            counts: dict[str, int] = {}
+            path = Path(self.root) / "corpora" / "wordnet" / "cntlist.rev"
+            if path.exists():
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    for line in fh:
+                        parts = line.split()
+                        if len(parts) >= 3 and parts[2].isdigit():
+                            counts[parts[0]] = counts.get(parts[0], 0) + int(parts[2])
+            self._counts = counts
+        return self._counts
 
     def inflect(self, word: str, tag: str) -> str:
         if tag in ("NNS", "NNPS"):

@@ -3,23 +3,8 @@ translation, then each issue's distance, perturbed source and translation."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ..rundir import RunData
-
-
-def _fmt_diff(diff: dict[str, tuple[int, int]]) -> str:
-    return ", ".join(f"{rel} {a} -> {b}" for rel, (a, b) in sorted(diff.items()))
-
-
-def group_issues(run: RunData):
-    """Flagged sentences, worst first (max distance, then source id), each with its ranked issues."""
-    groups = defaultdict(list)
-    for issue in run.issues:
-        groups[issue.pair.source_id].append(issue)
-    for issues in groups.values():
-        issues.sort(key=lambda i: i.rank)
-    return sorted(groups.items(), key=lambda kv: (-max(i.distance for i in kv[1]), kv[0]))
+from .model import format_relations, group_issues, relation_changes
 
 
 def render_text(run: RunData) -> str:
@@ -49,7 +34,7 @@ def render_text(run: RunData) -> str:
     for warning in meta.get("warnings", []):
         lines.append(f"warning: {warning}")
     lines.append("=" * 80)
-    for source_id, issues in group_issues(run):
+    for source_id, issues in group_issues(run.issues):
         first = issues[0]
         lines.append(f"[{source_id}] source:      {first.pair.original}")
         lines.append(f"     translation: {first.original_translation}")
@@ -62,7 +47,7 @@ def render_text(run: RunData) -> str:
             lines.append(f"     perturbed:   {issue.pair.perturbed}")
             lines.append(f"     translation: {issue.perturbed_translation}")
             if issue.relation_diff:
-                lines.append(f"     relations:   {_fmt_diff(issue.relation_diff)}")
+                lines.append(f"     relations:   {format_relations(relation_changes(issue.relation_diff))}")
         lines.append("-" * 80)
     if not run.issues:
         lines.append("no issues: every perturbation kept the structure of its translation")
