@@ -101,12 +101,23 @@ def choose_perturber(config: RunConfig, cache: Cache):
             name, reason = "wordnet", f"wordnet: the masked LM is unavailable ({why})"
     else:
         reason = f"{name}: chosen with --perturber"
-    opts: dict[str, Any] = dict(config.perturber_options)
+    import inspect
+
+    accepted = inspect.signature(PERTURBERS.get(name).__init__).parameters
+    opts: dict[str, Any] = {}
     if name == "mlm":
-        opts.setdefault("model", config.mlm_model)
-        opts.setdefault("device", config.device)
-    if name in ("mlm", "wordnet"):
-        opts.setdefault("num_perturb", config.num_perturb)
+        opts["model"] = config.mlm_model
+    if "num_perturb" in accepted:
+        opts["num_perturb"] = config.num_perturb
+    if "device" in accepted and config.device:
+        opts["device"] = config.device
+    opts.update(config.perturber_options)
+    unknown = [k for k in opts if k not in accepted and not any(p.kind == p.VAR_KEYWORD for p in accepted.values())]
+    if unknown:
+        raise ConfigError(
+            f"the {name} perturber has no option {', '.join(map(repr, unknown))}; its options: "
+            + ", ".join(k for k in accepted if k not in ("self", "cache", "progress", "kwargs"))
+        )
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
 
@@ -167,6 +178,7 @@ def run(config: RunConfig) -> RunResult:
         threshold=config.threshold,
         top_k=config.top_k,
         seed=config.seed,
+        perturber_options=perturber.options(),
         versions={**package_versions(), **({"engine": translator.version()} if translator.version() else {})},
     )
 

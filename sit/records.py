@@ -148,6 +148,7 @@ class RunSignature:
     top_k: int
     seed: int
     versions: dict[str, str] = field(default_factory=dict)
+    perturber_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -163,7 +164,10 @@ class RunSignature:
         parts = [
             f"tr:{self.translator}({self.translator_model})",
             f"lang:{self.source_lang}-{self.target_lang}",
-            f"pert:{self.perturber}({self.perturber_model})|n:{self.num_perturb}",
+            f"pert:{self.perturber}({self.perturber_model})|num:{self.num_perturb}"
+            + "".join(
+                f"|{k}:{v}" for k, v in sorted(self.perturber_options.items()) if k != "num_perturb" and v is not None
+            ),
             f"parse:{self.parser}({self.parser_model})",
             f"dist:{self.distance}|thr:{self.threshold:g}|k:{self.top_k}|seed:{self.seed}",
             f"sit:{v.get('sit', '?')}",

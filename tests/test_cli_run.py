@@ -110,3 +110,17 @@ def test_list_shows_every_registry():
     out = sit("list").stdout
     for name in ("politics", "apertium", "marian", "baidu", "wordnet", "mlm", "spacy", "stanza"):
         assert name in out
+
+
+@requires_apertium
+def test_run_with_a_noise_perturber_and_its_options(tmp_path):
+    out = tmp_path / "typos"
+    sit("run", "--dataset", "business", "--limit", "3", "--perturber", "character_swap",
+        "--perturber-option", "rate=0.3", "--num-perturb", "4", "--out", str(out))
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["signature"]["perturber"] == "character_swap"
+    assert meta["signature"]["perturber_options"]["rate"] == 0.3 and "rate:0.3" in meta["signature_line"]
+    pairs = [json.loads(line) for line in (out / "pairs.jsonl").read_text().splitlines()]
+    assert 0 < len(pairs) <= 12 and all(p["perturbed"] != p["original"] for p in pairs)
+    bad = sit("run", "--dataset", "business", "--perturber", "character_swap", "--perturber-option", "bogus=1", check=False)
+    assert bad.returncode == 2 and "has no option 'bogus'" in bad.stderr

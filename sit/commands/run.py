@@ -22,7 +22,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber")
     p.add_argument("--mlm-model", default="bert-base-uncased",
                    help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
-    p.add_argument("--num-perturb", type=int, default=10, help="replacements proposed per word (default 10)")
+    p.add_argument("--num-perturb", type=int, default=10,
+                   help="replacements proposed per word (mlm, wordnet) or variants per sentence (noise perturbers); default 10")
+    p.add_argument("--perturber-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of the perturber, e.g. rate=0.2 or skip_entities=true (repeatable; see `sit perturb --help`)")
     p.add_argument("--parser", default="auto", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
     p.add_argument("--distance", default="relation", help="relation (SIT's relation-count distance) or head-relation")
@@ -41,6 +44,25 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
+def parse_options(items: list[str]) -> dict:
+    """``["rate=0.2", "protect=[\"EU\"]", "name=x"]`` -> ``{"rate": 0.2, "protect": ["EU"], "name": "x"}``:
+    values are JSON where they parse as JSON, else strings."""
+    import json
+
+    from ..errors import ConfigError
+
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--perturber-option takes KEY=VALUE, got {item!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from ..pipeline import RunConfig
     from ..pipeline import run as run_pipeline
@@ -55,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         perturber=args.perturber,
         mlm_model=args.mlm_model,
         num_perturb=args.num_perturb,
+        perturber_options=parse_options(args.perturber_option),
         parser=args.parser,
         parser_model=args.parser_model,
         distance=args.distance,
