@@ -309,8 +309,7 @@ class HttpTranslator(Translator):
         what = f"{self.where(texts)}: HTTP {status}" + (f" ({code})" if code not in (None, "") else "") + (f": {detail}" if detail else "")
         kw = dict(status=status, code=None if code is None else str(code), retry_after=retry_after)
         if status in (401, 403):
-            return self.error(AuthError, f"{what}; check the {self.name} credentials "
-                              f"({', '.join(s.env for s in self.credentials_spec)})", **kw)
+            return self.error(AuthError, f"{what}; check {', '.join(s.env for s in self.credentials_spec)}", **kw)
         if status == 429:
             return self.error(RateLimitError, f"{what}; the provider asks us to slow down (try a lower --qps)", retryable=True, **kw)
         if status == 408 or status >= 500:
