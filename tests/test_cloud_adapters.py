@@ -314,3 +314,39 @@ def test_non_strict_translate_counts_what_was_left(serve, name, clock):
     assert tr.stats.failed == len(TEXTS) and tr.stats.translated == 0
     with pytest.raises(TranslationError):
         tr.translate(TEXTS)
+
+
+@pytest.mark.parametrize(
+    "name, body",
+    [("youdao", {"errorCode": "0", "query": "Another text.", "translation": ["Otro."]}),
+     ("bing", [{"translations": [{"text": "Otro.", "to": "fr"}]}]),
+     ("baidu", {"from": "en", "to": "spa", "trans_result": [{"src": "Another text.", "dst": "Otro."}]})],
+)
+def test_an_answer_for_another_text_or_language_is_a_mismatch(name, body, clock):
+    """Echoed fields are checked: a proxy that mixes up answers cannot misalign translations."""
+    import json as _json
+
+    class Response:
+        status_code, headers, reason = 200, {}, "OK"
+        text = _json.dumps(body)
+
+        def json(self):
+            return body
+
+        def close(self):
+            pass
+
+    class Session:
+        def request(self, **kw):
+            return Response()
+
+        def close(self):
+            pass
+
+    env = {"google": {}, "bing": {"SIT_BING_KEY": "k-123456"}, "baidu": {"SIT_BAIDU_APPID": "123456", "SIT_BAIDU_SECRET": "s-123456"},
+           "youdao": {"SIT_YOUDAO_APPKEY": "a-123456", "SIT_YOUDAO_SECRET": "s-123456"}}[name]
+    from sit.translators import get_translator
+
+    tr = get_translator(name, env=env, session=Session(), clock=clock, sleep=clock.sleep)
+    with pytest.raises(ResponseMismatchError, match=f"{name}: batch #1 .*does not match"):
+        tr.translate(["The bank."])

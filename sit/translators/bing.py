@@ -71,7 +71,7 @@ class BingTranslator(HttpTranslator):
             first = tr[0] if isinstance(tr, list) and tr and isinstance(tr[0], dict) else {}
             if not isinstance(first.get("text"), str):
                 raise self.mismatch(texts, f"result {i + 1} has no translations[0].text")
-            if first.get("to") not in (None, self.api_target):
+            if first.get("to") is not None and str(first["to"]).lower() != self.api_target.lower():
                 raise self.mismatch(texts, f"result {i + 1} is in {first.get('to')!r}, not {self.api_target!r}")
             out.append(first["text"])
         return out

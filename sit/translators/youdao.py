@@ -92,6 +92,7 @@ class YoudaoTranslator(HttpTranslator):
         tr = body.get("translation")
         if not isinstance(tr, list) or not tr or not all(isinstance(t, str) for t in tr):
             raise self.mismatch(texts, "no translation list")
-        if "query" in body and isinstance(body["query"], str) and body["query"] != texts[0]:
-            raise self.mismatch(texts, f"the answer is for {body['query'][:40]!r}")
+        query = body.get("query")
+        if isinstance(query, str) and " ".join(query.split()) != " ".join(texts[0].split()):
+            raise self.mismatch(texts, f"the answer is for {query[:40]!r}")
         return ["\n".join(tr)]

@@ -153,7 +153,8 @@ class Reply:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+    protocol_version = "HTTP/1.1"  # keep-alive, as requests' Session expects
+    disable_nagle_algorithm = True  # headers and body go in two writes: no 40 ms delayed-ACK stall
     server: "_Server"
 
     def log_message(self, *args):  # quiet

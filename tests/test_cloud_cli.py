@@ -1,0 +1,150 @@
+"""`sit run --translator google|bing|baidu|youdao` end to end against the fake providers:
+real translations (Apertium inside the fake where installed), resume after a mid-run failure
+with no repeated call, the rate limit held, secrets absent from every file the run wrote."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from fakes import QUOTA, apertium_translate, dictionary_translate, have_apertium
+from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
+from fakes.providers import (
+    BAIDU_APPID, BAIDU_SECRET, BING_KEY, GOOGLE_KEY, YOUDAO_APPKEY, YOUDAO_SECRET,
+)
+
+from sit.cli import main
+
+PROVIDERS = ["google", "bing", "baidu", "youdao"]
+SECRETS = [GOOGLE_KEY, BING_KEY, BAIDU_APPID, BAIDU_SECRET, YOUDAO_APPKEY, YOUDAO_SECRET]
+SENTENCES = ["The senator rejected the new budget proposal.", "The bank raised interest rates."]
+TRANSLATE = apertium_translate if have_apertium() else dictionary_translate
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(SENTENCES) + "\n")
+    return f
+
+
+def sit_run(tmp_path, corpus, name, out, *extra):
+    return main(["run", "--input", str(corpus), "--translator", name, "--target-lang", "es", "--perturber", "wordnet",
+                 "--num-perturb", "3", "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / out),
+                 "--no-progress", *extra])
+
+
+def rows(run_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / "translations.jsonl").read_text().splitlines()]
+
+
+def assert_no_secrets(tmp_path: Path, *texts: str) -> int:
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    for p in files:
+        data = p.read_bytes()
+        for secret in SECRETS:
+            assert secret.encode() not in data, f"{secret} in {p}"
+    for text in texts:
+        for secret in SECRETS:
+            assert secret not in text
+    return len(files)
+
+
+@pytest.mark.parametrize("name", PROVIDERS)
+def test_sit_run_translates_through_the_provider(serve, name, tmp_path, corpus, monkeypatch, capsys, caplog):
+    caplog.set_level(logging.DEBUG)
+    fake = serve(name, translate=TRANSLATE, **({"target": "spa"} if name == "baidu" else {}))
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    assert sit_run(tmp_path, corpus, name, "run", "--qps", "200") == 0
+    out = tmp_path / "run"
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["signature"]["translator"] == name and meta["signature"]["target_lang"] == "es"
+    c = meta["counts"]
+    assert c["untranslated"] == 0 and c["translated"] == c["translations"] > len(SENTENCES)
+    translations = rows(out)
+    assert len(translations) == c["translations"]
+    for row in translations:  # every text came back aligned with its own translation
+        assert row["translation"] == TRANSLATE([row["text"]], "en", "es")[0]
+    assert Counter(fake.translated_texts) == Counter(r["text"] for r in translations)  # each sent once
+    if TRANSLATE is apertium_translate:
+        assert next(r for r in translations if r["text"] == SENTENCES[1])["translation"] == "El banco tasas de interés criado."
+    captured = capsys.readouterr()
+    assert f"{c['translated']} translated" in captured.err
+    assert assert_no_secrets(tmp_path, captured.out, captured.err, caplog.text) >= 6
+
+
+@pytest.mark.parametrize("name", PROVIDERS)
+def test_sit_run_resumes_after_the_quota_runs_out_with_no_repeated_call(serve, name, tmp_path, corpus, monkeypatch, capsys):
+    fake = serve(name, **({"target": "spa"} if name == "baidu" else {})).fail_from(3, QUOTA)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    assert sit_run(tmp_path, corpus, name, "run1", "--batch-size", "4", "--qps", "200") == 0
+    first = json.loads((tmp_path / "run1" / "run.json").read_text())["counts"]
+    err = capsys.readouterr().err
+    assert first["translated"] == (2 if name == "youdao" else 8)  # two requests got through
+    assert first["untranslated"] == first["translations"] - first["translated"] > 0
+    assert f"{first['untranslated']} of {first['translations']} text(s) were left untranslated" in err
+    assert "run the same command again" in err and "Traceback" not in err
+    assert sum(r["translation"] is None for r in rows(tmp_path / "run1")) == first["untranslated"]
+
+    fake.heal()
+    assert sit_run(tmp_path, corpus, name, "run2", "--batch-size", "4", "--qps", "200") == 0
+    second = json.loads((tmp_path / "run2" / "run.json").read_text())["counts"]
+    assert second["untranslated"] == 0 and second["cache_hits"] == first["translated"]
+    assert second["translated"] == first["untranslated"]
+    sent = Counter(fake.translated_texts)
+    assert max(sent.values()) == 1 and len(sent) == first["translations"]  # nothing paid for twice
+    assert all(r["translation"] for r in rows(tmp_path / "run2"))
+    assert_no_secrets(tmp_path)
+
+
+def test_sit_run_holds_the_rate_limit(serve, tmp_path, corpus, monkeypatch):
+    """Youdao takes one text per request: 20+ requests in a burst, --qps 20. The fake refuses any
+    two requests closer than 1/40 s by its own (real) clock (a margin for the time a request takes
+    to arrive); the whole run cannot be faster than 20 per second."""
+    fake = serve("youdao", qps_limit=40.0)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("SIT_HTTP_MAX_RETRIES", "0")  # a refused request would show as untranslated
+    start = time.monotonic()
+    assert sit_run(tmp_path, corpus, "youdao", "run", "--qps", "20") == 0
+    counts = json.loads((tmp_path / "run" / "run.json").read_text())["counts"]
+    assert counts["untranslated"] == 0 and fake.too_fast == 0
+    times = [c.t for c in fake.calls]
+    assert len(times) == counts["translations"] >= 20
+    assert min(b - a for a, b in zip(times, times[1:])) >= 1 / 40
+    assert times[-1] - start >= (len(times) - 1) / 20 - 0.01
+
+
+@pytest.mark.parametrize(
+    "name, variables",
+    [("google", "SIT_GOOGLE_API_KEY"), ("bing", "SIT_BING_KEY"), ("baidu", "SIT_BAIDU_APPID and SIT_BAIDU_SECRET"),
+     ("youdao", "SIT_YOUDAO_APPKEY and SIT_YOUDAO_SECRET")],
+)
+def test_missing_credentials_stop_sit_run_before_any_work(name, variables, tmp_path, corpus, capsys):
+    assert sit_run(tmp_path, corpus, name, "run") == 3
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("sit: error:")]
+    assert len(errors) == 1 and f"the {name} translator needs credentials: set {variables}" in errors[0]
+    assert not (tmp_path / "run").exists() and not (tmp_path / "cache").exists()  # no work was done
+    assert "Traceback" not in err
+
+
+def test_sit_run_reports_wrong_credentials_without_a_traceback(serve, tmp_path, corpus, monkeypatch, capsys):
+    fake = serve("baidu", target="spa")
+    for k, v in {**fake.env(), "SIT_BAIDU_SECRET": "not-the-secret"}.items():
+        monkeypatch.setenv(k, v)
+    assert sit_run(tmp_path, corpus, "baidu", "run") == 0  # the run completes, counting what is left
+    err = capsys.readouterr().err
+    assert "error 54001 (Invalid Sign): invalid signature: check SIT_BAIDU_SECRET" in err
+    assert len(fake.calls) == 1  # an auth error is never retried
+    counts = json.loads((tmp_path / "run" / "run.json").read_text())["counts"]
+    assert counts["translated"] == 0 and counts["untranslated"] == counts["translations"]
+    assert "not-the-secret" not in err
+    for p in tmp_path.rglob("*"):
+        assert not p.is_file() or b"not-the-secret" not in p.read_bytes()
