@@ -11,7 +11,7 @@ import pytest
 from fakes import (
     AUTH, MALFORMED, MISSING, QUOTA, SERVER_ERROR, SHORT, UNAVAILABLE, code, dictionary_translate, rate, slow,
 )
-from fakes.fixtures import FakeClock, _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
+from fakes.fixtures import _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
 from fakes.providers import (
     BAIDU_APPID, BAIDU_SECRET, BING_KEY, GOOGLE_KEY, YOUDAO_APPKEY, YOUDAO_SECRET,
 )
