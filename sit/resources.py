@@ -211,3 +211,24 @@ def hf_load_kwargs(model: str) -> dict:
     if Path(model).expanduser().is_dir() or hub_reachable():
         return {}
     return {"local_files_only": True}
+
+
+def hf_model_location(model: str) -> tuple[Optional[str], str]:
+    """Where a transformers model (a directory or a hub id) would load from, without loading it
+    or importing transformers: ``"local"`` (a directory with ``config.json``, or the local hub
+    cache), ``"hub"`` (not local, but the hub is reachable) or ``None``; and the reason."""
+    path = Path(model).expanduser()
+    if path.is_dir():
+        if (path / "config.json").exists():
+            return "local", f"{model} is a local model directory"
+        return None, f"{model} is a directory without config.json"
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        if isinstance(try_to_load_from_cache(model, "config.json"), str):
+            return "local", f"{model} found in the local model cache"
+    except Exception:  # not a valid repo id, or no huggingface_hub
+        pass
+    if not hub_reachable():
+        return None, f"{model} is not in the local model cache and the model hub is unreachable"
+    return "hub", f"{model} can be fetched from the model hub"

@@ -24,13 +24,12 @@ def test_cached_rerun_loads_no_model(tiny_marian, tmp_path):
 
 
 def test_default_model_is_opus_mt_en_zh():
-    t = get_translator("marian")
-    assert (t.model_id(), t.target_lang) == ("Helsinki-NLP/opus-mt-en-zh", "zh")
+    with pytest.raises(ModelError, match="'Helsinki-NLP/opus-mt-en-zh'"):
+        get_translator("marian")  # the default, unreachable offline
 
 
-def test_unreachable_model_says_what_to_do(tmp_path):
-    t = get_translator("marian", target_lang="es", model="Helsinki-NLP/opus-mt-en-es", cache=Cache(tmp_path))
+def test_unreachable_model_fails_before_any_work_and_says_what_to_do(tmp_path):
     with pytest.raises(ModelError) as info:
-        t.translate(["Hello."])
+        get_translator("marian", target_lang="es", model="Helsinki-NLP/opus-mt-en-es", cache=Cache(tmp_path))
     msg = str(info.value)
     assert "neither a local directory nor reachable" in msg and "--translator apertium" in msg

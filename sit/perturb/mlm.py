@@ -41,24 +41,15 @@ def mlm_available(model: str) -> tuple[bool, str]:
     asks the hub unless it is unreachable or ``HF_HUB_OFFLINE`` is set.
     """
     import importlib.util
-    from pathlib import Path
-
-    from ..resources import hub_reachable
 
     missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
     if missing:
         return False, f"{' and '.join(missing)} not installed (pip install torch==2.13.0 transformers)"
-    path = Path(model).expanduser()
-    if path.is_dir():
-        if (path / "config.json").exists():
-            return True, f"{model} is a local model directory"
-        return False, f"{model} is a directory without config.json"
-    from huggingface_hub import try_to_load_from_cache
+    from ..resources import hf_model_location
 
-    if isinstance(try_to_load_from_cache(model, "config.json"), str):
-        return True, f"{model} found in the local model cache"
-    if not hub_reachable():
-        return False, f"{model} is not in the local model cache and the model hub is unreachable"
+    where, why = hf_model_location(model)
+    if where != "hub":
+        return where is not None, why
     from transformers import AutoConfig
 
     try:

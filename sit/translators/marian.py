@@ -34,6 +34,11 @@ class MarianTranslator(Translator):
     ):
         model = model or (DEFAULT_MARIAN if (source_lang, target_lang) == ("en", "zh") else f"Helsinki-NLP/opus-mt-{source_lang}-{target_lang}")
         super().__init__(source_lang, target_lang, model=model, **kwargs)
+        from ..resources import hf_model_location
+
+        where, why = hf_model_location(str(self.model))
+        if where is None:  # fail before any work, not at the first batch
+            raise ModelError(self._unavailable(why))
         self.device = device
         self.num_beams = num_beams
         self.max_new_tokens = max_new_tokens
@@ -51,6 +56,16 @@ class MarianTranslator(Translator):
             if (path / name).exists():
                 return f"mtime-{int((path / name).stat().st_mtime)}|beams-{self.num_beams}"
         return f"beams-{self.num_beams}"
+
+    def _unavailable(self, why: str) -> str:
+        return (
+            f"cannot load MarianMT model {self.model!r}: it is neither a local directory nor "
+            f"reachable on the model hub ({why}). Download it once where there is internet (e.g. "
+            f"`python -c \"from transformers import MarianMTModel, MarianTokenizer as T; "
+            f"T.from_pretrained('{self.model}').save_pretrained('opus-mt'); "
+            f"MarianMTModel.from_pretrained('{self.model}').save_pretrained('opus-mt')\"`) and pass "
+            "--model opus-mt; or use --translator apertium, which works offline"
+        )
 
     def load(self):
         if self._model is not None:
@@ -71,14 +86,7 @@ class MarianTranslator(Translator):
         except ImportError as exc:
             raise MissingDependencyError(f"the marian translator needs sentencepiece: pip install sentencepiece ({exc})") from exc
         except Exception as exc:
-            raise ModelError(
-                f"cannot load MarianMT model {self.model!r}: it is neither a local directory nor "
-                f"reachable on the model hub ({type(exc).__name__}). Download it once where there is "
-                f"internet (e.g. `python -c \"from transformers import MarianMTModel, MarianTokenizer as T; "
-                f"T.from_pretrained('{self.model}').save_pretrained('opus-mt'); "
-                f"MarianMTModel.from_pretrained('{self.model}').save_pretrained('opus-mt')\"`) and pass "
-                "--model opus-mt; or use --translator apertium, which works offline"
-            ) from exc
+            raise ModelError(self._unavailable(f"{type(exc).__name__}: {str(exc)[:160]}")) from exc
         self.device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
         model.to(self.device).eval()
         self._tokenizer, self._model = tokenizer, model
