@@ -18,6 +18,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${apt_pkgs[@]}" >/dev/null
 
+export PIP_ROOT_USER_ACTION=ignore
 pip_q=(-q --disable-pip-version-check --no-input)
 # torch first and pinned: a bare "torch" (or a range) makes pip pull a multi-GB CUDA build
 "$PY" -m pip install "${pip_q[@]}" "torch==2.13.0"

@@ -60,6 +60,9 @@ class TranslationError(SitError):
         super().__init__(message)
         self.translator = translator
         self.retryable = retryable
+        #: translations the failing batch finished before the error (source -> translation);
+        #: ``Translator.translate`` caches and returns them
+        self.partial: dict[str, str] = {}
 
 
 class ProviderError(TranslationError):

@@ -63,3 +63,24 @@ def test_count_mismatch_is_an_error_naming_adapter_and_batch(tmp_path):
     t = Upper(cache=Cache(tmp_path), drop_one=True, batch_size=2)
     with pytest.raises(ResponseMismatchError, match=r"upper: batch 1 of 2 sent 2 text\(s\) and got 1"):
         t.translate(["a", "b", "c"])
+
+
+class SplitsInside(Upper):
+    """Splits each batch into two requests, like the cloud adapters, and fails on the second."""
+
+    def _translate_batch(self, texts):
+        half = len(texts) // 2
+        first = [t.upper() for t in texts[:half]]
+        exc = TranslationError("503 on the second request", translator=self.name)
+        exc.partial.update(zip(texts[:half], first))
+        raise exc
+
+
+def test_partial_batch_results_are_cached_and_returned(tmp_path):
+    t = SplitsInside(cache=Cache(tmp_path), batch_size=4)
+    out = t.translate(["a", "b", "c", "d"], strict=False)
+    assert out == ["A", "B", None, None]
+    assert t.stats.translated == 2 and t.stats.failed == 2
+    again = Upper(cache=Cache(tmp_path), batch_size=4)
+    again.translate(["a", "b", "c", "d"])
+    assert again.sent == [["c", "d"]]

@@ -125,7 +125,14 @@ class Translator:
                 try:
                     out = self._translate_batch(batch)
                 except TranslationError as exc:
-                    left = sum(len(b) for b in batches[n:])
+                    # keep what the failing batch already paid for: a resumed run must not ask again
+                    partial = {k: v for k, v in exc.partial.items() if k in set(batch) and isinstance(v, str)}
+                    if partial:
+                        if store is not None:
+                            store.put_many(partial.items())
+                        result.update(partial)
+                        self.stats.translated += len(partial)
+                    left = sum(len(b) for b in batches[n:]) - len(partial)
                     if strict:
                         raise
                     self.stats.failed += left

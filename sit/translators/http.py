@@ -346,10 +346,9 @@ class HttpTranslator(Translator):
         for chunk in self.plan(texts):
             try:
                 out = self.request(chunk)
-            except TranslationError:
-                # keep what this batch already paid for: a resumed run must not ask for it again
-                if done_src and self.store is not None:
-                    self.store.put_many(zip(done_src, done_out))
+            except TranslationError as exc:
+                # hand back what this batch already paid for: Translator.translate caches it
+                exc.partial.update(zip(done_src, done_out))
                 raise
             done_src.extend(chunk)
             done_out.extend(out)
