@@ -1,0 +1,406 @@
+"""TEAPOT's evaluation: read the files, score both sides, count successes, print TEAPOT's report.
+
+``evaluate`` works on lists of lines and returns an :class:`EvalResult`; ``format_report`` prints
+it exactly as TEAPOT does; ``reference_less_scores`` is what ``sit run`` attaches to its issues.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional, Sequence, Union
+
+from ..errors import ConfigError, InputError
+from . import fast
+from .scorers import SacreBLEUScorer, Scorer, _warn_tokenized, get_scorer_class
+from .stats import (
+    Summary,
+    looks_tokenized,
+    reference_less_success,
+    relative_decrease,
+    summarize,
+    tokenized_line_count,
+    with_reference_success,
+)
+
+log = logging.getLogger(__name__)
+
+NO_REFERENCE_NOTE = "Note: No reference file provided. Will use the reference-less criterion."
+SEPARATOR = "-" * 80
+WITH_REFERENCE_CRITERION = "s_src + d_tgt > threshold"
+REFERENCE_LESS_CRITERION = "s_src / s_tgt > threshold (when s_tgt = 0: success when s_src > 0)"
+
+ScorerLike = Union[str, Scorer]
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def read_lines(path: Union[str, os.PathLike], what: str = "input") -> list[str]:
+    """The lines of a UTF-8 file, as TEAPOT reads them: split at ``\\n``, ``\\r\\n`` or ``\\r``,
+    trailing whitespace removed, empty lines kept (they are scored like any line). A UTF-8 byte
+    order mark is dropped. InputError names the file (and line) when it is missing, empty or not
+    UTF-8."""
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{what} file {p} does not exist (or is not a file)")
+    data = p.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    raw_lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()
+    if not raw_lines:
+        raise InputError(f"{what} file {p} is empty; put one sentence per line")
+    lines = []
+    for lineno, raw in enumerate(raw_lines, start=1):
+        try:
+            lines.append(raw.decode("utf-8").rstrip())
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{what} file {p}: line {lineno} is not valid UTF-8 (byte {exc.start + 1}: "
+                f"{raw[exc.start:exc.start + 1]!r}); convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
+            ) from None
+    return lines
+
+
+# -- results -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """One side of an evaluation: the per-line values of ``measure`` and their summary."""
+
+    measure: str  # "s_src", "d_tgt" or "s_tgt"
+    scorer: str  # the key, e.g. "chrf"
+    name: str  # the scorer's display name, e.g. "ChrF"
+    title: str  # TEAPOT's heading
+    scores: tuple[float, ...]
+    summary: Summary
+    signature: Optional[str] = None
+
+    def to_dict(self, scale: float = 100.0) -> dict[str, Any]:
+        s = self.summary
+        return {
+            "measure": self.measure,
+            "scorer": self.scorer,
+            "name": self.name,
+            "title": self.title,
+            "signature": self.signature,
+            "mean": s.mean,
+            "std": s.std,
+            "p5": s.p5,
+            "p95": s.p95,
+            "printed": {
+                "mean": f"{s.mean * scale:.3f}",
+                "std": f"{s.std * scale:.3f}",
+                "5%-95%": f"{s.p5 * scale:.3f}-{s.p95 * scale:.3f}",
+            },
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    n: int
+    with_reference: bool
+    threshold: float
+    source: Optional[SideResult] = None
+    target: Optional[SideResult] = None
+    success: Optional[tuple[bool, ...]] = None
+
+    @property
+    def success_rate(self) -> Optional[float]:
+        if self.success is None:
+            return None
+        return sum(float(s) for s in self.success) / self.n
+
+    @property
+    def criterion(self) -> Optional[str]:
+        if self.success is None:
+            return None
+        return WITH_REFERENCE_CRITERION if self.with_reference else REFERENCE_LESS_CRITERION
+
+    @property
+    def note(self) -> Optional[str]:
+        """TEAPOT's note, when the target side is evaluated without a reference."""
+        return NO_REFERENCE_NOTE if self.target is not None and not self.with_reference else None
+
+    def to_dict(self, scale: float = 100.0) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "n": self.n,
+            "with_reference": self.with_reference,
+            "note": self.note,
+            "threshold": self.threshold,
+            "criterion": self.criterion,
+            "scale": scale,
+        }
+        for side in (self.source, self.target):
+            if side is not None:
+                out[side.measure] = side.to_dict(scale)
+        if self.success is not None:
+            rate = self.success_rate
+            out["success"] = {
+                "rate": rate,
+                "count": sum(self.success),
+                "printed": f"{rate * 100:.2f}",
+                "per_line": list(self.success),
+            }
+        else:
+            out["success"] = None
+        return out
+
+
+def format_report(result: EvalResult, scale: float = 100.0) -> str:
+    """TEAPOT's printed report, line for line (without its note; see ``EvalResult.note``)."""
+    lines: list[str] = []
+    for side in (result.source, result.target):
+        if side is None:
+            continue
+        if lines:
+            lines.append(SEPARATOR)
+        s = side.summary
+        lines += [
+            side.title,
+            f"Mean:\t{s.mean * scale:.3f}",
+            f"Std:\t{s.std * scale:.3f}",
+            f"5%-95%:\t{s.p5 * scale:.3f}-{s.p95 * scale:.3f}",
+        ]
+    if result.success is not None:
+        lines += [SEPARATOR, f"Success percentage: {result.success_rate * 100:.2f} %"]
+    return "\n".join(lines)
+
+
+def format_terse(result: EvalResult, scale: float = 100.0) -> str:
+    """TEAPOT's ``--terse`` output: the means, then the success percentage, one per line."""
+    lines = [f"{side.summary.mean * scale:.3f}" for side in (result.source, result.target) if side is not None]
+    if result.success is not None:
+        lines.append(f"{result.success_rate * 100:.3f}")
+    return "\n".join(lines)
+
+
+# -- evaluating --------------------------------------------------------------------------------
+
+
+def make_scorer(scorer: ScorerLike, jobs: Optional[int] = None) -> Scorer:
+    if isinstance(scorer, Scorer):
+        return scorer
+    cls = get_scorer_class(scorer)
+    if issubclass(cls, SacreBLEUScorer):
+        return cls(jobs=jobs)
+    try:
+        return cls()
+    except TypeError as exc:
+        raise ConfigError(
+            f"scorer {scorer!r} needs options ({exc}); pass an instance (e.g. METEOR(jar)) or use the command line"
+        ) from exc
+
+
+def _check_lengths(named: dict[str, list[str]]) -> int:
+    items = list(named.items())
+    first_name, first = items[0]
+    for name, lines in items[1:]:
+        if len(lines) != len(first):
+            raise InputError(
+                f"{first_name} has {len(first)} lines but {name} has {len(lines)}; the files must be "
+                "line-aligned (line i of each file belongs to the same example)"
+            )
+    return len(first)
+
+
+def evaluate(
+    *,
+    src: Optional[Sequence[str]] = None,
+    adv_src: Optional[Sequence[str]] = None,
+    out: Optional[Sequence[str]] = None,
+    adv_out: Optional[Sequence[str]] = None,
+    ref: Optional[Sequence[str]] = None,
+    s_src: ScorerLike = "chrf",
+    s_tgt: ScorerLike = "chrf",
+    threshold: float = 1.0,
+    src_lang: Optional[str] = None,
+    tgt_lang: Optional[str] = None,
+    jobs: Optional[int] = None,
+    names: Optional[dict[str, str]] = None,
+    check_tok: bool = True,
+) -> EvalResult:
+    """TEAPOT's evaluation of line-aligned lists of sentences.
+
+    Source side (``src`` and ``adv_src``): s_src, the similarity of each perturbed input to its
+    original. Target side (``out`` and ``adv_out``): with ``ref``, d_tgt, the relative decrease
+    of the output's score against the reference; without, s_tgt, the similarity of the two
+    outputs. With both sides, success per line: ``s_src + d_tgt > threshold``, or without a
+    reference ``s_src / s_tgt > threshold`` (when s_tgt is 0: success when s_src > 0).
+    ``names`` maps ``src``, ``adv_src``... to what error messages call them (e.g. file names).
+    """
+    given = {k: v for k, v in (("src", src), ("adv_src", adv_src), ("out", out), ("adv_out", adv_out),
+                               ("ref", ref)) if v is not None}
+    labels = {k: k.replace("_", "-") for k in ("src", "adv_src", "out", "adv_out", "ref")}
+    labels.update(names or {})
+    option = {k: "--" + k.replace("_", "-") for k in labels}
+    for a, b in (("src", "adv_src"), ("out", "adv_out"), ("adv_src", "src"), ("adv_out", "out")):
+        if a in given and b not in given:
+            raise ConfigError(f"{option[a]} needs {option[b]}")
+    source_side, target_side = "src" in given, "out" in given
+    if "ref" in given and not target_side:
+        raise ConfigError("--ref needs --out and --adv-out (the outputs it is the reference of)")
+    if not (source_side or target_side):
+        raise ConfigError(
+            "nothing to evaluate: give --src and --adv-src (source side) and/or --out and --adv-out "
+            "(target side, with --ref for the reference-based criterion)"
+        )
+    lines = {k: list(v) for k, v in given.items()}
+    n = _check_lengths({labels[k]: v for k, v in lines.items()})
+    if n == 0:
+        raise InputError("there are no lines to evaluate")
+    if check_tok:
+        for k, v in lines.items():
+            _warn_tokenized(**{labels[k]: v})
+    with_reference = "ref" in given
+
+    src_scorer = make_scorer(s_src, jobs) if source_side else None
+    tgt_scorer = make_scorer(s_tgt, jobs) if target_side else None
+
+    s_scores: Optional[list[float]] = None
+    t_scores: Optional[list[float]] = None
+    t_base: Optional[list[float]] = None
+    t_hyp: Optional[list[float]] = None
+    same_metric = (
+        isinstance(src_scorer, SacreBLEUScorer) and isinstance(tgt_scorer, SacreBLEUScorer)
+        and src_scorer.kind == tgt_scorer.kind
+    )
+    if same_metric:  # both sides in one pass: one set of worker processes, each string read once per line
+        tgt_columns = [lines["out"], lines["adv_out"]] if with_reference else [lines["adv_out"]]
+        tgt_refs = lines["ref"] if with_reference else lines["out"]
+        (s_cols, t_cols) = fast.score_groups(
+            src_scorer.kind, [([lines["adv_src"]], lines["src"]), (tgt_columns, tgt_refs)],
+            jobs=src_scorer.jobs if src_scorer.jobs is not None else jobs,
+        )
+        s_scores = s_cols[0]
+        if with_reference:
+            t_base, t_hyp = t_cols
+        else:
+            t_scores = t_cols[0]
+    else:
+        if src_scorer is not None:
+            s_scores = src_scorer.score(lines["adv_src"], lines["src"], lang=src_lang, check_tok=False)
+        if tgt_scorer is not None:
+            if with_reference:
+                t_scores = tgt_scorer.rd_score(lines["adv_out"], lines["out"], lines["ref"], lang=tgt_lang,
+                                               check_tok=False)
+            else:
+                t_scores = tgt_scorer.score(lines["adv_out"], lines["out"], lang=tgt_lang, check_tok=False)
+    if t_base is not None:
+        t_scores = [relative_decrease(b, h) for b, h in zip(t_base, t_hyp)]
+    for what, scores in (("s_src", s_scores), ("target", t_scores)):
+        if scores is not None and len(scores) != n:
+            raise ConfigError(f"the {what} scorer returned {len(scores)} scores for {n} lines")
+
+    source = target = None
+    if s_scores is not None:
+        source = SideResult("s_src", src_scorer.key, src_scorer.name, f"Source side preservation ({src_scorer.name}):",
+                            tuple(s_scores), summarize(s_scores), src_scorer.signature())
+    if t_scores is not None:
+        if with_reference:
+            measure, title = "d_tgt", f"Target side degradation (relative decrease in {tgt_scorer.name}):"
+        else:
+            measure, title = "s_tgt", f"Target side preservation ({tgt_scorer.name}):"
+        target = SideResult(measure, tgt_scorer.key, tgt_scorer.name, title, tuple(t_scores), summarize(t_scores),
+                            tgt_scorer.signature())
+    success = None
+    if source is not None and target is not None:
+        rule = with_reference_success if with_reference else reference_less_success
+        success = tuple(rule(s, t, threshold) for s, t in zip(source.scores, target.scores))
+    return EvalResult(n=n, with_reference=with_reference, threshold=threshold, source=source, target=target,
+                      success=success)
+
+
+def evaluate_files(
+    *,
+    src: Optional[str] = None,
+    adv_src: Optional[str] = None,
+    out: Optional[str] = None,
+    adv_out: Optional[str] = None,
+    ref: Optional[str] = None,
+    **kwargs: Any,
+) -> EvalResult:
+    """:func:`evaluate` on files (UTF-8, one sentence per line, paired by position)."""
+    paths = {k: v for k, v in (("src", src), ("adv_src", adv_src), ("out", out), ("adv_out", adv_out),
+                               ("ref", ref)) if v is not None}
+    lines = {k: read_lines(v, "--" + k.replace("_", "-")) for k, v in paths.items()}
+    names = {k: f"{v} (--{k.replace('_', '-')})" for k, v in paths.items()}
+    return evaluate(**lines, names=names, **kwargs)
+
+
+# -- Python API shortcuts ----------------------------------------------------------------------
+
+
+def rd_score(hyps: Sequence[str], bases: Sequence[str], refs: Sequence[str], scorer: ScorerLike = "chrf",
+             lang: Optional[str] = None) -> list[float]:
+    """Per-line relative decrease of the score of ``hyps`` from that of ``bases`` against ``refs``."""
+    return make_scorer(scorer).rd_score(hyps, bases, refs, lang=lang)
+
+
+def _summary_dict(values: Sequence[float]) -> Optional[dict[str, float]]:
+    if not values:
+        return None
+    s = summarize(values)
+    return {"mean": s.mean, "std": s.std, "p5": s.p5, "p95": s.p95}
+
+
+def reference_less_scores(
+    orig_src: Sequence[str],
+    adv_src: Sequence[str],
+    orig_out: Sequence[str],
+    adv_out: Sequence[str],
+    threshold: float = 1.0,
+    jobs: Optional[int] = None,
+) -> dict[str, Any]:
+    """TEAPOT's reference-less scores of perturbations, for ``sit run``.
+
+    Per pair i: ``s_src[i]`` = chrF(adv_src[i], orig_src[i]) and ``s_tgt[i]`` =
+    chrF(adv_out[i], orig_out[i]), both in [0, 1]; ``success[i]`` = s_src / s_tgt > threshold
+    (when s_tgt is 0: s_src > 0). Returns::
+
+        {"s_src": [...], "s_tgt": [...], "success": [...],
+         "summary": {"n": N, "threshold": T, "criterion": "...", "success_rate": R or None,
+                     "s_src": {"mean", "std", "p5", "p95"} or None, "s_tgt": {...} or None,
+                     "signature": {"chrf": "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:..."}}}
+
+    Empty inputs give empty lists and None figures; different lengths raise InputError.
+    """
+    columns = {"orig_src": list(orig_src), "adv_src": list(adv_src), "orig_out": list(orig_out),
+               "adv_out": list(adv_out)}
+    n = _check_lengths(columns)
+    if n:
+        (s_cols, t_cols) = fast.score_groups(
+            "chrf", [([columns["adv_src"]], columns["orig_src"]), ([columns["adv_out"]], columns["orig_out"])],
+            jobs=jobs,
+        )
+        s_src, s_tgt = s_cols[0], t_cols[0]
+    else:
+        s_src, s_tgt = [], []
+    success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
+    return {
+        "s_src": s_src,
+        "s_tgt": s_tgt,
+        "success": success,
+        "summary": {
+            "n": n,
+            "threshold": threshold,
+            "criterion": REFERENCE_LESS_CRITERION,
+            "success_rate": (sum(success) / n) if n else None,
+            "s_src": _summary_dict(s_src),
+            "s_tgt": _summary_dict(s_tgt),
+            "signature": {"chrf": fast.signature("chrf")},
+        },
+    }
+
+
+__all__ = [
+    "EvalResult", "SideResult", "evaluate", "evaluate_files", "format_report", "format_terse", "read_lines",
+    "reference_less_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
+    "tokenized_line_count",
+]
