@@ -45,7 +45,20 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
         assert [i["rank"] for i in group] == list(range(1, len(group) + 1))
         assert [i["distance"] for i in group] == sorted((i["distance"] for i in group), reverse=True)
 
+    # TEAPOT's reference-less scores on every issue, computed independently with sacrebleu
+    from sacrebleu.metrics import CHRF
+
+    chrf = CHRF()
+    for issue in issues:
+        assert issue["scores"]["s_src"] == pytest.approx(chrf.sentence_score(issue["perturbed"], [issue["original"]]).score / 100)
+        assert issue["scores"]["s_tgt"] == pytest.approx(
+            chrf.sentence_score(issue["perturbed_translation"], [issue["original_translation"]]).score / 100)
+    teapot = meta["teapot"]
+    assert teapot["n"] == c["compared"] and 0 <= teapot["success_rate"] <= 1
+    assert set(teapot["s_src"]) >= {"mean", "std", "p5", "p95"}
+
     report = (out / "report.txt").read_text()
+    assert "teapot (reference-less, chrF): success" in report and "s_tgt: mean" in report
     first = issues[0]
     assert first["original"] in report and first["perturbed"] in report and first["perturbed_translation"] in report
     assert f"[{first['source_id']}] source:" in report

@@ -29,8 +29,15 @@ def render_text(run: RunData) -> str:
     if teapot.get("success_rate") is not None:
         lines.append(
             f"teapot (reference-less, chrF): success {100 * teapot['success_rate']:.2f} % of "
-            f"{teapot.get('n', '?')} perturbations"
+            f"{teapot.get('n', '?')} perturbations ({teapot.get('criterion', 's_src / s_tgt > 1')})"
         )
+        for side in ("s_src", "s_tgt"):
+            st = teapot.get(side)
+            if st:
+                lines.append(
+                    f"  {side}: mean {100 * st['mean']:.3f}  std {100 * st['std']:.3f}  "
+                    f"5%-95% {100 * st['p5']:.3f}-{100 * st['p95']:.3f}"
+                )
     for warning in meta.get("warnings", []):
         lines.append(f"warning: {warning}")
     lines.append("=" * 80)
