@@ -75,9 +75,7 @@ def tokenized_line_count(lines: Sequence[str]) -> int:
 def looks_tokenized(lines: Sequence[str]) -> bool:
     """True when lines end in a detached period (" .") often enough to look tokenized.
 
-    TEAPOT's rule is 100 such lines; sit also flags a smaller file where at least half do.
+    TEAPOT's rule is 100 such lines; sit also flags a smaller file where more than half do.
     """
     count = tokenized_line_count(lines)
-    if count == 0:
-        return False
-    return count >= min(TOKENIZED_LINES, max(1, (len(lines) + 1) // 2))
+    return count >= TOKENIZED_LINES or count * 2 > len(lines)
