@@ -180,30 +180,47 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _context():
+def _fork_context():
+    """The fork start method, when it is safe here; None otherwise.
+
+    Workers are forked so that they start at once and import nothing. Forking while other Python
+    threads run (e.g. in a pipeline that has loaded torch and its thread pools) can deadlock the
+    child, and the spawn/forkserver methods re-import the caller's ``__main__``, which not every
+    caller can afford: in both cases sit scores in this process instead.
+    """
     import multiprocessing as mp
 
-    methods = mp.get_all_start_methods()
-    # fork is cheap but unsafe once threads run (e.g. after torch is loaded): then forkserver
-    if "fork" in methods and threading.active_count() == 1:
-        return mp.get_context("fork")
-    return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "fork" not in mp.get_all_start_methods() or threading.active_count() > 1:
+        return None
+    return mp.get_context("fork")
 
 
 def _parallel(func: Callable, tasks: list[tuple]) -> Optional[list]:
-    """``[func(*t) for t in tasks]``, the first task here and the others in worker processes."""
+    """``[func(*t) for t in tasks]``: the first task here, the others in forked worker processes.
+
+    Returns None (the caller then does all the work itself) when forking is not possible or a
+    worker dies; a worker never hangs the caller (a dead process breaks the executor).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = _fork_context()
+    if ctx is None:
+        return None
     try:
-        pool = _context().Pool(len(tasks) - 1)
-    except (OSError, ImportError) as exc:  # e.g. no semaphores in a sandbox: do it all here
+        executor = ProcessPoolExecutor(max_workers=len(tasks) - 1, mp_context=ctx)
+    except (OSError, ImportError, NotImplementedError) as exc:  # e.g. no semaphores in a sandbox
         log.debug("parallel scoring unavailable (%s); scoring in one process", exc)
         return None
     try:
-        pending = [pool.apply_async(func, t) for t in tasks[1:]]
+        pending = [executor.submit(func, *t) for t in tasks[1:]]
         first = func(*tasks[0])
-        return [first] + [p.get() for p in pending]
+        return [first] + [p.result() for p in pending]
+    except (BrokenProcessPool, OSError) as exc:
+        log.debug("a scoring worker failed (%s); scoring in one process", exc)
+        return None
     finally:
-        pool.terminate()
-        pool.join()
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 Group = tuple[Sequence[Sequence[str]], Sequence[str]]  # (columns of hypotheses, references)

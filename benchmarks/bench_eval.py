@@ -1,0 +1,161 @@
+"""Benchmark: `sit eval` against what TEAPOT does (one sacrebleu `sentence_chrf` call per pair).
+
+    python benchmarks/bench_eval.py [--lines 1000] [--repeat 5] [--out DIR]
+
+Builds five line-aligned files of ``--lines`` lines (original source, char-swap attack, both
+translations, reference) by joining pairs of lines of the example set in examples/mt, then times,
+best of ``--repeat``:
+
+- TEAPOT's way, in this process: read the files, 3 x N calls of ``sacrebleu.sentence_chrf``
+  (s_src; the output and the attacked output against the reference), TEAPOT's statistics;
+- ``sit.eval.evaluate_files`` in this process (default jobs: all usable cores), and with ``jobs=1``;
+- both as whole processes (``sit eval ...`` against ``python -c <TEAPOT's loop>``), start-up included.
+
+It checks that the printed reports are identical (and the per-line scores equal) and prints the
+times and the ratios. Not a test: it asserts nothing about speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mt"
+FILES = {"src": "src.en", "adv_src": "adv.charswap.en", "out": "out.es", "adv_out": "adv.charswap.es", "ref": "ref.es"}
+
+# What TEAPOT does, written out (its loadtxt, Scorer.score / rd_score, stats and report), on
+# current sacrebleu with its chrF fixed to sentence_chrf(hyp, [ref]).score / 100.
+TEAPOT_LOOP = r'''
+import math, sys
+import sacrebleu
+
+def loadtxt(filename):
+    with open(filename, "r", encoding="utf-8") as f:
+        return [line.rstrip() for line in f]
+
+def chrf(hyp, ref):
+    return sacrebleu.sentence_chrf(hyp, [ref]).score / 100
+
+def stats(x):
+    n = len(x)
+    x = sorted(x)
+    mean = sum(x) / n
+    std = math.sqrt(sum([(v - mean) ** 2 for v in x]) / max(n - 1, .1))
+    return mean, std, x[int(n * 0.05)], x[int(n * 0.95)]
+
+def teapot(src, adv_src, out, adv_out, ref):
+    src, adv_src, out, adv_out, ref = map(loadtxt, (src, adv_src, out, adv_out, ref))
+    s_src = [chrf(h, r) for h, r in zip(adv_src, src)]
+    base = [chrf(h, r) for h, r in zip(out, ref)]
+    hyp = [chrf(h, r) for h, r in zip(adv_out, ref)]
+    d_tgt = [max(0, b - h) / b if b > 0 else 0 for b, h in zip(base, hyp)]
+    lines = []
+    for title, values in (("Source side preservation (ChrF):", s_src),
+                          ("Target side degradation (relative decrease in ChrF):", d_tgt)):
+        if lines:
+            lines.append("-" * 80)
+        m, s, p5, p95 = stats(values)
+        lines += [title, f"Mean:\t{m*100:.3f}", f"Std:\t{s*100:.3f}", f"5%-95%:\t{p5*100:.3f}-{p95*100:.3f}"]
+    success = sum(float(s + d > 1.0) for s, d in zip(s_src, d_tgt)) / len(s_src)
+    lines += ["-" * 80, f"Success percentage: {success*100:.2f} %"]
+    return "\n".join(lines), s_src, d_tgt
+
+if __name__ == "__main__":
+    print(teapot(*sys.argv[1:6])[0])
+'''
+
+
+def build_files(out_dir: Path, n_lines: int) -> dict[str, Path]:
+    """``n_lines`` distinct examples: example a joined with example b, in all five files alike."""
+    columns = {k: (EXAMPLES / v).read_text(encoding="utf-8").splitlines() for k, v in FILES.items()}
+    m = len(columns["src"])
+    pairs, seen = [], set()
+    k = 0
+    while len(pairs) < n_lines:
+        a, b = k % m, (k * 7 + 3 + k // m) % m
+        k += 1
+        if a != b and (a, b) not in seen:
+            seen.add((a, b))
+            pairs.append((a, b))
+    paths = {}
+    for key, lines in columns.items():
+        paths[key] = out_dir / FILES[key]
+        paths[key].write_text("".join(f"{lines[a]} {lines[b]}\n" for a, b in pairs), encoding="utf-8")
+    return paths
+
+
+def best_of(repeat: int, func):
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times), result
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lines", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=None, help="directory for the five files (default: temporary)")
+    args = ap.parse_args(argv)
+
+    from sit.eval import evaluate_files, format_report
+    from sit.eval.fast import usable_cores
+
+    out = args.out or Path(tempfile.mkdtemp(prefix="sit-bench-eval-"))
+    out.mkdir(parents=True, exist_ok=True)
+    paths = build_files(out, args.lines)
+    (out / "teapot_loop.py").write_text(TEAPOT_LOOP, encoding="utf-8")
+    namespace: dict = {"__name__": "teapot_loop"}
+    exec(compile(TEAPOT_LOOP, "teapot_loop", "exec"), namespace)
+    order = [str(paths[k]) for k in ("src", "adv_src", "out", "adv_out", "ref")]
+    kwargs = {k: str(p) for k, p in paths.items()}
+    load = "/".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    print(f"{args.lines:,} lines x 5 files in {out}; {usable_cores()} usable core(s), load average {load} "
+          f"(other work on the cores slows the parallel figures); best (median) of {args.repeat}")
+
+    evaluate_files(**kwargs, jobs=1)  # warm up: imports, file cache
+    t_loop, m_loop, (loop_report, loop_s, loop_d) = best_of(args.repeat, lambda: namespace["teapot"](*order))
+    t_sit, m_sit, result = best_of(args.repeat, lambda: evaluate_files(**kwargs))
+    t_one, m_one, result_one = best_of(args.repeat, lambda: evaluate_files(**kwargs, jobs=1))
+    sit_report = format_report(result)
+    identical = (sit_report == loop_report == format_report(result_one)
+                 and list(result.source.scores) == loop_s and list(result.target.scores) == loop_d)
+    print(f"in process   TEAPOT's loop ({3 * args.lines:,} sentence_chrf calls): {t_loop:.3f} s ({m_loop:.3f})")
+    print(f"in process   sit eval, all cores:                          {t_sit:.3f} s ({m_sit:.3f})"
+          f"  -> {t_loop / t_sit:.2f}x faster")
+    print(f"in process   sit eval, one core:                           {t_one:.3f} s ({m_one:.3f})"
+          f"  -> {t_loop / t_one:.2f}x faster")
+
+    bin_dir = Path(sys.executable).parent
+    sit_cmd = [str(bin_dir / "sit")] if (bin_dir / "sit").exists() else [
+        sys.executable, "-c", "import sys; from sit.cli import main; sys.exit(main())"]
+    sit_cmd += ["eval", "--src", order[0], "--adv-src", order[1], "--out", order[2], "--adv-out", order[3],
+                "--ref", order[4]]
+    loop_cmd = [sys.executable, str(out / "teapot_loop.py"), *order]
+
+    def run(cmd):
+        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
+    p_loop, pm_loop, loop_stdout = best_of(args.repeat, lambda: run(loop_cmd))
+    p_sit, pm_sit, sit_stdout = best_of(args.repeat, lambda: run(sit_cmd))
+    identical = identical and loop_stdout == sit_stdout
+    print(f"as processes python TEAPOT's loop:                         {p_loop:.3f} s ({pm_loop:.3f})")
+    print(f"as processes sit eval:                                     {p_sit:.3f} s ({pm_sit:.3f})"
+          f"  -> {p_loop / p_sit:.2f}x faster")
+    print(f"identical figures (report text and every per-line score): {'yes' if identical else 'NO'}")
+    print()
+    print(sit_report)
+    return 0 if identical and not math.isnan(t_sit) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
