@@ -25,6 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from .scorers import METEOR, scorer_names
 
     names = ", ".join(scorer_names())
+    parser.description = DESCRIPTION
     parser.conflict_handler = "resolve"  # as TEAPOT: a custom scorer may redefine an option
     files = parser.add_argument_group("files (paired by line)")
     files.add_argument("--src", metavar="FILE", help="original inputs")
