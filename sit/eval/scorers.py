@@ -237,6 +237,10 @@ class METEOR(Scorer):
             )
         if lang not in METEOR_LANGUAGES:
             raise ConfigError(f"METEOR does not know the language {lang!r}; choose one of: {', '.join(METEOR_LANGUAGES)}")
+        if not self.meteor_jar:
+            raise MissingDependencyError(f"METEOR needs its jar: {METEOR_HINT}")
+        if not Path(self.meteor_jar).is_file():
+            raise MissingDependencyError(f"the METEOR jar {self.meteor_jar} does not exist; {METEOR_HINT}")
         parts = shlex.split(self.java_command or "")
         if not parts:
             raise ConfigError("--java-command is empty; the default is " + repr(DEFAULT_JAVA_COMMAND))
@@ -246,10 +250,6 @@ class METEOR(Scorer):
                 "or not on PATH; install a Java runtime (e.g. apt-get install default-jre-headless) or pass "
                 "--java-command with the full path"
             )
-        if not self.meteor_jar:
-            raise MissingDependencyError(f"METEOR needs its jar: {METEOR_HINT}")
-        if not Path(self.meteor_jar).is_file():
-            raise MissingDependencyError(f"the METEOR jar {self.meteor_jar} does not exist; {METEOR_HINT}")
 
     def score_sentence(self, hyp, ref, lang=None) -> float:
         return self.score_corpus([hyp], [ref], lang=lang)[0]
