@@ -121,7 +121,7 @@ def test_help_imports_no_model_library():
 
 def test_list_shows_every_registry():
     out = sit("list").stdout
-    for name in ("politics", "apertium", "marian", "baidu", "wordnet", "mlm", "spacy", "stanza"):
+    for name in ("politics", "apertium", "marian", "baidu", "wordnet", "mlm", "character_swap", "spacy", "stanza", "chrf"):
         assert name in out
 
 

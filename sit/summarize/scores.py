@@ -30,20 +30,11 @@ JUDGE = (
 )
 
 
-def sacrebleu_sentence_chrf(hyp: str, ref: str) -> float:
-    """Sentence-level chrF (0-100) with sacrebleu's defaults (used until sit.eval's ChrF lands)."""
-    from sacrebleu.metrics import CHRF
-
-    global _CHRF
-    try:
-        scorer = _CHRF
-    except NameError:
-        scorer = _CHRF = CHRF()
-    return float(scorer.sentence_score(hyp, [ref]).score)
-
-
 def chrf(hyp: str, ref: str) -> float:
-    return sacrebleu_sentence_chrf(hyp, ref)
+    """Sentence-level chrF (0-100) with sacrebleu's defaults, as ``sit eval`` computes it."""
+    from ..eval import ChrF
+
+    return 100.0 * ChrF().score_sentence(hyp, ref)
 
 
 def normalize(text: str) -> str:
