@@ -3,7 +3,6 @@ compare, rank, score, write the run directory. Knows no provider details."""
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import shlex

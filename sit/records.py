@@ -6,7 +6,7 @@ import hashlib
 import json
 import platform
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Optional
+from typing import Any
 
 
 @dataclass(frozen=True)

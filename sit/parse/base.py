@@ -6,6 +6,7 @@ from typing import Optional, Sequence
 
 from ..cache import MISSING
 from ..records import Tree
+from ..progress import progress
 
 EMPTY_TREE = Tree((), (), ())
 
@@ -51,23 +52,14 @@ class Parser:
             else:
                 trees[t] = Tree.from_dict(hit)
                 self.cache_hits += 1
-        bar = None
-        if self.progress and unique:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=len(unique), desc=f"parse ({self.name})", unit="text", leave=False)
-        try:
+        with progress(len(unique), f"parse ({self.name})", "text", self.progress) as bar:
             for start in range(0, len(unique), self.batch_size):
                 chunk = unique[start : start + self.batch_size]
                 parsed = self._parse_batch(chunk)
                 if store is not None:
                     store.put_many((t, tree.to_dict()) for t, tree in zip(chunk, parsed))
                 trees.update(zip(chunk, parsed))
-                if bar is not None:
-                    bar.update(len(chunk))
-        finally:
-            if bar is not None:
-                bar.close()
+                bar.update(len(chunk))
         return [trees.get(t, EMPTY_TREE) for t in texts]
 
     def _parse_batch(self, texts: list[str]) -> list[Tree]:

@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence
 
 from ..cache import MISSING, Cache
 from ..records import Edit, Pair
+from ..progress import progress
 
 
 class Perturber:
@@ -65,12 +66,7 @@ class Perturber:
             else:
                 found[i] = [(d["perturbed"], Edit.from_dict(d["edit"])) for d in hit]
                 self.cache_hits += 1
-        bar = None
-        if self.progress and todo:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=len(todo), desc=f"perturb ({self.name})", unit="sent", leave=False)
-        try:
+        with progress(len(todo), f"perturb ({self.name})", "sent", self.progress) as bar:
             for start in range(0, len(todo), self.batch_size):
                 chunk = todo[start : start + self.batch_size]
                 outs = self._perturb_batch([sentences[i] for i in chunk], rng)
@@ -82,11 +78,7 @@ class Perturber:
                         for i in chunk
                     )
                 self.computed += len(chunk)
-                if bar is not None:
-                    bar.update(len(chunk))
-        finally:
-            if bar is not None:
-                bar.close()
+                bar.update(len(chunk))
         pairs = []
         for i, s in enumerate(sentences):
             for perturbed, edit in found[i]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import InputError
+from ..rundir import write_text_atomic
 from .noise import Change, NoisePerturber, Outcome, not_applied
 
 
@@ -66,21 +66,6 @@ def read_lines(path: str | os.PathLike) -> list[str]:
     return lines
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _one_line(text: str) -> str:
     return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
@@ -108,8 +93,8 @@ def perturb_file(
         d = o.to_dict()
         recs.append(json.dumps({"line": n, "perturbation": perturber.name, "level": perturber.level,
                                 "seed": seed, **d, "perturbed": _one_line(d["perturbed"])}, ensure_ascii=False))
-    _write_atomic(out_path, "".join(_one_line(o.text) + "\n" for o in results))
-    _write_atomic(rec_path, "".join(r + "\n" for r in recs))
+    write_text_atomic(out_path, "".join(_one_line(o.text) + "\n" for o in results))
+    write_text_atomic(rec_path, "".join(r + "\n" for r in recs))
     applied = sum(1 for o in results if o.applied)
     reasons: dict[str, int] = {}
     for o in results:

@@ -8,6 +8,7 @@ from typing import Any, Optional, Sequence
 
 from ..cache import MISSING, Cache
 from ..errors import ModelError
+from ..progress import progress
 
 
 class Summarizer:
@@ -60,12 +61,7 @@ class Summarizer:
             else:
                 result[d] = hit
                 self.cache_hits += 1
-        bar = None
-        if self.progress and todo:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=len(todo), desc=f"summarize ({self.name})", unit="doc", leave=False)
-        try:
+        with progress(len(todo), f"summarize ({self.name})", "doc", self.progress) as bar:
             for start in range(0, len(todo), self.batch_size):
                 batch = todo[start : start + self.batch_size]
                 out = list(self._summarize_batch(batch))
@@ -75,11 +71,7 @@ class Summarizer:
                     store.put_many(zip(batch, out))
                 result.update(zip(batch, out))
                 self.computed += len(batch)
-                if bar is not None:
-                    bar.update(len(batch))
-        finally:
-            if bar is not None:
-                bar.close()
+                bar.update(len(batch))
         return [result[d] for d in docs]
 
     def _summarize_batch(self, docs: list[str]) -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any, Optional, Sequence
 
 from ..cache import MISSING, Cache
 from ..errors import ResponseMismatchError, TranslationError
+from ..progress import progress
 
 log = logging.getLogger("sit.translators")
 
@@ -115,18 +116,14 @@ class Translator:
                 result[text] = hit
                 self.stats.cache_hits += 1
         batches = [todo[i : i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
-        bar = None
-        if self.progress and todo:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=len(todo), desc=f"translate ({self.name})", unit="text", leave=False)
-        try:
+        with progress(len(todo), f"translate ({self.name})", "text", self.progress) as bar:
             for n, batch in enumerate(batches):
                 try:
                     out = self._translate_batch(batch)
                 except TranslationError as exc:
                     # keep what the failing batch already paid for: a resumed run must not ask again
-                    partial = {k: v for k, v in exc.partial.items() if k in set(batch) and isinstance(v, str)}
+                    sent = set(batch)
+                    partial = {k: v for k, v in exc.partial.items() if k in sent and isinstance(v, str)}
                     if partial:
                         if store is not None:
                             store.put_many(partial.items())
@@ -151,11 +148,7 @@ class Translator:
                     store.put_many(zip(batch, out))
                 result.update(zip(batch, out))
                 self.stats.translated += len(batch)
-                if bar is not None:
-                    bar.update(len(batch))
-        finally:
-            if bar is not None:
-                bar.close()
+                bar.update(len(batch))
         return [result.get(t) for t in texts]
 
     # -- the adapter hook ----------------------------------------------------------------------
