@@ -272,10 +272,8 @@ def _teapot(candidates: list[Issue], issues: list[Issue]):
     s_tgt (chrF of the two translations) on every compared pair; attach them to the issues."""
     from dataclasses import replace
 
-    try:
-        from .eval import reference_less_scores
-    except ImportError:  # pragma: no cover - sit.eval is part of the package
-        return {}, issues
+    from .eval import reference_less_scores
+
     if not candidates:
         return {"n": 0, "success_rate": None}, issues
     res = reference_less_scores(
