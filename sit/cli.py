@@ -11,7 +11,7 @@ import argparse
 import importlib
 import logging
 import sys
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from . import __version__
 from .errors import SitError
@@ -62,25 +62,30 @@ def _setup_logging(verbose: bool) -> None:
             logging.getLogger(noisy).setLevel(logging.ERROR)
 
 
+def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, prog: str = "sit") -> int:
+    """Run one command's function; turn sit's errors into a one-line message and an exit code."""
+    _setup_logging(args.verbose)
+    try:
+        return int(run(args) or 0)
+    except SitError as exc:
+        if args.verbose:
+            raise
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; what was finished is kept in the cache", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
-    _setup_logging(args.verbose)
-    try:
-        return int(args._run(args) or 0)
-    except SitError as exc:
-        if args.verbose:
-            raise
-        print(f"sit: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("sit: interrupted; finished translations are kept in the cache", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    return run_command(args._run, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -178,7 +178,7 @@ def run(config: RunConfig) -> RunResult:
         top_k=config.top_k,
         seed=config.seed,
         perturber_options=perturber.options(),
-        versions={**package_versions(), **({"engine": translator.version()} if translator.version() else {})},
+        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
     )
 
     with timer.stage("perturb"):

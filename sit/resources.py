@@ -232,3 +232,17 @@ def hf_model_location(model: str) -> tuple[Optional[str], str]:
     if not hub_reachable():
         return None, f"{model} is not in the local model cache and the model hub is unreachable"
     return "hub", f"{model} can be fetched from the model hub"
+
+
+def import_torch_transformers(what: str, alternative: str = ""):
+    """``(torch, transformers)``, or a :class:`MissingDependencyError` saying what ``what`` needs
+    (and the ``alternative`` that needs neither)."""
+    try:
+        import torch
+        import transformers
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{what} needs torch and transformers: pip install torch==2.13.0 transformers sentencepiece"
+            + (f" ({alternative})" if alternative else "")
+        ) from exc
+    return torch, transformers

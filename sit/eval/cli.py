@@ -152,23 +152,12 @@ def run(args: argparse.Namespace) -> int:
 
 def teapot_main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``teapot`` console script: TEAPOT's command, the same options and output as ``sit eval``."""
-    from ..cli import _setup_logging
-    from ..errors import SitError
+    from ..cli import run_command
 
     parser = argparse.ArgumentParser(prog="teapot", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and tracebacks")
     configure(parser)
-    args = parser.parse_args(argv)
-    _setup_logging(args.verbose)
-    try:
-        return int(run(args) or 0)
-    except SitError as exc:
-        if args.verbose:
-            raise
-        print(f"teapot: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except BrokenPipeError:
-        return 0
+    return run_command(run, parser.parse_args(argv), prog="teapot")
 
 
 if __name__ == "__main__":  # pragma: no cover

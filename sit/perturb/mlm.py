@@ -12,7 +12,7 @@ import logging
 import random
 from typing import Optional
 
-from ..errors import MissingDependencyError, ModelError
+from ..errors import ModelError
 from ..records import Edit
 from .base import Perturber
 from .substitution import Candidate, Tagger, acceptable, filter_by_pos, match_case, replace_token, slots
@@ -23,15 +23,9 @@ DEFAULT_MLM = "bert-base-uncased"
 
 
 def _import_transformers():
-    try:
-        import torch
-        import transformers
-    except ImportError as exc:
-        raise MissingDependencyError(
-            "the mlm perturber needs torch and transformers: pip install torch==2.13.0 transformers "
-            "(or use --perturber wordnet, which works offline)"
-        ) from exc
-    return torch, transformers
+    from ..resources import import_torch_transformers
+
+    return import_torch_transformers("the mlm perturber", "or use --perturber wordnet, which works offline")
 
 
 def mlm_available(model: str) -> tuple[bool, str]:

@@ -387,23 +387,22 @@ class CharacterDelete(CharacterPerturber):
 
 
 class _AlphabetMixin:
-    def _init_alphabet(self, alphabet: str) -> None:
+    """The ``alphabet`` option of the perturbers that write new letters."""
+
+    def __init__(self, *, alphabet: str = ALPHABET, **options):
+        super().__init__(**options)
         if not alphabet or len(set(alphabet)) < 2:
             raise ConfigError(f"{self.name}: alphabet needs at least two different characters")
         self.alphabet = "".join(dict.fromkeys(alphabet))
+
+    def options(self):
+        return {**super().options(), "alphabet": self.alphabet}
 
 
 class CharacterInsert(_AlphabetMixin, CharacterPerturber):
     """Insert a random letter (from ``alphabet``) into a word: "house" -> "houkse"."""
 
     name = "character_insert"
-
-    def __init__(self, *, alphabet: str = ALPHABET, **options):
-        super().__init__(**options)
-        self._init_alphabet(alphabet)
-
-    def options(self):
-        return {**super().options(), "alphabet": self.alphabet}
 
     def _edit_word(self, word, rng):
         i = rng.randrange(len(word) + 1)
@@ -415,13 +414,6 @@ class CharacterReplace(_AlphabetMixin, CharacterPerturber):
     """Replace a letter with a different random one (case kept): "house" -> "hovse"."""
 
     name = "character_replace"
-
-    def __init__(self, *, alphabet: str = ALPHABET, **options):
-        super().__init__(**options)
-        self._init_alphabet(alphabet)
-
-    def options(self):
-        return {**super().options(), "alphabet": self.alphabet}
 
     def _edit_word(self, word, rng):
         i = rng.choice(self._sites(word))

@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from ..errors import MissingDependencyError, ModelError
+from ..errors import ModelError
 from .base import Summarizer
 
 log = logging.getLogger("sit.summarize")
@@ -23,14 +23,9 @@ DEFAULT_SUMMARIZER_MODEL = "facebook/bart-large-cnn"
 
 
 def _import_transformers():
-    try:
-        import torch
-        import transformers
-    except ImportError as exc:
-        raise MissingDependencyError(
-            "transformers models need torch and transformers: pip install torch==2.13.0 transformers sentencepiece"
-        ) from exc
-    return torch, transformers
+    from ..resources import import_torch_transformers
+
+    return import_torch_transformers("a transformers summarizer")
 
 
 def _hub_reachable() -> bool:
