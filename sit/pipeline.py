@@ -1,5 +1,6 @@
-"""``sit run``: the stages in order — read, perturb, translate (through the cache), parse,
-compare, rank, score, write the run directory. Knows no provider details."""
+"""``sit run``: the conductor. Read the sentences, let every relation of the run build its test
+cases, translate the texts of all relations once (de-duplicated, through the cache), let each
+relation check its cases, write the run directory. Knows no provider or relation details."""
 
 from __future__ import annotations
 
@@ -15,11 +16,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .cache import Cache
-from .distance import DISTANCES, relation_diff
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, Pair, RunSignature, package_versions
-from .rank import rank_issues
 from .rundir import write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
@@ -42,7 +41,10 @@ class RunConfig:
     perturber_options: dict[str, Any] = field(default_factory=dict)
     parser: str = "auto"
     parser_model: Optional[str] = None
+    relations: tuple[str, ...] = ("sit",)
+    relation_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # relation -> options
     distance: str = "relation"
+    discount: bool = True  # sit: leave the substituted token's own arc out of the counts
     threshold: float = 0.0
     top_k: int = 3
     seed: int = 0
@@ -68,6 +70,7 @@ class RunResult:
     issues: list[Issue]
     perturber_reason: str
     warnings: list[str]
+    relations: dict[str, dict[str, int]] = field(default_factory=dict)  # relation -> its counts
 
 
 class _Timer:
@@ -127,136 +130,56 @@ def _default_out(config: RunConfig) -> Path:
 
 
 def run(config: RunConfig) -> RunResult:
-    """Run structure-invariant testing end to end and write the run directory."""
-    from .parse import choose_parser, get_parser
-    from .translators import TRANSLATORS
+    """Run the relations of ``config`` over one translator end to end; write the run directory."""
+    from .relations import RunContext, create_relation, parse_relations
 
-    if config.distance not in DISTANCES:
-        raise ConfigError(f"unknown distance {config.distance!r}; choose one of: {', '.join(DISTANCES)}")
-    timer = _Timer()
-    warnings: list[str] = []
+    timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
     target = config.target_lang or DEFAULT_TARGET.get(config.translator, "es")
-
     with timer.stage("read"):
-        sentences: Sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
-        ids, texts = list(sentences.ids), list(sentences.texts)
-        if config.limit:
-            ids, texts = ids[: config.limit], texts[: config.limit]
-        if sentences.skipped_empty:
-            warnings.append(f"skipped {sentences.skipped_empty} empty line(s) of {sentences.name}")
-
+        ids, texts, source_name = _read(config, warnings)
     # Build every component before any work: missing credentials, pairs or models fail now.
     with timer.stage("setup"):
-        translator = TRANSLATORS.create(
-            config.translator,
-            source_lang=config.source_lang,
-            target_lang=target,
-            model=config.model,
-            cache=cache,
-            batch_size=config.batch_size,
-            progress=config.progress,
-            qps=config.qps,
-            timeout=config.timeout,
-        )
-        parser_name, parser_reason = choose_parser(target, config.parser, config.parser_model)
-        parser = get_parser(parser_name, target, model=config.parser_model, progress=config.progress, cache=cache)
-        perturber, perturber_reason = choose_perturber(config, cache)
-
-    signature = RunSignature(
-        translator=config.translator,
-        translator_model=translator.model_id(),
-        source_lang=config.source_lang,
-        target_lang=target,
-        perturber=perturber.name,
-        perturber_model=perturber.model_id(),
-        num_perturb=config.num_perturb,
-        parser=parser_name,
-        parser_model=parser.model_id(),
-        distance=config.distance,
-        threshold=config.threshold,
-        top_k=config.top_k,
-        seed=config.seed,
-        perturber_options=perturber.options(),
-        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
-    )
-
-    with timer.stage("perturb"):
-        rng = random.Random(config.seed)
-        pairs: list[Pair] = [p for p in perturber.perturb(texts, rng, ids=ids) if p.perturbed != p.original]
-
+        translator = _translator(config, cache, target)
+        ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
+                         threshold=config.threshold, progress=config.progress,
+                         make_perturber=lambda: choose_perturber(config, cache),
+                         make_parser=lambda: _parser(config, target, cache))
+        names = parse_relations(config.relations)
+        unknown = [n for n in config.relation_options if n not in names]
+        if unknown:
+            raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
+                              f"(--relation {','.join(names)})")
+        relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
+    signature = _signature(config, translator, ctx, relations, target)
+    if ctx._perturber is not None:
+        with timer.stage("perturb"):
+            ctx.substitutions(ids, texts)
+    with timer.stage("cases"):
+        cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
-        all_texts = list(dict.fromkeys(texts + [p.perturbed for p in pairs]))
-        translated = translator.translate(all_texts, strict=False)
-        translation = dict(zip(all_texts, translated))
-    untranslated = sum(1 for t in translated if t is None)
-    if untranslated:
-        warnings.append(
-            f"{untranslated} of {len(all_texts)} text(s) were left untranslated "
-            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume"
-        )
-
-    with timer.stage("parse"):
-        done = [t for t in dict.fromkeys(translation.values()) if t is not None]
-        trees = dict(zip(done, parser.parse(done)))
-
-    with timer.stage("compare"):
-        distance_fn = DISTANCES[config.distance]
-        candidates = []
-        for pair in pairs:
-            y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
-            if y is None or y2 is None:
-                continue
-            a, b = trees[y], trees[y2]
-            candidates.append(Issue(pair, y, y2, distance_fn(a, b), relation_diff(a, b)))
-        issues = rank_issues(candidates, threshold=config.threshold, top_k=config.top_k)
-
-    with timer.stage("score"):
-        teapot, issues = _teapot(candidates, issues)
-
-    counts = {
-        "sentences": len(texts),
-        "perturbations": len(pairs),
-        "translations": len(all_texts),
-        "translator_calls": translator.stats.calls,
-        "translated": translator.stats.translated,
-        "cache_hits": translator.stats.cache_hits,
-        "untranslated": untranslated,
-        "perturbation_cache_hits": perturber.cache_hits,
-        "parse_cache_hits": parser.cache_hits,
-        "compared": len(candidates),
-        "flagged_sentences": len({i.pair.source_id for i in issues}),
-        "issues": len(issues),
-    }
+        translation, untranslated = _translate(translator, texts, cases, relations, warnings)
+    with timer.stage("check"):
+        checked = {r.name: r.check(cases[r.name], translation) for r in relations}
+    issues = [i for r in relations for i in checked[r.name].issues]
+    counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
     warnings.extend(cache.problems)
     out = Path(config.out) if config.out else _default_out(config)
+    meta = {
+        "signature": signature.to_dict(),
+        "signature_line": signature.format(),
+        "input": source_name,
+        "counts": counts,
+        "perturber_reason": ctx.reasons.get("perturber", ""),
+        "parser_reason": ctx.reasons.get("parser", ""),
+        "relations_reason": "; ".join(r.describe() for r in relations),
+        "warnings": warnings,
+        "teapot": checked["sit"].extra.get("teapot") if "sit" in checked else {},
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
+    }
     with timer.stage("write"):
-        meta = {
-            "signature": signature.to_dict(),
-            "signature_line": signature.format(),
-            "input": sentences.name,
-            "counts": counts,
-            "timings": dict(timer.timings),
-            "perturber_reason": perturber_reason,
-            "parser_reason": parser_reason,
-            "warnings": warnings,
-            "teapot": teapot,
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
-        }
-        out.mkdir(parents=True, exist_ok=True)
-        write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
-        rows = [{"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
-                for sid, text in zip(ids, texts)]
-        seen = set()
-        for p in pairs:
-            if p.perturbed not in seen:
-                seen.add(p.perturbed)
-                rows.append({"source_id": p.source_id, "role": "perturbed", "text": p.perturbed,
-                             "translation": translation.get(p.perturbed)})
-        write_jsonl_atomic(out / "translations.jsonl", rows)
-        write_jsonl_atomic(out / "issues.jsonl", (i.to_dict() for i in issues))
-        write_json_atomic(out / "run.json", meta)
+        _write(out, meta, timer, ids, texts, cases, translation, issues)
     with timer.stage("report"):
         from .report import write_reports
 
@@ -264,29 +187,117 @@ def run(config: RunConfig) -> RunResult:
     meta["timings"] = dict(timer.timings)
     write_json_atomic(out / "run.json", meta)
     translator.close()
-    return RunResult(out, signature, counts, dict(timer.timings), issues, perturber_reason, warnings)
+    return RunResult(out, signature, counts, dict(timer.timings), issues, meta["perturber_reason"], warnings,
+                     {name: c.counts for name, c in checked.items()})
 
 
-def _teapot(candidates: list[Issue], issues: list[Issue]):
-    """TEAPOT's reference-less scores: s_src (chrF of the perturbed vs the original source) and
-    s_tgt (chrF of the two translations) on every compared pair; attach them to the issues."""
-    from dataclasses import replace
+def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str], str]:
+    sentences: Sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
+    ids, texts = list(sentences.ids), list(sentences.texts)
+    if config.limit:
+        ids, texts = ids[: config.limit], texts[: config.limit]
+    if sentences.skipped_empty:
+        warnings.append(f"skipped {sentences.skipped_empty} empty line(s) of {sentences.name}")
+    return ids, texts, sentences.name
 
-    from .eval import reference_less_scores
 
-    if not candidates:
-        return {"n": 0, "success_rate": None}, issues
-    res = reference_less_scores(
-        [c.pair.original for c in candidates],
-        [c.pair.perturbed for c in candidates],
-        [c.original_translation for c in candidates],
-        [c.perturbed_translation for c in candidates],
+def _translator(config: RunConfig, cache: Cache, target: str):
+    from .translators import TRANSLATORS
+
+    return TRANSLATORS.create(
+        config.translator, source_lang=config.source_lang, target_lang=target, model=config.model,
+        cache=cache, batch_size=config.batch_size, progress=config.progress, qps=config.qps,
+        timeout=config.timeout,
     )
-    by_key = {
-        (c.pair.source_id, c.pair.perturbed): (s, t) for c, s, t in zip(candidates, res["s_src"], res["s_tgt"])
+
+
+def _parser(config: RunConfig, target: str, cache: Cache):
+    """The target-language parser: (parser, name, why it was chosen)."""
+    from .parse import choose_parser, get_parser
+
+    name, reason = choose_parser(target, config.parser, config.parser_model)
+    return get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache), name, reason
+
+
+def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
+    base = {"distance": config.distance, "discount": config.discount} if name == "sit" else {}
+    return {**base, **config.relation_options.get(name, {})}
+
+
+def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
+    perturber = ctx._perturber
+    parser = ctx._parser
+    return RunSignature(
+        translator=config.translator,
+        translator_model=translator.model_id(),
+        source_lang=config.source_lang,
+        target_lang=target,
+        perturber=perturber.name if perturber else "none",
+        perturber_model=perturber.model_id() if perturber else "none",
+        num_perturb=config.num_perturb,
+        parser=parser[1] if parser else "none",
+        parser_model=parser[0].model_id() if parser else "none",
+        distance=config.distance,
+        threshold=config.threshold,
+        top_k=config.top_k,
+        seed=config.seed,
+        perturber_options=perturber.options() if perturber else {},
+        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
+        relations={r.name: r.signature() for r in relations},
+    )
+
+
+def _translate(translator, texts, cases, relations, warnings):
+    """Translate the sentences and every relation's texts once: ({text: translation or None}, how
+    many were left untranslated)."""
+    needed = list(texts)
+    for r in relations:
+        needed.extend(r.sources(cases[r.name]))
+    needed = list(dict.fromkeys(needed))
+    translated = translator.translate(needed, strict=False)
+    untranslated = sum(1 for t in translated if t is None)
+    if untranslated:
+        warnings.append(
+            f"{untranslated} of {len(needed)} text(s) were left untranslated "
+            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume"
+        )
+    return dict(zip(needed, translated)), untranslated
+
+
+def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> dict[str, Any]:
+    perturber = ctx._perturber
+    own = [i for i in issues if not i.kind]
+    return {
+        "sentences": len(texts),
+        "perturbations": len(ctx.perturbations),
+        "translations": len(translation),
+        "translator_calls": translator.stats.calls,
+        "translated": translator.stats.translated,
+        "cache_hits": translator.stats.cache_hits,
+        "untranslated": untranslated,
+        "perturbation_cache_hits": perturber.cache_hits if perturber else 0,
+        "candidates_dropped": dict(getattr(perturber, "dropped", {}) or {}),
+        "parse_cache_hits": ctx._parser[0].cache_hits if ctx._parser else 0,
+        "compared": sum(c.counts.get("compared", 0) for c in checked.values()),
+        "flagged_sentences": len({i.pair.source_id for i in own}),
+        "issues": len(issues),
+        "relations": {name: c.counts for name, c in checked.items()},
     }
-    scored = []
-    for issue in issues:
-        s, t = by_key[(issue.pair.source_id, issue.pair.perturbed)]
-        scored.append(replace(issue, scores={**issue.scores, "s_src": s, "s_tgt": t}))
-    return res["summary"], scored
+
+
+def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    pairs = [p for group in cases.values() for p in group]
+    write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
+    rows = [{"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
+            for sid, text in zip(ids, texts)]
+    seen = set(texts)
+    for p in pairs:
+        for role, text in (("container", p.original), ("perturbed", p.perturbed)):
+            if text not in seen:
+                seen.add(text)
+                rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
+                             "translation": translation.get(text)})
+    write_jsonl_atomic(out / "translations.jsonl", rows)
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict() for i in issues))
+    write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})

@@ -10,17 +10,19 @@ from .records import Issue
 
 
 def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: int = 3) -> list[Issue]:
-    """Keep candidates with distance > ``threshold``; per source sentence rank them by distance
-    (descending), ties by the shorter perturbed translation, then the perturbed text; keep the top
-    ``top_k`` (``top_k <= 0`` keeps all). Returns issues ordered by source id then rank."""
-    groups: dict[int, list[Issue]] = defaultdict(list)
+    """Keep candidates with distance > ``threshold``; per group (relation and kind, see
+    :attr:`Issue.group`) and source sentence rank them by distance (descending), ties by the
+    shorter perturbed translation, then the perturbed text; keep the top ``top_k`` (``top_k <= 0``
+    keeps all). Returns issues ordered by group (a relation's own findings before its other
+    kinds), then source id, then rank."""
+    groups: dict[tuple[str, int], list[Issue]] = defaultdict(list)
     for c in candidates:
         if c.distance > threshold:
-            groups[c.pair.source_id].append(c)
+            groups[(c.group, c.pair.source_id)].append(c)
     out: list[Issue] = []
-    for source_id in sorted(groups):
+    for key in sorted(groups, key=lambda k: (k[0].count("."), k[0], k[1])):
         ranked = sorted(
-            groups[source_id],
+            groups[key],
             key=lambda i: (-i.distance, len(i.perturbed_translation), i.pair.perturbed),
         )
         if top_k > 0:

@@ -6,7 +6,7 @@ import hashlib
 import json
 import platform
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Optional
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,8 @@ class Edit:
     char_end: int = -1
     level: str = "word"
     note: str = ""  # e.g. why a perturbation could not apply
+    zipf: Optional[float] = None  # the new word's frequency (wordfreq Zipf), where the quality stage ran
+    similarity: Optional[float] = None  # sentence-encoder cosine of the new sentence to the original
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -33,16 +35,21 @@ class Edit:
 
 @dataclass(frozen=True)
 class Pair:
-    """An original source sentence and one perturbation of it."""
+    """Two source texts a metamorphic relation compares, and what changed between them.
+
+    For ``sit`` and ``patinv``: an original sentence and one perturbation of it. For ``rti``: the
+    containing text (``original``) and the noun phrase inside it (``perturbed``)."""
 
     source_id: int
     original: str
     perturbed: str
     edit: Edit
+    relation: str = "sit"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source_id": self.source_id,
+            "relation": self.relation,
             "original": self.original,
             "perturbed": self.perturbed,
             "edit": self.edit.to_dict(),
@@ -50,7 +57,7 @@ class Pair:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Pair":
-        return cls(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]))
+        return cls(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), d.get("relation", "sit"))
 
 
 @dataclass(frozen=True)
@@ -75,19 +82,38 @@ class Tree:
 
 @dataclass(frozen=True)
 class Issue:
-    """A perturbation whose translation's structure differs from the original's translation."""
+    """A finding of one metamorphic relation (``pair.relation``) on one pair of source texts.
+
+    ``kind`` names a secondary kind of finding of that relation (``"untranslated"`` for a ``sit``
+    substitute the translator left as it was); ``""`` is the relation's own violation (for
+    ``sit``, a structure change). ``group`` (relation and kind) is what ranks, reports and
+    labels keep apart. ``evidence`` holds what a reader needs to judge it (for ``rti`` the
+    tokens the phrase's translation has and the container's lacks)."""
 
     pair: Pair
     original_translation: str
     perturbed_translation: str
     distance: float
-    relation_diff: dict[str, tuple[int, int]]  # relation -> (count in original, count in perturbed)
-    rank: int = 0  # 1-based rank within its source sentence
+    relation_diff: dict[str, tuple[int, int]]  # dependency label -> (count in original, count in perturbed)
+    rank: int = 0  # 1-based rank within its source sentence and group
     scores: dict[str, float] = field(default_factory=dict)  # e.g. s_src, s_tgt
+    kind: str = ""
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def relation(self) -> str:
+        return self.pair.relation
+
+    @property
+    def group(self) -> str:
+        """``sit``, ``sit.untranslated``, ``rti``, ``patinv``: what is ranked and labelled apart."""
+        return f"{self.pair.relation}.{self.kind}" if self.kind else self.pair.relation
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source_id": self.pair.source_id,
+            "relation": self.pair.relation,
+            "kind": self.kind,
             "rank": self.rank,
             "distance": self.distance,
             "original": self.pair.original,
@@ -97,11 +123,12 @@ class Issue:
             "edit": self.pair.edit.to_dict(),
             "relation_diff": {k: list(v) for k, v in sorted(self.relation_diff.items())},
             "scores": dict(self.scores),
+            "evidence": dict(self.evidence),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Issue":
-        pair = Pair(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]))
+        pair = Pair(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), d.get("relation", "sit"))
         return cls(
             pair=pair,
             original_translation=d["original_translation"],
@@ -110,6 +137,8 @@ class Issue:
             relation_diff={k: (int(v[0]), int(v[1])) for k, v in d.get("relation_diff", {}).items()},
             rank=d.get("rank", 0),
             scores=dict(d.get("scores", {})),
+            kind=d.get("kind", ""),
+            evidence=dict(d.get("evidence", {})),
         )
 
 
@@ -149,6 +178,7 @@ class RunSignature:
     seed: int
     versions: dict[str, str] = field(default_factory=dict)
     perturber_options: dict[str, Any] = field(default_factory=dict)
+    relations: dict[str, dict[str, Any]] = field(default_factory=lambda: {"sit": {}})  # name -> options
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -170,6 +200,9 @@ class RunSignature:
             ),
             f"parse:{self.parser}({self.parser_model})",
             f"dist:{self.distance}|thr:{self.threshold:g}|k:{self.top_k}|seed:{self.seed}",
+            "rel:" + "+".join(
+                name + "".join(f",{k}={v}" for k, v in sorted(opts.items())) for name, opts in self.relations.items()
+            ),
             f"sit:{v.get('sit', '?')}",
         ]
         return "|".join(parts)

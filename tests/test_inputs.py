@@ -12,7 +12,7 @@ def test_bundled_datasets_have_about_100_sentences():
 
 
 def test_unknown_dataset_lists_valid_ones():
-    with pytest.raises(ConfigError, match="choose one of: business, politics"):
+    with pytest.raises(ConfigError, match="choose one of: business, news, politics"):
         read_sentences(dataset="sports")
 
 

@@ -26,9 +26,21 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="replacements proposed per word (mlm, wordnet) or variants per sentence (noise perturbers); default 10")
     p.add_argument("--perturber-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the perturber, e.g. rate=0.2 or skip_entities=true (repeatable; see `sit perturb --help`)")
+    p.add_argument("--relation", default="sit", metavar="NAMES",
+                   help="metamorphic relations to test, comma-separated: sit (structure under a similar word), "
+                        "rti (a noun phrase alone vs in its container), patinv (different meaning, same "
+                        "translation); default sit. All share one translation pass and one cache")
+    p.add_argument("--relation-option", action="append", default=[], metavar="REL.KEY=VALUE",
+                   help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
+                        "patinv.remove=false (repeatable; see docs/relations.md)")
     p.add_argument("--parser", default="auto", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
     p.add_argument("--distance", default="relation", help="relation (SIT's relation-count distance) or head-relation")
+    p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction, default=True,
+                   help="sit: leave out of the relation counts the arcs of the tokens the two translations "
+                        "replaced one-for-one (the translated substitute), so a parser labelling just the new "
+                        "word differently is no structure change (default); --no-discount-substitute counts "
+                        "every arc, as the SIT paper does")
     p.add_argument("--threshold", type=float, default=0.0, help="report pairs with distance above this (default 0)")
     p.add_argument("--top-k", type=int, default=3, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random perturbers (default 0)")
@@ -44,7 +56,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-def parse_options(items: list[str]) -> dict:
+def parse_options(items: list[str], flag: str = "--perturber-option") -> dict:
     """``["rate=0.2", "protect=[\"EU\"]", "name=x"]`` -> ``{"rate": 0.2, "protect": ["EU"], "name": "x"}``:
     values are JSON where they parse as JSON, else strings."""
     import json
@@ -55,11 +67,24 @@ def parse_options(items: list[str]) -> dict:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"--perturber-option takes KEY=VALUE, got {item!r}")
+            raise ConfigError(f"{flag} takes KEY=VALUE, got {item!r}")
         try:
             out[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
             out[key.strip()] = value
+    return out
+
+
+def parse_relation_options(items: list[str]) -> dict[str, dict]:
+    """``["rti.compare=all-words"]`` -> ``{"rti": {"compare": "all-words"}}``."""
+    from ..errors import ConfigError
+
+    out: dict[str, dict] = {}
+    for key, value in parse_options(items, "--relation-option").items():
+        relation, dot, name = key.partition(".")
+        if not dot or not relation or not name:
+            raise ConfigError(f"--relation-option takes RELATION.KEY=VALUE (e.g. rti.compare=all-words), got {key!r}")
+        out.setdefault(relation, {})[name] = value
     return out
 
 
@@ -78,9 +103,12 @@ def run(args: argparse.Namespace) -> int:
         mlm_model=args.mlm_model,
         num_perturb=args.num_perturb,
         perturber_options=parse_options(args.perturber_option),
+        relations=tuple(args.relation.split(",")),
+        relation_options=parse_relation_options(args.relation_option),
         parser=args.parser,
         parser_model=args.parser_model,
         distance=args.distance,
+        discount=args.discount_substitute,
         threshold=args.threshold,
         top_k=args.top_k,
         seed=args.seed,
@@ -106,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
         + (f", {c['untranslated']} left untranslated" if c["untranslated"] else ""),
         file=err,
     )
+    for name, rc in result.relations.items():
+        extra = f" (+{rc['untranslated_issues']} untranslated word(s))" if rc.get("untranslated_issues") else ""
+        print(f"sit: {name}: {rc.get('cases', 0)} test case(s), {rc.get('issues', 0)} issue(s){extra} in "
+              f"{rc.get('flagged_sentences', 0)} sentence(s)", file=err)
     print(f"sit: {c['issues']} issue(s) in {c['flagged_sentences']} flagged sentence(s); "
           f"{sum(result.timings.values()):.1f} s", file=err)
     print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)

@@ -9,13 +9,10 @@ per mask. The model loads once, on first use, so a re-run answered from the cach
 from __future__ import annotations
 
 import logging
-import random
 from typing import Optional
 
 from ..errors import ModelError
-from ..records import Edit
-from .base import Perturber
-from .substitution import Candidate, Tagger, acceptable, filter_by_pos, match_case, replace_token, slots
+from .substitution import Slot, SubstitutionPerturber, Tagger, replace_token
 
 log = logging.getLogger("sit.perturb")
 
@@ -53,9 +50,8 @@ def mlm_available(model: str) -> tuple[bool, str]:
         return False, f"{model} could not be fetched from the model hub ({type(exc).__name__})"
 
 
-class MaskedLMPerturber(Perturber):
+class MaskedLMPerturber(SubstitutionPerturber):
     name = "mlm"
-    deterministic = True
     batch_size = 16
 
     def __init__(
@@ -68,13 +64,11 @@ class MaskedLMPerturber(Perturber):
         tagger: Optional[Tagger] = None,
         cache=None,
         progress: bool = False,
+        **quality,
     ):
-        super().__init__(cache=cache, progress=progress)
+        super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
         self.model_name = model
-        self.num_perturb = num_perturb
-        self.device = device
         self.forward_batch_size = max(1, forward_batch_size)
-        self._tagger = tagger
         self._model = None
         self._tokenizer = None
         self.forward_calls = 0
@@ -82,17 +76,8 @@ class MaskedLMPerturber(Perturber):
     def model_id(self) -> str:
         return self.model_name
 
-    def options(self):
-        return {"num_perturb": self.num_perturb}
-
     def describe(self) -> str:
-        return f"mlm ({self.model_name}, top {self.num_perturb} per word)"
-
-    @property
-    def tagger(self) -> Tagger:
-        if self._tagger is None:
-            self._tagger = Tagger()
-        return self._tagger
+        return f"mlm ({self.model_name}, top {self.num_perturb} per word; {self.quality.describe()})"
 
     def load(self):
         """Load the tokenizer and model once; raises :class:`ModelError` with what to do."""
@@ -150,22 +135,11 @@ class MaskedLMPerturber(Perturber):
                 out.append(tokenizer.convert_ids_to_tokens(top))
         return out
 
-    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
-        docs = self.tagger.tag(sentences)
+    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
+        """The model's top ``num_perturb`` tokens at each slot, masked one at a time; every mask of
+        the batch goes through the model together."""
         tokenizer, _ = self.load()
-        jobs = []  # (sentence index, slot, doc)
-        masked = []
-        for n, doc in enumerate(docs):
-            for slot in slots(doc):
-                jobs.append((n, slot, doc))
-                masked.append(replace_token(doc, slot.index, tokenizer.mask_token)[0])
-        predictions = self.predict(masked, self.num_perturb) if masked else []
-        candidates: list[Candidate] = []
-        for (n, slot, doc), preds in zip(jobs, predictions):
-            for token in preds:
-                word = match_case(token, slot.text)
-                if not acceptable(token, slot.text):
-                    continue
-                text, start = replace_token(doc, slot.index, word)
-                candidates.append(Candidate(n, slot, word, text, start))
-        return filter_by_pos(self.tagger, candidates, self.name, len(sentences))
+        masked = [replace_token(doc, slot.index, tokenizer.mask_token)[0]
+                  for doc, doc_slots in zip(docs, slots_of) for slot in doc_slots]
+        predictions = iter(self.predict(masked, self.num_perturb) if masked else [])
+        return [[next(predictions) for _ in doc_slots] for doc_slots in slots_of]

@@ -1,12 +1,17 @@
-"""What the SIT perturbers share: tag a sentence, pick the nouns and adjectives to replace, build
-the new sentences, and keep only replacements whose re-tagged POS matches the original's."""
+"""What the SIT perturbers share: tag a sentence, pick the nouns and adjectives to replace, let the
+implementation propose words for them, build the new sentences, and pass the candidates through the
+one candidate-quality stage (:mod:`sit.perturb.quality`)."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from ..records import Edit
+from .base import Perturber
+from .quality import Candidate, QualityFilter, options_from
 
 TARGET_POS = ("NOUN", "ADJ")
 
@@ -22,41 +27,44 @@ class Slot:
     lemma: str
 
 
-@dataclass(frozen=True)
-class Candidate:
-    sentence_index: int
-    slot: Slot
-    word: str
-    text: str  # the whole new sentence
-    char_start: int
-
-
 class Tagger:
-    """An English POS tagger (a spaCy pipeline, loaded once and passed in)."""
+    """An English tagger and dependency parser (a spaCy pipeline, loaded once and passed in).
+
+    Named entities are recognised only where asked (:meth:`tag` with ``entities=True``): the
+    original sentences need them to keep names whole, the re-tagged candidates do not."""
 
     def __init__(self, nlp=None, *, model: Optional[str] = None):
         if nlp is None:
             from ..resources import load_spacy
 
-            nlp = load_spacy("en", model, disable=("ner", "parser", "lemmatizer_x"))
+            nlp = load_spacy("en", model, disable=("lemmatizer_x",))
         self.nlp = nlp
 
     def model_id(self) -> str:
         meta = self.nlp.meta
         return f"{meta.get('lang', 'en')}_{meta.get('name', '?')}-{meta.get('version', '')}"
 
-    def tag(self, texts: Iterable[str]):
-        return list(self.nlp.pipe(texts, batch_size=64))
+    def tag(self, texts: Iterable[str], *, entities: bool = False):
+        skip = [] if entities or "ner" not in self.nlp.pipe_names else ["ner"]
+        return list(self.nlp.pipe(texts, batch_size=64, disable=skip))
 
 
 def slots(doc, pos: tuple[str, ...] = TARGET_POS) -> list[Slot]:
-    """Nouns and adjectives that are neither the first nor the last token."""
+    """Nouns and adjectives that can be replaced alone: neither the first nor the last token, not a
+    stop word (``many``, ``other``, ``own``), not part of a name (a named entity or a compound of a
+    proper noun), and no adjective placed after its noun (``attorneys general``)."""
     out = []
     n = len(doc)
     for tok in doc:
         if tok.i in (0, n - 1) or tok.pos_ not in pos:
             continue
-        if not tok.text.isalpha() or len(tok.text) < 2:
+        if not tok.text.isalpha() or len(tok.text) < 2 or tok.is_stop:
+            continue
+        if tok.ent_iob_ in ("B", "I") or (tok.dep_ == "compound" and tok.head.pos_ == "PROPN"):
+            continue
+        if any(child.dep_ == "compound" and child.pos_ == "PROPN" for child in tok.children):
+            continue
+        if tok.pos_ == "ADJ" and tok.dep_ == "amod" and tok.head.i < tok.i:
             continue
         out.append(Slot(tok.i, tok.text, tok.pos_, tok.tag_, (tok.lemma_ or tok.text).lower()))
     return out
@@ -94,29 +102,103 @@ def acceptable(word: str, original: str) -> bool:
     )
 
 
-def filter_by_pos(
-    tagger: Tagger, candidates: list[Candidate], perturber: str, n_sentences: int
-) -> list[list[tuple[str, Edit]]]:
-    """Re-tag every candidate sentence (one batched pass) and keep those whose token at the slot
-    is the new word with the same coarse POS. Returns, per sentence index, (text, edit) pairs."""
-    docs = tagger.tag(c.text for c in candidates)
-    kept: dict[int, list[tuple[str, Edit]]] = {}
-    seen: set[tuple[int, str]] = set()
-    for cand, doc in zip(candidates, docs):
-        i = cand.slot.index
-        if i >= len(doc) or doc[i].text != cand.word or doc[i].pos_ != cand.slot.pos:
-            continue
-        if (cand.sentence_index, cand.text) in seen:
-            continue
-        seen.add((cand.sentence_index, cand.text))
-        edit = Edit(
-            position=i,
-            before=cand.slot.text,
-            after=cand.word,
-            perturber=perturber,
-            char_start=cand.char_start,
-            char_end=cand.char_start + len(cand.word),
-            level="word",
-        )
-        kept.setdefault(cand.sentence_index, []).append((cand.text, edit))
-    return [kept.get(n, []) for n in range(n_sentences)]
+class SubstitutionPerturber(Perturber):
+    """One word at a time, replaced by a word the implementation proposes (:meth:`_propose`),
+    through the quality stage. Keyword options of the quality stage (``min_zipf``, ``grammar``,
+    ``encoder``, ``min_similarity``, ``per_slot``) are accepted by every implementation."""
+
+    deterministic = True
+
+    def __init__(
+        self,
+        *,
+        num_perturb: int = 10,
+        tagger: Optional[Tagger] = None,
+        device: Optional[str] = None,
+        cache=None,
+        progress: bool = False,
+        **quality: Any,
+    ):
+        super().__init__(cache=cache, progress=progress)
+        self.num_perturb = num_perturb
+        self.device = device
+        self._tagger = tagger
+        self.quality = QualityFilter(options_from(quality), device=device)
+        #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
+        self.dropped: Counter = Counter()
+
+    @property
+    def tagger(self) -> Tagger:
+        if self._tagger is None:
+            self._tagger = Tagger()
+        return self._tagger
+
+    def options(self) -> dict[str, Any]:
+        return {"num_perturb": self.num_perturb, **self.quality.signature()}
+
+    def signature(self) -> dict[str, Any]:
+        # v2: quality stage; cached values carry the drop counts of their sentence
+        return {**super().signature(), "v": 2}
+
+    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
+        """For each doc and each of its slots, the proposed words, best first (case as proposed)."""
+        raise NotImplementedError
+
+    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
+        docs = self.tagger.tag(sentences, entities=True)
+        slots_of = [slots(doc) for doc in docs]
+        proposals = self._propose(docs, slots_of)
+        candidates: list[Candidate] = []
+        rare = [0] * len(sentences)
+        for n, (doc, doc_slots, words_of) in enumerate(zip(docs, slots_of, proposals)):
+            for slot, words in zip(doc_slots, words_of):
+                for w, z in self._choose(words, slot, rare, n):
+                    text, start = replace_token(doc, slot.index, w)
+                    candidates.append(Candidate(n, slot, w, text, start, z))
+        kept, dropped = self.quality.apply(self.tagger, candidates, sentences, docs, self.name)
+        for n, count in enumerate(rare):
+            dropped[n]["rare"] += count
+        self._remember_drops(sentences, dropped)
+        return kept
+
+    def _choose(self, words: list[str], slot: Slot, rare: list[int], n: int) -> list[tuple[str, Any]]:
+        """The first ``num_perturb`` acceptable, distinct, frequent-enough proposals (with their
+        Zipf frequency); proposals under the frequency floor are counted in ``rare[n]``."""
+        chosen: dict[str, Any] = {}
+        for w in words:
+            w = match_case(w, slot.text)
+            if not acceptable(w, slot.text) or w in chosen:
+                continue
+            ok, z = self.quality.frequency(w)
+            if not ok:
+                rare[n] += 1
+                continue
+            chosen[w] = z
+            if len(chosen) >= self.num_perturb:
+                break
+        return list(chosen.items())
+
+    # -- drop counts, kept with the perturbations so a cached re-run reports them too ----------
+    def _drop_store(self):
+        if self.cache is None:
+            return None
+        return self.cache.store("perturbation-drops", self.signature())
+
+    def _remember_drops(self, sentences: list[str], dropped: list[Counter]) -> None:
+        store = self._drop_store()
+        if store is not None:
+            store.put_many((s, dict(d)) for s, d in zip(sentences, dropped))
+        for d in dropped:
+            self.dropped.update(d)
+
+    def perturb(self, sentences, rng=None, *, ids=None):
+        """See :meth:`Perturber.perturb`; also fills :attr:`dropped` for every sentence, computed
+        now or read with its cached perturbations."""
+        self.dropped = Counter()
+        pairs = super().perturb(sentences, rng, ids=ids)
+        store = self._drop_store()
+        if store is not None:
+            self.dropped = Counter()
+            for s in dict.fromkeys(sentences):
+                self.dropped.update(store.get(s, {}) or {})
+        return pairs

@@ -2,22 +2,19 @@
 
 Nouns get synonyms and co-hyponyms (other hyponyms of their hypernyms) from their most frequent
 senses, adjectives their synonyms and similar adjectives; plural nouns keep their inflection.
-Candidates are ordered by WordNet's sense-tagged frequency, so the output is deterministic.
+Candidates are ordered by WordNet's sense-tagged frequency, so the output is deterministic, and
+pass the shared quality stage (:mod:`sit.perturb.quality`).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Optional
 
-from ..records import Edit
-from .base import Perturber
-from .substitution import Candidate, Tagger, acceptable, filter_by_pos, match_case, replace_token, slots
+from .substitution import Slot, SubstitutionPerturber, Tagger
 
 
-class WordNetPerturber(Perturber):
+class WordNetPerturber(SubstitutionPerturber):
     name = "wordnet"
-    deterministic = True
     batch_size = 32
 
     def __init__(
@@ -27,19 +24,19 @@ class WordNetPerturber(Perturber):
         senses: int = 3,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
+        device: Optional[str] = None,
         cache=None,
         progress: bool = False,
+        **quality,
     ):
-        super().__init__(cache=cache, progress=progress)
+        super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
         from ..resources import wordnet_root as resolve_root
         from ..resources import wordnet_version
 
-        self.num_perturb = num_perturb
         self.senses = senses
         self.root = resolve_root(wordnet_root)  # raises with an install hint when missing
         self.wn_version = wordnet_version(self.root)
         self._wn = None  # loaded on first use: a re-run answered from the cache needs none
-        self._tagger = tagger
         self._inflect = None
         self._counts: Optional[dict[str, int]] = None
 
@@ -51,20 +48,15 @@ class WordNetPerturber(Perturber):
             self._wn = wordnet(self.root)
         return self._wn
 
-    @property
-    def tagger(self) -> Tagger:
-        if self._tagger is None:
-            self._tagger = Tagger()
-        return self._tagger
-
     def model_id(self) -> str:
         return f"wordnet-{self.wn_version}"
 
     def options(self):
-        return {"num_perturb": self.num_perturb, "senses": self.senses}
+        return {**super().options(), "senses": self.senses}
 
     def describe(self) -> str:
-        return f"wordnet (WordNet {self.wn_version} same-POS neighbours, {self.num_perturb} per word)"
+        return (f"wordnet (WordNet {self.wn_version} same-POS neighbours, {self.num_perturb} per word; "
+                f"{self.quality.describe()})")
 
     # -- candidates ----------------------------------------------------------------------------
     def neighbours(self, lemma: str, pos: str) -> list[str]:
@@ -129,23 +121,14 @@ class WordNetPerturber(Perturber):
             return self._inflect.plural_noun(word) or word
         return word
 
-    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
-        docs = self.tagger.tag(sentences)
-        candidates: list[Candidate] = []
-        for n, doc in enumerate(docs):
-            for slot in slots(doc):
-                if slot.pos == "ADJ" and slot.tag not in ("JJ", ""):
-                    continue  # comparatives and superlatives would need re-inflection
-                if slot.pos == "NOUN" and slot.tag not in ("NN", "NNS", ""):
-                    continue
-                words = []
-                for w in self.neighbours(slot.lemma, slot.pos):
-                    w = match_case(self.inflect(w, slot.tag), slot.text)
-                    if acceptable(w, slot.text) and w not in words:
-                        words.append(w)
-                    if len(words) >= self.num_perturb:
-                        break
-                for w in words:
-                    text, start = replace_token(doc, slot.index, w)
-                    candidates.append(Candidate(n, slot, w, text, start))
-        return filter_by_pos(self.tagger, candidates, self.name, len(sentences))
+    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
+        """WordNet neighbours of each slot's lemma (inflected like the slot); comparatives,
+        superlatives and proper-noun tags are left alone (they would need re-inflection)."""
+        out = []
+        for doc_slots in slots_of:
+            out.append([
+                [self.inflect(w, slot.tag) for w in self.neighbours(slot.lemma, slot.pos)]
+                if slot.tag in ("JJ", "NN", "NNS", "") else []
+                for slot in doc_slots
+            ])
+        return out

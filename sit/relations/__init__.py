@@ -1,0 +1,54 @@
+"""Metamorphic relations, looked up by name without importing their dependencies.
+
+- ``sit``: substituting one noun/adjective by a similar word keeps the structure of the translation
+  (Structure-Invariant Testing, ICSE 2020).
+- ``rti``: a noun phrase is translated the same alone and inside the text that contains it
+  (Purity, referential transparency, ICSE 2021).
+- ``patinv``: sentences with different meanings do not get the same translation (Pathological
+  Invariance, ESEC/FSE 2020).
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError
+from ..registry import Entry, Registry
+from .base import Checked, Relation, RunContext
+
+RELATIONS = Registry(
+    "relation",
+    {
+        "sit": Entry("sit.relations.sit:SitRelation", "",
+                     "a similar word keeps the translation's structure (dependency relation counts)"),
+        "rti": Entry("sit.relations.rti:RtiRelation", "",
+                     "a noun phrase translates the same alone and in its container (referential transparency)"),
+        "patinv": Entry("sit.relations.patinv:PatInvRelation", "",
+                        "different meanings never share one translation (pathological invariance)"),
+    },
+)
+
+
+def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
+    """The relation ``name`` for this run; an option it does not have is a one-line error."""
+    import inspect
+
+    cls = RELATIONS.get(name)
+    accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in ("self", "ctx")]
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        raise ConfigError(f"the {name} relation has no option {', '.join(map(repr, unknown))}; "
+                          f"its options: {', '.join(accepted) or 'none'}")
+    return cls(ctx, **options)
+
+
+def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = tuple(dict.fromkeys(n.strip() for n in items if n.strip()))
+    if not names:
+        raise ConfigError(f"--relation needs at least one of: {', '.join(RELATIONS.names())}")
+    for name in names:
+        RELATIONS.entry(name)  # an unknown name: one line listing the relations
+    return names
+
+
+__all__ = ["RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations"]

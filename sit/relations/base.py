@@ -1,0 +1,111 @@
+"""The ``Relation`` face: a metamorphic relation builds its test cases, names the source texts it
+needs translated, and checks the translations (see ../shared/DESIGN.md, "Relations").
+
+The pipeline asks every relation of a run for its cases first, translates the texts of all of them
+once (de-duplicated, through the cache), then lets each relation check its own cases. What
+relations share in a run (the substitution perturber and its pairs, the English parse of the
+sources, the target-language parser) lives in :class:`RunContext` and is built at most once.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from ..records import Issue, Pair
+
+
+@dataclass
+class Checked:
+    """What :meth:`Relation.check` found: ranked issues, counts for ``run.json``, and run-level
+    figures (such as TEAPOT's summary) under ``extra``."""
+
+    issues: list[Issue]
+    counts: dict[str, int]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunContext:
+    """What the relations of one run share, each piece built on first use and then kept."""
+
+    cache: Any
+    source_lang: str
+    target_lang: str
+    seed: int = 0
+    top_k: int = 3
+    threshold: float = 0.0
+    progress: bool = False
+    make_perturber: Optional[Callable[[], tuple[Any, str]]] = None
+    make_parser: Optional[Callable[[], tuple[Any, str, str]]] = None
+    _perturber: Any = None
+    _parser: Any = None
+    _substitutions: dict = field(default_factory=dict)
+    _docs: dict = field(default_factory=dict)
+    #: the substitution pairs of the run's sentences (after :meth:`substitutions`)
+    perturbations: list = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def perturber(self):
+        """The run's substitution perturber (``--perturber``), built once."""
+        if self._perturber is None:
+            self._perturber, self.reasons["perturber"] = self.make_perturber()
+        return self._perturber
+
+    def parser(self):
+        """The target-language dependency parser, built once: (parser, name)."""
+        if self._parser is None:
+            parser, name, self.reasons["parser"] = self.make_parser()
+            self._parser = (parser, name)
+        return self._parser
+
+    def substitutions(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        """The perturber's pairs for ``texts`` (computed once per run, shared by relations)."""
+        key = (tuple(ids), tuple(texts))
+        if key not in self._substitutions:
+            perturber = self.perturber()
+            pairs = perturber.perturb(list(texts), random.Random(self.seed), ids=list(ids))
+            self._substitutions[key] = [p for p in pairs if p.perturbed != p.original]
+            self.perturbations = self._substitutions[key]
+        return self._substitutions[key]
+
+    def english(self, texts: Sequence[str]) -> list:
+        """spaCy docs of the English sources (tagged, parsed, named entities), parsed once."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._docs]
+        if todo:
+            from ..perturb.substitution import Tagger
+
+            tagger = getattr(self._perturber, "tagger", None) or Tagger()
+            self._docs.update(zip(todo, tagger.tag(todo, entities=True)))
+        return [self._docs[t] for t in texts]
+
+
+class Relation:
+    """One metamorphic relation. Subclasses set ``name`` and implement the three hooks."""
+
+    name = "base"
+    #: what the relation's own violation is called in reports
+    title = ""
+
+    def __init__(self, ctx: RunContext, **options: Any):
+        self.ctx = ctx
+        self.counts: dict[str, int] = {}
+
+    def signature(self) -> dict[str, Any]:
+        """Every option that changes this relation's findings (written to the run signature)."""
+        return {}
+
+    def describe(self) -> str:
+        return self.name
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        """The relation's test cases for the source sentences ``texts`` (numbered ``ids``)."""
+        raise NotImplementedError
+
+    def sources(self, cases: Sequence[Pair]) -> list[str]:
+        """Every source text the check needs translated (the pipeline adds the sentences)."""
+        return [t for p in cases for t in (p.original, p.perturbed)]
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        raise NotImplementedError

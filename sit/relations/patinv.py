@@ -1,0 +1,117 @@
+"""``patinv``: sentences with different meanings should not get the same translation
+(Pathological Invariance, ESEC/FSE 2020).
+
+Different-meaning sentences come two ways: the run's substitutions whose new word is no synonym
+of the old one (no shared WordNet synset) and has another stem, and removals of one meaningful
+constituent (an adjective or adverb modifier, a prepositional phrase) found in the English
+dependency parse. A pair whose two translations are identical is a finding: the translator lost
+the difference.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional, Sequence
+
+from ..rank import rank_issues
+from ..records import Edit, Issue, Pair
+from .base import Checked, Relation
+
+#: dependency relations whose subtree can go and leave a sentence of another meaning
+REMOVABLE = {"amod": 3, "advmod": 3, "prep": 6}  # relation -> most tokens removed
+
+
+def removals(doc, source_id: int, text: str) -> list[Pair]:
+    """One pair per removable modifier or prepositional phrase of ``doc``."""
+    pairs = []
+    for tok in doc:
+        limit = REMOVABLE.get(tok.dep_)
+        if limit is None or tok.i == 0:
+            continue
+        start, end = tok.left_edge.i, tok.right_edge.i + 1
+        span = doc[start:end]
+        if end - start > limit or start == 0 or any(t.is_punct or t.ent_iob_ in ("B", "I") for t in span):
+            continue
+        if tok.dep_ == "advmod" and tok.head.pos_ not in ("ADJ", "VERB", "ADV"):
+            continue
+        a, b = span.start_char, span.end_char
+        new = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r" {2,}", " ", text[:a] + text[b:])).strip()
+        if new == text or not new:
+            continue
+        edit = Edit(position=start, before=span.text, after="", perturber="patinv-remove",
+                    char_start=a, char_end=a, level="constituent")
+        pairs.append(Pair(source_id, text, new, edit, relation="patinv"))
+    return pairs
+
+
+def _related(wn, word: str) -> set:
+    """The senses of ``word``, the senses similar to them, and the senses of its pertainyms."""
+    out = set()
+    for syn in wn.synsets(word):
+        out.add(syn)
+        out.update(syn.similar_tos())
+        for lemma in syn.lemmas():
+            out.update(p.synset() for p in lemma.pertainyms())
+            out.update(d.synset() for d in lemma.derivationally_related_forms())
+    return out
+
+
+class PatInvRelation(Relation):
+    name = "patinv"
+    title = "different meanings, same translation"
+
+    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True):
+        super().__init__(ctx)
+        self.substitute = substitute
+        self.remove = remove
+        if substitute:
+            ctx.perturber()
+        self._wn = None
+        self._stem = None
+
+    def signature(self) -> dict[str, Any]:
+        return {"substitute": self.substitute, "remove": self.remove}
+
+    def describe(self) -> str:
+        ways = [w for w, on in (("non-synonym substitutions", self.substitute), ("constituent removals", self.remove)) if on]
+        return "patinv: " + " and ".join(ways)
+
+    def different_meaning(self, edit: Edit) -> bool:
+        """A substitution changes the meaning: another stem, and WordNet knows no sense of the
+        one word that is a sense of the other, similar to it, or its pertainym."""
+        from nltk.stem import PorterStemmer
+
+        from ..resources import wordnet
+
+        self._stem = self._stem or PorterStemmer()
+        before, after = edit.before.lower(), edit.after.lower()
+        if self._stem.stem(before) == self._stem.stem(after):
+            return False
+        self._wn = self._wn or wordnet()
+        return not (_related(self._wn, before) & set(self._wn.synsets(after)))
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        cases = []
+        if self.substitute:
+            for p in self.ctx.substitutions(ids, texts):
+                if self.different_meaning(p.edit):
+                    cases.append(Pair(p.source_id, p.original, p.perturbed, p.edit, relation="patinv"))
+        if self.remove:
+            for sid, text, doc in zip(ids, texts, self.ctx.english(texts)):
+                cases.extend(removals(doc, sid, text))
+        return cases
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        found = []
+        for pair in cases:
+            y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
+            if not y or not y2:
+                continue
+            if " ".join(y.split()) == " ".join(y2.split()):
+                changed = len(pair.edit.before.split()) if pair.edit.after == "" else 1
+                found.append(Issue(pair, y, y2, float(changed), {}, evidence={"translation": y}))
+        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        counts = {"cases": len(cases), "compared": sum(1 for p in cases if translation.get(p.original)
+                                                      and translation.get(p.perturbed)),
+                  "issues": len(issues), "flagged_sentences": len({i.pair.source_id for i in issues})}
+        return Checked(issues, counts)

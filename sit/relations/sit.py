@@ -1,0 +1,126 @@
+"""``sit``: substituting one noun or adjective by a similar word should keep the structure of the
+translation (Structure-Invariant Testing, ICSE 2020).
+
+Cases are the run's substitution pairs; both translations are parsed in the target language and
+compared by relation counts (:mod:`sit.distance`). A substitute the translator left as it was
+(the word itself in the translation where the original's translation did not have it) is an
+``untranslated`` finding of its own: useful, but not a structure violation, so it never takes a
+place in the structure ranking.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Mapping, Optional, Sequence
+
+from ..distance import DISTANCES, relation_diff
+from ..errors import ConfigError
+from ..rank import rank_issues
+from ..records import Edit, Issue, Pair
+from .base import Checked, Relation
+
+#: a word this frequent in the target language is no sign of an untranslated word ("hotel")
+TARGET_WORD_ZIPF = 3.0
+
+
+def verbatim_count(word: str, text: str) -> int:
+    """How often ``word`` stands as a whole word in ``text`` (case-insensitive)."""
+    return len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text, flags=re.IGNORECASE))
+
+
+def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str) -> int:
+    """How many more times the substitute ``edit.after`` stands verbatim in the perturbed
+    translation than in the original's (0: it was translated); a word common in the target
+    language itself never counts."""
+    extra = verbatim_count(edit.after, perturbed_translation) - verbatim_count(edit.after, translation)
+    if extra <= 0:
+        return 0
+    try:
+        from wordfreq import zipf_frequency
+
+        if zipf_frequency(edit.after.lower(), target_lang) >= TARGET_WORD_ZIPF:
+            return 0
+    except (ImportError, LookupError, ValueError):  # no wordfreq, or no data for the language
+        pass
+    return extra
+
+
+class SitRelation(Relation):
+    name = "sit"
+    title = "structure change"
+
+    def __init__(self, ctx, *, distance: str = "relation", discount: bool = True):
+        super().__init__(ctx)
+        if distance not in DISTANCES:
+            raise ConfigError(f"unknown distance {distance!r}; choose one of: {', '.join(DISTANCES)}")
+        self.distance = distance
+        self.discount = discount
+        ctx.perturber()  # build before any work: a missing model or WordNet fails now
+        ctx.parser()
+
+    def signature(self) -> dict[str, Any]:
+        return {"distance": self.distance, "discount": self.discount}
+
+    def describe(self) -> str:
+        return (f"sit: {self.distance} distance"
+                + (", the substituted token's own arc discounted" if self.discount else ", plain counts"))
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        return self.ctx.substitutions(ids, texts)
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        parser, _ = self.ctx.parser()
+        done = [t for t in dict.fromkeys(translation.get(x) for p in cases for x in (p.original, p.perturbed)) if t]
+        trees = dict(zip(done, parser.parse(done)))
+        distance_fn = DISTANCES[self.distance]
+        compared: list[Issue] = []
+        for pair in cases:
+            y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
+            if y is None or y2 is None:
+                continue
+            a, b = trees.get(y), trees.get(y2)
+            if a is None or b is None:  # an empty translation: nothing to parse
+                continue
+            d = distance_fn(a, b, discount=self.discount)
+            missing = left_untranslated(pair.edit, y, y2, self.ctx.target_lang)
+            if missing:
+                compared.append(Issue(pair, y, y2, float(missing), {}, kind="untranslated",
+                                      evidence={"word": pair.edit.after, "structure_distance": d}))
+            else:
+                compared.append(Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount)))
+        issues = rank_issues(compared, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        teapot, issues = _teapot(compared, issues)
+        structure = [i for i in issues if not i.kind]
+        counts = {
+            "cases": len(cases),
+            "compared": len(compared),
+            "untranslated_pairs": sum(1 for c in compared if c.kind),
+            "issues": len(structure),
+            "untranslated_issues": len(issues) - len(structure),
+            "flagged_sentences": len({i.pair.source_id for i in structure}),
+        }
+        return Checked(issues, counts, {"teapot": teapot})
+
+
+def _teapot(compared: list[Issue], issues: list[Issue]):
+    """TEAPOT's reference-less scores: s_src (chrF of the perturbed vs the original source) and
+    s_tgt (chrF of the two translations) on every compared pair; attach them to the issues."""
+    from ..eval import reference_less_scores
+
+    if not compared:
+        return {"n": 0, "success_rate": None}, issues
+    res = reference_less_scores(
+        [c.pair.original for c in compared],
+        [c.pair.perturbed for c in compared],
+        [c.original_translation for c in compared],
+        [c.perturbed_translation for c in compared],
+    )
+    by_key = {
+        (c.pair.source_id, c.pair.perturbed): (s, t) for c, s, t in zip(compared, res["s_src"], res["s_tgt"])
+    }
+    scored = []
+    for issue in issues:
+        s, t = by_key[(issue.pair.source_id, issue.pair.perturbed)]
+        scored.append(replace(issue, scores={**issue.scores, "s_src": s, "s_tgt": t}))
+    return res["summary"], scored
