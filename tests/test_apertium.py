@@ -39,3 +39,16 @@ def test_signature_names_pair_and_versions():
 def test_missing_pair_names_the_apt_package(target, package):
     with pytest.raises(MissingDependencyError, match=f"apt-get install {package}"):
         get_translator("apertium", target_lang=target)
+
+
+def test_phrases_without_final_punctuation_do_not_bleed_into_each_other(tmp_path):
+    """One text per line let Apertium's transfer move words across lines when a text does not
+    end a sentence ("... with las charlas" / "de presidente en ..."); every text of a batch must
+    translate as it does alone."""
+    phrases = ["a heated argument with the president", "talks on the border dispute", "the new budget"]
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    batch = t.translate(phrases)
+    alone = [subprocess.run(["apertium", "-u", "eng-spa"], input=p, capture_output=True, text=True).stdout.strip()
+             for p in phrases]
+    assert batch == alone
+    assert "presidente" in batch[0] and "presidente" not in batch[1]

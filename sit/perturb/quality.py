@@ -7,8 +7,10 @@ written. Candidates pass, cheapest check first:
 1. **frequency**: the word is common English (``wordfreq`` Zipf frequency >= ``min_zipf``);
    rare words (``otherworld``, ``bezique``, ``umteen``) make odd sentences and are mostly left
    untranslated, which is not a structure bug;
-2. **grammar**: re-parsed, the new sentence keeps the slot's grammar: the same word at the same
-   token, the same fine-grained tag (so number too), the same dependency relation and head;
+2. **grammar**: only words that can be replaced alone are slots (no stop word, no part of a
+   name, no adjective after its noun as in ``attorneys general``), and re-parsed, the new sentence
+   keeps the slot's grammar: the same word at the same token, the same fine-grained tag (so number
+   too), the same dependency relation and head;
 3. **context fit**: a sentence encoder says how close the new sentence stays to the original
    (cosine of normalised mean-pooled embeddings); below ``min_similarity`` the candidate goes,
    and at most ``per_slot`` of the closest candidates are kept for each word.

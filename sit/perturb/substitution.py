@@ -49,25 +49,30 @@ class Tagger:
         return list(self.nlp.pipe(texts, batch_size=64, disable=skip))
 
 
-def slots(doc, pos: tuple[str, ...] = TARGET_POS) -> list[Slot]:
-    """Nouns and adjectives that can be replaced alone: neither the first nor the last token, not a
-    stop word (``many``, ``other``, ``own``), not part of a name (a named entity or a compound of a
-    proper noun), and no adjective placed after its noun (``attorneys general``)."""
+def slots(doc, pos: tuple[str, ...] = TARGET_POS, *, strict: bool = True) -> list[Slot]:
+    """Nouns and adjectives that are neither the first nor the last token; with ``strict``, only
+    those that can be replaced alone: no stop word (``many``, ``other``, ``own``), no part of a
+    name (a named entity or a compound of a proper noun), no adjective placed after its noun
+    (``attorneys general``)."""
     out = []
     n = len(doc)
     for tok in doc:
         if tok.i in (0, n - 1) or tok.pos_ not in pos:
             continue
-        if not tok.text.isalpha() or len(tok.text) < 2 or tok.is_stop:
+        if not tok.text.isalpha() or len(tok.text) < 2:
             continue
-        if tok.ent_iob_ in ("B", "I") or (tok.dep_ == "compound" and tok.head.pos_ == "PROPN"):
-            continue
-        if any(child.dep_ == "compound" and child.pos_ == "PROPN" for child in tok.children):
-            continue
-        if tok.pos_ == "ADJ" and tok.dep_ == "amod" and tok.head.i < tok.i:
+        if strict and not replaceable_alone(tok):
             continue
         out.append(Slot(tok.i, tok.text, tok.pos_, tok.tag_, (tok.lemma_ or tok.text).lower()))
     return out
+
+
+def replaceable_alone(tok) -> bool:
+    if tok.is_stop or tok.ent_iob_ in ("B", "I") or (tok.dep_ == "compound" and tok.head.pos_ == "PROPN"):
+        return False
+    if any(child.dep_ == "compound" and child.pos_ == "PROPN" for child in tok.children):
+        return False
+    return not (tok.pos_ == "ADJ" and tok.dep_ == "amod" and tok.head.i < tok.i)
 
 
 def replace_token(doc, index: int, word: str) -> tuple[str, int]:
@@ -146,7 +151,7 @@ class SubstitutionPerturber(Perturber):
 
     def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
         docs = self.tagger.tag(sentences, entities=True)
-        slots_of = [slots(doc) for doc in docs]
+        slots_of = [slots(doc, strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)
         candidates: list[Candidate] = []
         rare = [0] * len(sentences)

