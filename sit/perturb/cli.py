@@ -93,7 +93,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", required=True, metavar="FILE", help="perturbed text, line-aligned with the input")
     p.add_argument("--records", metavar="FILE", help="JSONL record per line of what changed (default OUTPUT.edits.jsonl)")
     add_perturber_options(p)
-    p.add_argument("--cache-dir", help="cache of perturbations (every perturber; random ones per seed and sentence) "
+    p.add_argument("--cache-dir", help="cache for the mlm and wordnet perturbers "
                    "(default $SIT_CACHE_DIR or ./cache)")
 
 
