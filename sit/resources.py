@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import MissingDependencyError, ModelError
+from .registry import TORCH_INSTALL_HINT
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
 # wordnet-base lacks this file, which NLTK's reader needs.
@@ -248,7 +249,7 @@ def import_torch_transformers(what: str, alternative: str = ""):
         import transformers
     except ImportError as exc:
         raise MissingDependencyError(
-            f"{what} needs torch and transformers: pip install torch==2.13.0 transformers sentencepiece"
+            f"{what} needs torch and transformers: {TORCH_INSTALL_HINT}"
             + (f" ({alternative})" if alternative else "")
         ) from exc
     return torch, transformers
