@@ -15,14 +15,13 @@ import json
 import logging
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional
 
 from .errors import CacheError, CorruptCacheError
 from .records import stable_hash
-from .rundir import file_mode
+from .rundir import write_bytes_atomic
 
 log = logging.getLogger("sit.cache")
 
@@ -122,23 +121,7 @@ class Store:
         return (json.dumps({"k": key, "v": value}, ensure_ascii=False) + "\n").encode("utf-8")
 
     def _rewrite(self, data: Mapping[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".jsonl")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(self._header())
-                for k, v in data.items():
-                    fh.write(self._line(k, v))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.chmod(tmp, file_mode())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_bytes_atomic(self.path, self._header() + b"".join(self._line(k, v) for k, v in data.items()))
         self._truncate_to = None
 
     def get(self, key: str, default: Any = MISSING) -> Any:

@@ -83,3 +83,31 @@ def test_header_of_another_namespace_is_corruption(tmp_path):
     again = Cache(tmp_path).store("translations", NS)
     assert again.get("one") == "uno"
     assert again.problems and "line 1" in again.problems[0]
+
+
+def test_atomic_writes_follow_the_umask_without_changing_it(tmp_path, monkeypatch):
+    """Run files and cache rewrites get 0o666 less the umask, as open() gives, and are fsync-ed;
+    no writer flips the process umask (global state other threads would see)."""
+    import os
+
+    from sit.rundir import write_json_atomic
+
+    old = os.umask(0o027)
+    try:
+        def no_umask(mask):
+            raise AssertionError("a writer changed the process umask")
+
+        synced = []
+        real_fsync = os.fsync
+        monkeypatch.setattr(os, "umask", no_umask)
+        monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+        write_json_atomic(tmp_path / "run.json", {"a": 1})
+        store = Cache(tmp_path / "c").store("t", {"name": "x"})
+        store.put("k", "v")
+        monkeypatch.undo()
+    finally:
+        os.umask(old)
+    assert (tmp_path / "run.json").stat().st_mode & 0o777 == 0o640
+    assert store.path.stat().st_mode & 0o777 == 0o640
+    assert len(synced) >= 3  # the run file, the new cache file, the appended batch
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "run.json"], "no temporary file left"
