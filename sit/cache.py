@@ -98,13 +98,12 @@ class Store:
             )
             if self.strict:
                 raise CorruptCacheError(msg + "; delete or repair the file and run again", str(self.path))
-            backup = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
             try:
-                os.replace(self.path, backup)
+                backup = self._copy_aside(raw)
             except OSError as exc:
-                raise CorruptCacheError(f"{msg}; could not move it aside: {exc}", str(self.path)) from exc
+                raise CorruptCacheError(f"{msg}; could not copy it aside: {exc}", str(self.path)) from exc
             self.problems.append(
-                f"{msg}; moved it to {backup.name} and kept its {len(data)} valid entries; "
+                f"{msg}; copied it to {backup.name} and kept its {len(data)} valid entries; "
                 "the damaged entries will be recomputed"
             )
             self._rewrite(data)
@@ -112,6 +111,19 @@ class Store:
             log.warning(problem)
         self._data = data
         return data
+
+    def _copy_aside(self, raw: bytes) -> Path:
+        """Write ``raw`` to a new ``<file>.corrupt-<time>[-n]`` (never over an earlier copy)."""
+        stem = f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
+        for n in range(1000):
+            backup = self.path.with_name(stem if n == 0 else f"{stem}-{n}")
+            try:
+                with open(backup, "xb") as fh:
+                    fh.write(raw)
+                return backup
+            except FileExistsError:
+                continue
+        raise OSError(f"too many copies named {stem}-*")
 
     def _header(self) -> bytes:
         return (json.dumps({"namespace": self.namespace}, sort_keys=True, ensure_ascii=False) + "\n").encode()

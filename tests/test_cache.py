@@ -48,7 +48,7 @@ def test_truncated_last_entry_is_never_read_and_is_reported(tmp_path):
     assert third.problems == [], "the repaired entry parses cleanly after the next append"
 
 
-def test_corrupt_file_is_moved_aside_not_dropped(tmp_path):
+def test_corrupt_file_is_copied_aside_not_dropped(tmp_path):
     store = Cache(tmp_path).store("translations", NS)
     store.put_many([("one", "uno"), ("two", "dos")])
     raw = store.path.read_bytes()
@@ -64,6 +64,19 @@ def test_corrupt_file_is_moved_aside_not_dropped(tmp_path):
     assert len(backups) == 1 and b"garbage" in backups[0].read_bytes()
     # the repaired file is valid again
     assert Cache(tmp_path).store("translations", NS).problems == []
+
+
+def test_every_damaged_copy_is_kept(tmp_path):
+    """Two damaged versions of one file within the same second: both copies aside survive
+    (the second never lands over the first)."""
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("one", "uno"), ("two", "dos")])
+    header = store.path.read_bytes().split(b"\n")[0]
+    for damage in (b"first damage{", b"second damage{"):
+        store.path.write_bytes(header + b"\n" + damage + b"\n" + b'{"k": "two", "v": "dos"}\n')
+        assert Cache(tmp_path).store("translations", NS).get("two") == "dos"
+    copies = sorted(p.read_bytes() for p in store.path.parent.glob(store.path.name + ".corrupt-*"))
+    assert len(copies) == 2 and b"first damage{" in copies[0] and b"second damage{" in copies[1]
 
 
 def test_strict_cache_raises_with_the_path(tmp_path):
