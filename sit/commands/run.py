@@ -44,26 +44,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-def parse_options(items: list[str]) -> dict:
-    """``["rate=0.2", "protect=[\"EU\"]", "name=x"]`` -> ``{"rate": 0.2, "protect": ["EU"], "name": "x"}``:
-    values are JSON where they parse as JSON, else strings."""
-    import json
-
-    from ..errors import ConfigError
-
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--perturber-option takes KEY=VALUE, got {item!r}")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
+    from ..perturb.options import parse_key_values
     from ..pipeline import RunConfig
     from ..pipeline import run as run_pipeline
 
@@ -77,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         perturber=args.perturber,
         mlm_model=args.mlm_model,
         num_perturb=args.num_perturb,
-        perturber_options=parse_options(args.perturber_option),
+        perturber_options=parse_key_values(args.perturber_option, "--perturber-option"),
         parser=args.parser,
         parser_model=args.parser_model,
         distance=args.distance,

@@ -24,6 +24,9 @@ class Perturber:
     #: such perturbers are cached per sentence, the others per (seed, sentence).
     deterministic: bool = False
     batch_size: int = 16
+    #: inherited constructor options this perturber has no use for (refused by
+    #: :func:`sit.perturb.options.perturber_options`)
+    ignored_options: frozenset = frozenset()
 
     def __init__(self, *, cache: Optional[Cache] = None, progress: bool = False):
         self.cache = cache

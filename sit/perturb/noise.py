@@ -651,9 +651,14 @@ class WordSynonym(NoisePerturber):
 # sentence and document level
 
 
+#: the options that choose which words a word- or character-level perturber edits
+WORD_SELECTION = frozenset({"n", "rate", "skip_stopwords", "skip_numbers", "skip_entities", "min_word_length", "protect"})
+
+
 class _Reorder(NoisePerturber):
     unit = "document"
     default_skip_stopwords = False
+    ignored_options = WORD_SELECTION
 
     def __init__(self, *, separator: str = DOCUMENT_SEPARATOR, **options):
         super().__init__(**options)

@@ -12,7 +12,7 @@ import random
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
-from .noise import NoisePerturber, Outcome, draw_seeds, apply_replacements, not_applied
+from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, apply_replacements, not_applied
 from .text import sentences
 
 
@@ -20,6 +20,7 @@ class SentenceParaphrase(NoisePerturber):
     name = "sentence_paraphrase"
     level = "sentence"
     unit = "sentence"
+    ignored_options = WORD_SELECTION
 
     def __init__(
         self,
