@@ -66,7 +66,6 @@ def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
     return root
 
 
-@lru_cache(maxsize=4)
 def wordnet_root(root: Optional[str] = None) -> str:
     """The NLTK data directory holding ``corpora/wordnet``: ``root``, NLTK's own data, or Debian's
     ``/usr/share/wordnet`` copied once into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file."""
