@@ -38,6 +38,21 @@ class BatchStats:
         }
 
 
+class Counted:
+    """A stage that counts in :attr:`stats` (a :class:`BatchStats`), with the two counters
+    callers read directly."""
+
+    stats: BatchStats
+
+    @property
+    def cache_hits(self) -> int:
+        return self.stats.cache_hits
+
+    @property
+    def computed(self) -> int:
+        return self.stats.computed
+
+
 def _same(value: Any) -> Any:
     return value
 

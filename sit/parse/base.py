@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, cached_batches
+from ..batching import BatchJob, BatchStats, Counted, cached_batches
 from ..errors import ModelError
 from ..records import Tree
 
 EMPTY_TREE = Tree((), (), ())
 
 
-class Parser:
+class Parser(Counted):
     name: str = "base"
     batch_size: int = 64
 
@@ -56,10 +56,6 @@ class Parser:
         )
         trees = cached_batches([t for t in texts if t.strip()], job)
         return [trees.get(t, EMPTY_TREE) for t in texts]
-
-    @property
-    def cache_hits(self) -> int:
-        return self.stats.cache_hits
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
         return ModelError(f"{self.name} parser: batch {n} of {total} sent {sent} text(s) and got {got} tree(s) back")

@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, cached_batches
+from ..batching import BatchJob, BatchStats, Counted, cached_batches
 from ..cache import Cache
 from ..errors import ModelError
 from ..records import Edit, Pair
 
 
-class Perturber:
+class Perturber(Counted):
     name: str = "base"
     level: str = "word"
     #: True when the output depends only on the sentence and the options (not on the rng):
@@ -83,14 +83,6 @@ class Perturber:
         )
         found = cached_batches(keys, job)
         return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
-
-    @property
-    def cache_hits(self) -> int:
-        return self.stats.cache_hits
-
-    @property
-    def computed(self) -> int:
-        return self.stats.computed
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
         return ModelError(f"{self.name}: batch {n} of {total}: {sent} sentence(s) in, {got} answer(s) out")

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, cached_batches
+from ..batching import BatchJob, BatchStats, Counted, cached_batches
 from ..cache import Cache
 from ..errors import ModelError
 
 
-class Summarizer:
+class Summarizer(Counted):
     name: str = "base"
     default_batch_size: int = 8
 
@@ -60,14 +60,6 @@ class Summarizer:
         )
         result = cached_batches([d for d in docs if d.strip()], job)
         return [result[d] if d.strip() else "" for d in docs]
-
-    @property
-    def cache_hits(self) -> int:
-        return self.stats.cache_hits
-
-    @property
-    def computed(self) -> int:
-        return self.stats.computed
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
         return ModelError(f"{self.name}: batch {n} of {total}: {sent} document(s) in, {got} summaries out")
