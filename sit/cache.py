@@ -15,14 +15,13 @@ import json
 import logging
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional
 
 from .errors import CacheError, CorruptCacheError
 from .records import stable_hash
-from .rundir import file_mode
+from .rundir import write_bytes_atomic
 
 log = logging.getLogger("sit.cache")
 
@@ -99,13 +98,12 @@ class Store:
             )
             if self.strict:
                 raise CorruptCacheError(msg + "; delete or repair the file and run again", str(self.path))
-            backup = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
             try:
-                os.replace(self.path, backup)
+                backup = self._copy_aside(raw)
             except OSError as exc:
-                raise CorruptCacheError(f"{msg}; could not move it aside: {exc}", str(self.path)) from exc
+                raise CorruptCacheError(f"{msg}; could not copy it aside: {exc}", str(self.path)) from exc
             self.problems.append(
-                f"{msg}; moved it to {backup.name} and kept its {len(data)} valid entries; "
+                f"{msg}; copied it to {backup.name} and kept its {len(data)} valid entries; "
                 "the damaged entries will be recomputed"
             )
             self._rewrite(data)
@@ -113,6 +111,19 @@ class Store:
             log.warning(problem)
         self._data = data
         return data
+
+    def _copy_aside(self, raw: bytes) -> Path:
+        """Write ``raw`` to a new ``<file>.corrupt-<time>[-n]`` (never over an earlier copy)."""
+        stem = f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
+        for n in range(1000):
+            backup = self.path.with_name(stem if n == 0 else f"{stem}-{n}")
+            try:
+                with open(backup, "xb") as fh:
+                    fh.write(raw)
+                return backup
+            except FileExistsError:
+                continue
+        raise OSError(f"too many copies named {stem}-*")
 
     def _header(self) -> bytes:
         return (json.dumps({"namespace": self.namespace}, sort_keys=True, ensure_ascii=False) + "\n").encode()
@@ -122,23 +133,7 @@ class Store:
         return (json.dumps({"k": key, "v": value}, ensure_ascii=False) + "\n").encode("utf-8")
 
     def _rewrite(self, data: Mapping[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".jsonl")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(self._header())
-                for k, v in data.items():
-                    fh.write(self._line(k, v))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.chmod(tmp, file_mode())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_bytes_atomic(self.path, self._header() + b"".join(self._line(k, v) for k, v in data.items()))
         self._truncate_to = None
 
     def get(self, key: str, default: Any = MISSING) -> Any:

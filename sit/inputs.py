@@ -35,20 +35,44 @@ def dataset_path(name: str):
     return path
 
 
-def parse_lines(data: bytes, name: str, *, max_chars: int = MAX_LINE_CHARS) -> Sentences:
-    """Split UTF-8 ``data`` into sentences; empty lines are skipped (their numbers kept)."""
+def read_file(path: str | os.PathLike, what: str = "input") -> bytes:
+    """The bytes of a file; InputError naming it when it is missing or unreadable."""
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{what} file {p} does not exist (or is not a file)")
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {what} file {p}: {exc.strerror or exc}; check its permissions") from exc
+
+
+def decode_lines(data: bytes, name: str) -> list[str]:
+    """The lines of UTF-8 ``data``: a byte-order mark dropped, split at ``\n``, ``\r\n`` or
+    ``\r``, empty lines kept. InputError naming ``name`` and the line when one is not UTF-8."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    ids, texts = [], []
-    skipped = 0
+    lines = []
     for lineno, raw in enumerate(data.splitlines(), start=1):
         try:
-            line = raw.decode("utf-8")
+            lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise InputError(
                 f"{name}: line {lineno} is not valid UTF-8 (byte {exc.start + 1}: {raw[exc.start:exc.start + 1]!r}); "
                 "convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
             ) from None
+    return lines
+
+
+def read_lines(path: str | os.PathLike, what: str = "input") -> list[str]:
+    """The lines of a UTF-8 file (see :func:`decode_lines`)."""
+    return decode_lines(read_file(path, what), f"{what} file {Path(path)}")
+
+
+def parse_lines(data: bytes, name: str, *, max_chars: int = MAX_LINE_CHARS) -> Sentences:
+    """Split UTF-8 ``data`` into sentences; empty lines are skipped (their numbers kept)."""
+    ids, texts = [], []
+    skipped = 0
+    for lineno, line in enumerate(decode_lines(data, name), start=1):
         line = line.strip()
         if not line:
             skipped += 1
@@ -71,7 +95,4 @@ def read_sentences(*, dataset: str | None = None, path: str | os.PathLike | None
         raise ConfigError("give exactly one of --dataset NAME or --input FILE")
     if dataset is not None:
         return parse_lines(dataset_path(dataset).read_bytes(), f"dataset {dataset}", max_chars=max_chars)
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"input file {p} does not exist (or is not a file)")
-    return parse_lines(p.read_bytes(), str(p), max_chars=max_chars)
+    return parse_lines(read_file(path), str(path), max_chars=max_chars)

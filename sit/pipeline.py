@@ -103,23 +103,11 @@ def choose_perturber(config: RunConfig, cache: Cache):
             name, reason = "wordnet", f"wordnet: the masked LM is unavailable ({why})"
     else:
         reason = f"{name}: chosen with --perturber"
-    import inspect
+    from .perturb.options import perturber_options
 
-    accepted = inspect.signature(PERTURBERS.get(name).__init__).parameters
-    opts: dict[str, Any] = {}
-    if name == "mlm":
-        opts["model"] = config.mlm_model
-    if "num_perturb" in accepted:
-        opts["num_perturb"] = config.num_perturb
-    if "device" in accepted and config.device:
-        opts["device"] = config.device
-    opts.update(config.perturber_options)
-    unknown = [k for k in opts if k not in accepted and not any(p.kind == p.VAR_KEYWORD for p in accepted.values())]
-    if unknown:
-        raise ConfigError(
-            f"the {name} perturber has no option {', '.join(map(repr, unknown))}; its options: "
-            + ", ".join(k for k in accepted if k not in ("self", "cache", "progress", "kwargs"))
-        )
+    defaults = {"num_perturb": config.num_perturb, "device": config.device,
+                "model": config.mlm_model if name == "mlm" else None}
+    opts = perturber_options(name, config.perturber_options, defaults)
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
 

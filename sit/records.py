@@ -160,7 +160,8 @@ def package_versions(names: tuple[str, ...] = ("sit", "transformers", "torch", "
 class RunSignature:
     """Every choice that changes a run's result, like sacrebleu's ``Signature``.
 
-    It is written to ``run.json``, printed in reports and hashed into cache keys.
+    It is written to ``run.json`` and printed in reports; the translator, parser and perturber
+    parts of it also name their cache namespaces (see :mod:`sit.cache`).
     """
 
     translator: str

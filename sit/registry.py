@@ -12,6 +12,10 @@ from typing import Any
 
 from .errors import ConfigError, MissingDependencyError
 
+#: how to install what every torch/transformers component needs (torch pinned: a bare "torch"
+#: can pull a multi-GB CUDA build)
+TORCH_INSTALL_HINT = "pip install torch==2.13.0 transformers sentencepiece"
+
 
 @dataclass(frozen=True)
 class Entry:

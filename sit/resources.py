@@ -14,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from .errors import MissingDependencyError
+from .errors import MissingDependencyError, ModelError
+from .registry import TORCH_INSTALL_HINT
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
 # wordnet-base lacks this file, which NLTK's reader needs.
@@ -65,7 +66,6 @@ def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
     return root
 
 
-@lru_cache(maxsize=4)
 def wordnet_root(root: Optional[str] = None) -> str:
     """The NLTK data directory holding ``corpora/wordnet``: ``root``, NLTK's own data, or Debian's
     ``/usr/share/wordnet`` copied once into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file."""
@@ -205,12 +205,18 @@ def hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
-def hf_load_kwargs(model: str) -> dict:
-    """Extra ``from_pretrained`` arguments: local files only when ``model`` is no directory and the
-    hub is unreachable (fail at once rather than after the hub client's retries)."""
-    if Path(model).expanduser().is_dir() or hub_reachable():
-        return {}
-    return {"local_files_only": True}
+def hf_load_kwargs(model: str, what: Optional[str] = None) -> dict:
+    """Extra ``from_pretrained`` arguments for ``model``, from :func:`hf_model_location`: local
+    files only unless the model must come from the hub (so an offline machine fails at once
+    rather than after the hub client's retries). With ``what`` (e.g. "summarizer"), a model that
+    is nowhere raises :class:`ModelError` saying what to do."""
+    where, why = hf_model_location(model)
+    if where is None and what:
+        raise ModelError(
+            f"cannot load the {what} model {model!r}: {why}; download it where there is internet "
+            f"(`huggingface-cli download {model}`) or pass a local model directory"
+        )
+    return {} if where == "hub" else {"local_files_only": True}
 
 
 def hf_model_location(model: str) -> tuple[Optional[str], str]:
@@ -242,7 +248,7 @@ def import_torch_transformers(what: str, alternative: str = ""):
         import transformers
     except ImportError as exc:
         raise MissingDependencyError(
-            f"{what} needs torch and transformers: pip install torch==2.13.0 transformers sentencepiece"
+            f"{what} needs torch and transformers: {TORCH_INSTALL_HINT}"
             + (f" ({alternative})" if alternative else "")
         ) from exc
     return torch, transformers

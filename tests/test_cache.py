@@ -48,7 +48,7 @@ def test_truncated_last_entry_is_never_read_and_is_reported(tmp_path):
     assert third.problems == [], "the repaired entry parses cleanly after the next append"
 
 
-def test_corrupt_file_is_moved_aside_not_dropped(tmp_path):
+def test_corrupt_file_is_copied_aside_not_dropped(tmp_path):
     store = Cache(tmp_path).store("translations", NS)
     store.put_many([("one", "uno"), ("two", "dos")])
     raw = store.path.read_bytes()
@@ -64,6 +64,19 @@ def test_corrupt_file_is_moved_aside_not_dropped(tmp_path):
     assert len(backups) == 1 and b"garbage" in backups[0].read_bytes()
     # the repaired file is valid again
     assert Cache(tmp_path).store("translations", NS).problems == []
+
+
+def test_every_damaged_copy_is_kept(tmp_path):
+    """Two damaged versions of one file within the same second: both copies aside survive
+    (the second never lands over the first)."""
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("one", "uno"), ("two", "dos")])
+    header = store.path.read_bytes().split(b"\n")[0]
+    for damage in (b"first damage{", b"second damage{"):
+        store.path.write_bytes(header + b"\n" + damage + b"\n" + b'{"k": "two", "v": "dos"}\n')
+        assert Cache(tmp_path).store("translations", NS).get("two") == "dos"
+    copies = sorted(p.read_bytes() for p in store.path.parent.glob(store.path.name + ".corrupt-*"))
+    assert len(copies) == 2 and b"first damage{" in copies[0] and b"second damage{" in copies[1]
 
 
 def test_strict_cache_raises_with_the_path(tmp_path):
@@ -83,3 +96,31 @@ def test_header_of_another_namespace_is_corruption(tmp_path):
     again = Cache(tmp_path).store("translations", NS)
     assert again.get("one") == "uno"
     assert again.problems and "line 1" in again.problems[0]
+
+
+def test_atomic_writes_follow_the_umask_without_changing_it(tmp_path, monkeypatch):
+    """Run files and cache rewrites get 0o666 less the umask, as open() gives, and are fsync-ed;
+    no writer flips the process umask (global state other threads would see)."""
+    import os
+
+    from sit.rundir import write_json_atomic
+
+    old = os.umask(0o027)
+    try:
+        def no_umask(mask):
+            raise AssertionError("a writer changed the process umask")
+
+        synced = []
+        real_fsync = os.fsync
+        monkeypatch.setattr(os, "umask", no_umask)
+        monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+        write_json_atomic(tmp_path / "run.json", {"a": 1})
+        store = Cache(tmp_path / "c").store("t", {"name": "x"})
+        store.put("k", "v")
+        monkeypatch.undo()
+    finally:
+        os.umask(old)
+    assert (tmp_path / "run.json").stat().st_mode & 0o777 == 0o640
+    assert store.path.stat().st_mode & 0o777 == 0o640
+    assert len(synced) >= 3  # the run file, the new cache file, the appended batch
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "run.json"], "no temporary file left"

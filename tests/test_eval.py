@@ -404,3 +404,35 @@ def test_tokenized_input_is_a_warning_not_an_error(caplog):
         result = evaluate(src=lines, adv_src=lines)
     assert isinstance(result, EvalResult)
     assert any("looks tokenized" in r.getMessage() and "src" in r.getMessage() for r in caplog.records)
+
+
+TEAPOT_STYLE = '''
+import sys
+import teapot
+import teapot.scorers
+from teapot import Scorer, register_scorer
+from teapot.scorers import get_scorer_class
+SEEN = "teapot" in sys.modules
+
+
+@register_scorer("teapot_style_len", "Length ratio")
+class LengthRatio(teapot.Scorer):
+    def score(self, hyp, ref):
+        return min(len(hyp), len(ref)) / max(len(hyp), len(ref), 1)
+'''
+
+
+def test_a_teapot_file_loads_without_touching_sys_modules(tmp_path):
+    """`import teapot` inside a custom scorer file gives sit's modules, redirected for that file
+    alone: no `teapot` entry appears in sys.modules, not even while the file runs."""
+    import sys
+
+    from sit.eval import Scorer
+    from sit.eval.scorers import get_scorer_class, load_scorers_source
+
+    path = tmp_path / "teapot_style.py"
+    path.write_text(TEAPOT_STYLE, encoding="utf-8")
+    module = load_scorers_source(path)
+    assert module.SEEN is False and "teapot" not in sys.modules and "teapot.scorers" not in sys.modules
+    assert module.Scorer is Scorer and module.get_scorer_class is get_scorer_class
+    assert issubclass(get_scorer_class("teapot_style_len"), Scorer)

@@ -269,3 +269,54 @@ def test_apply_replacements_offsets():
     o = apply_replacements("abc def ghi", [(8, 11, "X", 2, ""), (0, 3, "long", 0, "")])
     assert o.text == "long def X"
     assert [(c.new_start, c.new_end) for c in o.changes] == [(0, 4), (9, 10)]
+
+
+# -- through Perturber.perturb: batches, cache, a kill mid-stage ---------------------------------
+
+BATCHED = [f"Sentence number {i} talks about the quick brown fox." for i in range(20)] + ["The lazy dog sleeps."] * 2
+
+
+def test_perturb_in_batches_gives_the_same_pairs_as_before():
+    """Seeds are drawn per sentence in order, so batching (16 per batch here) changes nothing;
+    the expected texts were produced by the code before the cached batch loop."""
+    got = [p.perturbed for p in PERTURBERS.create("character_swap").perturb(BATCHED, random.Random(3))]
+    assert got[16:] == [
+        "Sentence number 16 tlaks about the quick brown fox.", "Sentence number 17 atlks about the quick brown fox.",
+        "Sentence number 18 talks about the qiuck brown fox.", "Sentence number 19 talks about the uqick brown fox.",
+        "The lazy odg sleeps.", "The lazy dog lseeps.",
+    ]
+
+
+KILLED_RUN = """
+import os, random, signal, sys
+from sit.cache import Cache
+from sit.perturb import PERTURBERS
+p = PERTURBERS.create("character_swap", cache=Cache(sys.argv[1]))
+p.batch_size = 5
+real = p._perturb_seeded
+calls = []
+def dying(sentences, seeds):
+    calls.append(1)
+    if len(calls) == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # killed in the middle of the perturb stage
+    return real(sentences, seeds)
+p._perturb_seeded = dying
+p.perturb(sys.argv[2:], random.Random(3))
+"""
+
+
+def test_a_kill_during_perturb_keeps_the_finished_batches(tmp_path):
+    import subprocess
+    import sys
+
+    from sit.cache import Cache
+
+    proc = subprocess.run([sys.executable, "-c", KILLED_RUN, str(tmp_path), *BATCHED], capture_output=True, text=True)
+    assert proc.returncode == -9, proc.stderr
+    again = PERTURBERS.create("character_swap", cache=Cache(tmp_path))
+    again.batch_size = 5
+    pairs = again.perturb(BATCHED, random.Random(3))
+    assert again.cache_hits == 10, "the two batches finished before the kill come from the cache"
+    assert again.computed == 12  # the 12 others (a repeated sentence draws its own seed)
+    fresh = PERTURBERS.create("character_swap").perturb(BATCHED, random.Random(3))
+    assert pairs == fresh

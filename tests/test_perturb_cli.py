@@ -84,9 +84,13 @@ def test_records_path_and_cannot_apply_reason(tmp_path, src):
     [
         (["--perturbation", "nope"], 2, "unknown perturber 'nope'"),
         (["--perturbation", "sentence_paraphrase"], 2, "needs a paraphrase model"),
-        (["--perturbation", "wordnet", "--n", "2"], 2, "only the noise catalogue"),
+        (["--perturbation", "wordnet", "--n", "2"], 2, "the wordnet perturber has no option 'n'; its options: num_perturb, senses"),
+        (["--perturbation", "sentence_reorder", "--n", "2"], 2, "the sentence_reorder perturber has no option 'n'"),
+        (["--perturbation", "document_reorder", "--option", "protect=[\"EU\"]"], 2, "has no option 'protect'"),
+        (["--perturbation", "wordnet", "--paraphrase-model", "t5"], 2, "the wordnet perturber has no option 'model'"),
+        (["--perturbation", "character_swap", "--option", "rate"], 2, "--option takes KEY=VALUE"),
         (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a fraction"),
-        (["--perturbation", "character_swap", "--option", "bogus=1"], 2, "bad option for perturber"),
+        (["--perturbation", "character_swap", "--option", "bogus=1"], 2, "the character_swap perturber has no option 'bogus'"),
         (["--perturbation", "character_swap", "--protect", "("], 2, "bad protect pattern"),
     ],
 )
@@ -150,3 +154,17 @@ def test_perturbed_file_feeds_sit_eval(tmp_path, src, capsys):
     assert rc == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert out.startswith("Source side preservation (ChrF):") and "Mean:" in out and "5%-95%:" in out
+
+
+def test_one_validator_for_run_and_perturb_options():
+    """`sit run --perturber-option` and `sit perturb --option` share one validator: run-wide
+    defaults reach a perturber only where it takes them; what the user gives must be taken."""
+    from sit.errors import ConfigError
+    from sit.perturb.options import perturber_options
+
+    assert perturber_options("sentence_reorder", {"separator": "@@"}, {"num_perturb": 4, "device": "cpu"}) == {
+        "num_perturb": 4, "separator": "@@"}
+    assert perturber_options("mlm", {}, {"num_perturb": 2, "device": "cpu", "model": "m"}) == {
+        "num_perturb": 2, "device": "cpu", "model": "m"}
+    with pytest.raises(ConfigError, match="the sentence_reorder perturber has no option 'rate'; its options: separator, num_perturb"):
+        perturber_options("sentence_reorder", {"rate": 0.5})

@@ -84,3 +84,38 @@ def test_partial_batch_results_are_cached_and_returned(tmp_path):
     again = Upper(cache=Cache(tmp_path), batch_size=4)
     again.translate(["a", "b", "c", "d"])
     assert again.sent == [["c", "d"]]
+
+
+class DropsOnCall(Upper):
+    """Answers one translation too few on a chosen call."""
+
+    def __init__(self, *, drop_on_call, **kw):
+        super().__init__(**kw)
+        self.drop_on_call = drop_on_call
+
+    def _translate_batch(self, texts):
+        out = super()._translate_batch(texts)
+        return out[:-1] if self.drop_on_call == len(self.sent) else out
+
+
+def test_count_mismatch_under_strict_false_leaves_texts_untranslated(tmp_path):
+    """A batch answered with fewer translations than sent is an error like any other: with
+    strict=False it leaves its texts (and those after it) untranslated instead of aborting."""
+    t = DropsOnCall(cache=Cache(tmp_path), batch_size=2, drop_on_call=2)
+    out = t.translate(["a", "b", "c", "d", "e"], strict=False)
+    assert out == ["A", "B", None, None, None]
+    assert t.stats.failed == 3 and t.stats.translated == 2
+    assert "batch 2 of 3 sent 2 text(s) and got 1" in t.stats.errors[0]
+    again = Upper(cache=Cache(tmp_path), batch_size=2)
+    assert again.translate(["a", "b", "c", "d", "e"]) == ["A", "B", "C", "D", "E"]
+    assert again.sent == [["c", "d"], ["e"]]
+
+
+def test_a_non_text_translation_is_refused(tmp_path):
+    class Numbers(Upper):
+        def _translate_batch(self, texts):
+            return [1 for _ in texts]
+
+    t = Numbers(cache=Cache(tmp_path))
+    assert t.translate(["a"], strict=False) == [None]
+    assert t.stats.failed == 1 and len(Cache(tmp_path).store("translations", t.signature())) == 0

@@ -56,31 +56,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-def parse_options(items: list[str], flag: str = "--perturber-option") -> dict:
-    """``["rate=0.2", "protect=[\"EU\"]", "name=x"]`` -> ``{"rate": 0.2, "protect": ["EU"], "name": "x"}``:
-    values are JSON where they parse as JSON, else strings."""
-    import json
-
-    from ..errors import ConfigError
-
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"{flag} takes KEY=VALUE, got {item!r}")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
-
-
 def parse_relation_options(items: list[str]) -> dict[str, dict]:
     """``["rti.compare=all-words"]`` -> ``{"rti": {"compare": "all-words"}}``."""
     from ..errors import ConfigError
+    from ..perturb.options import parse_key_values
 
     out: dict[str, dict] = {}
-    for key, value in parse_options(items, "--relation-option").items():
+    for key, value in parse_key_values(items, "--relation-option").items():
         relation, dot, name = key.partition(".")
         if not dot or not relation or not name:
             raise ConfigError(f"--relation-option takes RELATION.KEY=VALUE (e.g. rti.compare=all-words), got {key!r}")
@@ -89,6 +71,7 @@ def parse_relation_options(items: list[str]) -> dict[str, dict]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..perturb.options import parse_key_values
     from ..pipeline import RunConfig
     from ..pipeline import run as run_pipeline
 
@@ -102,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         perturber=args.perturber,
         mlm_model=args.mlm_model,
         num_perturb=args.num_perturb,
-        perturber_options=parse_options(args.perturber_option),
+        perturber_options=parse_key_values(args.perturber_option, "--perturber-option"),
         relations=tuple(args.relation.split(",")),
         relation_options=parse_relation_options(args.relation_option),
         parser=args.parser,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
+from .. import inputs
 from ..errors import ConfigError, InputError
 from . import fast
 from .scorers import SacreBLEUScorer, Scorer, _warn_tokenized, get_scorer_class
@@ -43,27 +44,10 @@ def read_lines(path: Union[str, os.PathLike], what: str = "input") -> list[str]:
     trailing whitespace removed, empty lines kept (they are scored like any line). A UTF-8 byte
     order mark is dropped. InputError names the file (and line) when it is missing, empty or not
     UTF-8."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{what} file {p} does not exist (or is not a file)")
-    data = p.read_bytes()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    raw_lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-    if raw_lines and raw_lines[-1] == b"":
-        raw_lines.pop()
-    if not raw_lines:
-        raise InputError(f"{what} file {p} is empty; put one sentence per line")
-    lines = []
-    for lineno, raw in enumerate(raw_lines, start=1):
-        try:
-            lines.append(raw.decode("utf-8").rstrip())
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"{what} file {p}: line {lineno} is not valid UTF-8 (byte {exc.start + 1}: "
-                f"{raw[exc.start:exc.start + 1]!r}); convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
-            ) from None
-    return lines
+    lines = inputs.read_lines(path, what)
+    if not lines:
+        raise InputError(f"{what} file {Path(path)} is empty; put one sentence per line")
+    return [line.rstrip() for line in lines]
 
 
 # -- results -----------------------------------------------------------------------------------

@@ -314,6 +314,24 @@ def get_scorer_class(key: str) -> type:
 _LOADED_SOURCES: dict[str, Any] = {}
 
 
+def _teapot_builtins() -> dict[str, Any]:
+    """Builtins for a custom scorer file whose ``import teapot`` (or ``teapot.scorers``) gives
+    sit's modules: only that file's imports are redirected, ``sys.modules`` is left alone."""
+    import builtins
+
+    import sit.eval as sit_eval
+
+    aliases = {"teapot": sit_eval, "teapot.scorers": sys.modules[__name__]}
+    real_import = builtins.__import__
+
+    def teapot_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name in aliases:
+            return aliases[name] if fromlist or name == "teapot" else sit_eval
+        return real_import(name, globals, locals, fromlist, level)
+
+    return {**vars(builtins), "__import__": teapot_import}
+
+
 def load_scorers_source(path: str | os.PathLike) -> Any:
     """Run a Python file that registers scorers (once per file per process); returns its module.
 
@@ -332,12 +350,8 @@ def load_scorers_source(path: str | os.PathLike) -> Any:
         raise InputError(f"custom scorer source {p} is not a Python file")
     module = importlib.util.module_from_spec(spec)
 
-    import sit.eval as sit_eval
-
-    saved = {name: sys.modules.get(name) for name in ("teapot", "teapot.scorers")}
-    sys.modules["teapot"] = sit_eval
-    sys.modules["teapot.scorers"] = sys.modules[__name__]
-    sys.modules[module_name] = module
+    module.__builtins__ = _teapot_builtins()
+    sys.modules[module_name] = module  # as any import does (dataclasses in the file need it)
     try:
         spec.loader.exec_module(module)
     except ConfigError as exc:
@@ -346,11 +360,5 @@ def load_scorers_source(path: str | os.PathLike) -> Any:
     except Exception as exc:
         sys.modules.pop(module_name, None)
         raise ConfigError(f"custom scorer source {p} failed to load: {type(exc).__name__}: {exc}") from exc
-    finally:
-        for name, old in saved.items():
-            if old is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = old
     _LOADED_SOURCES[real] = module
     return module

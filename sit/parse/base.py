@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..cache import MISSING
+from ..batching import BatchJob, BatchStats, Counted, cached_batches
+from ..errors import ModelError
 from ..records import Tree
-from ..progress import progress
 
 EMPTY_TREE = Tree((), (), ())
 
 
-class Parser:
+class Parser(Counted):
     name: str = "base"
     batch_size: int = 64
 
@@ -28,7 +28,7 @@ class Parser:
         self.model = model
         self.progress = progress
         self.cache = cache
-        self.cache_hits = 0
+        self.stats = BatchStats()
         if batch_size:
             self.batch_size = batch_size
 
@@ -41,26 +41,24 @@ class Parser:
         store = None
         if self.cache is not None:
             store = self.cache.store("parses", {"name": self.name, "model": self.model_id(), "lang": self.lang})
-        trees: dict[str, Tree] = {}
-        unique = []
-        for t in dict.fromkeys(texts):
-            if not t.strip():
-                continue
-            hit = store.get(t, MISSING) if store is not None else MISSING
-            if hit is MISSING:
-                unique.append(t)
-            else:
-                trees[t] = Tree.from_dict(hit)
-                self.cache_hits += 1
-        with progress(len(unique), f"parse ({self.name})", "text", self.progress) as bar:
-            for start in range(0, len(unique), self.batch_size):
-                chunk = unique[start : start + self.batch_size]
-                parsed = self._parse_batch(chunk)
-                if store is not None:
-                    store.put_many((t, tree.to_dict()) for t, tree in zip(chunk, parsed))
-                trees.update(zip(chunk, parsed))
-                bar.update(len(chunk))
+        job = BatchJob(
+            compute=self._parse_batch,
+            mismatch=self._mismatch,
+            stats=self.stats,
+            store=store,
+            batch_size=self.batch_size,
+            desc=f"parse ({self.name})",
+            unit="text",
+            show_progress=self.progress,
+            valid=lambda tree: isinstance(tree, Tree),
+            encode=Tree.to_dict,
+            decode=Tree.from_dict,
+        )
+        trees = cached_batches([t for t in texts if t.strip()], job)
         return [trees.get(t, EMPTY_TREE) for t in texts]
+
+    def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
+        return ModelError(f"{self.name} parser: batch {n} of {total} sent {sent} text(s) and got {got} tree(s) back")
 
     def _parse_batch(self, texts: list[str]) -> list[Tree]:
         raise NotImplementedError

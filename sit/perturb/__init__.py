@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..registry import Entry, Registry
+from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Perturber
 
 PERTURBERS = Registry(
@@ -10,7 +10,7 @@ PERTURBERS = Registry(
     {
         "mlm": Entry(
             "sit.perturb.mlm:MaskedLMPerturber",
-            "pip install torch==2.13.0 transformers",
+            TORCH_INSTALL_HINT,
             "SIT: a masked LM replaces one noun/adjective at a time with a same-POS word",
         ),
         "wordnet": Entry(
@@ -47,7 +47,7 @@ for _name, (_cls, _desc) in _NOISE.items():
 PERTURBERS.register(
     "sentence_paraphrase",
     "sit.perturb.paraphrase:SentenceParaphrase",
-    "pip install torch==2.13.0 transformers sentencepiece",
+    TORCH_INSTALL_HINT,
     "paraphrase a sentence with a seq2seq paraphrase model (model=NAME_OR_PATH)",
 )
 

@@ -1,8 +1,9 @@
 """The ``Perturber`` face: ``perturb(sentences, rng) -> pairs``.
 
-Public :meth:`Perturber.perturb` numbers the sentences, consults the cache (for deterministic
-perturbers such as the masked LM, so a re-run needs no model) and shows progress; each
-implementation provides :meth:`Perturber._perturb_batch`.
+Public :meth:`Perturber.perturb` numbers the sentences and runs them through the cached batch
+loop (:mod:`sit.batching`), so a re-run needs no model and a killed run loses at most one batch;
+a deterministic implementation provides :meth:`Perturber._perturb_batch`, a random one
+:meth:`Perturber._perturb_seeded`.
 """
 
 from __future__ import annotations
@@ -10,24 +11,27 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Sequence
 
-from ..cache import MISSING, Cache
+from ..batching import BatchJob, BatchStats, Counted, cached_batches
+from ..cache import Cache
+from ..errors import ModelError
 from ..records import Edit, Pair
-from ..progress import progress
 
 
-class Perturber:
+class Perturber(Counted):
     name: str = "base"
     level: str = "word"
     #: True when the output depends only on the sentence and the options (not on the rng):
-    #: such perturbers are cached per sentence.
+    #: such perturbers are cached per sentence, the others per (seed, sentence).
     deterministic: bool = False
     batch_size: int = 16
+    #: inherited constructor options this perturber has no use for (refused by
+    #: :func:`sit.perturb.options.perturber_options`)
+    ignored_options: frozenset = frozenset()
 
     def __init__(self, *, cache: Optional[Cache] = None, progress: bool = False):
         self.cache = cache
         self.progress = progress
-        self.cache_hits = 0
-        self.computed = 0
+        self.stats = BatchStats()
 
     def model_id(self) -> str:
         return self.name
@@ -50,41 +54,44 @@ class Perturber:
         *,
         ids: Optional[Sequence[int]] = None,
     ) -> list[Pair]:
+        """Every (sentence, perturbed sentence, edit) pair, sentence by sentence.
+
+        A deterministic perturber is cached per sentence. Any other draws one 64-bit seed per
+        sentence from ``rng`` (in order) and is cached per (seed, sentence): its output for a
+        sentence depends on that seed alone, so a run killed mid-way resumes where it stopped."""
         rng = rng if rng is not None else random.Random(0)
+        sentences = list(sentences)
         ids = list(ids) if ids is not None else list(range(len(sentences)))
-        store = (
-            self.cache.store("perturbations", self.signature())
-            if (self.cache is not None and self.deterministic)
-            else None
+        if self.deterministic:
+            keys = sentences
+            compute = lambda batch: self._perturb_batch(list(batch), rng)  # noqa: E731
+        else:
+            keys = [f"{rng.getrandbits(64):016x} {s}" for s in sentences]
+            compute = lambda batch: self._perturb_seeded([k[17:] for k in batch], [int(k[:16], 16) for k in batch])  # noqa: E731
+        job = BatchJob(
+            compute=compute,
+            mismatch=self._mismatch,
+            stats=self.stats,
+            store=self.cache.store("perturbations", self.signature()) if self.cache is not None else None,
+            batch_size=self.batch_size,
+            desc=f"perturb ({self.name})",
+            unit="sent",
+            show_progress=self.progress,
+            valid=lambda outs: isinstance(outs, (list, tuple)),
+            encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
+            decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
         )
-        found: dict[int, list[tuple[str, Edit]]] = {}
-        todo = []
-        for i, s in enumerate(sentences):
-            hit = store.get(s, MISSING) if store is not None else MISSING
-            if hit is MISSING:
-                todo.append(i)
-            else:
-                found[i] = [(d["perturbed"], Edit.from_dict(d["edit"])) for d in hit]
-                self.cache_hits += 1
-        with progress(len(todo), f"perturb ({self.name})", "sent", self.progress) as bar:
-            for start in range(0, len(todo), self.batch_size):
-                chunk = todo[start : start + self.batch_size]
-                outs = self._perturb_batch([sentences[i] for i in chunk], rng)
-                for i, out in zip(chunk, outs):
-                    found[i] = list(out)
-                if store is not None:
-                    store.put_many(
-                        (sentences[i], [{"perturbed": p, "edit": e.to_dict()} for p, e in found[i]])
-                        for i in chunk
-                    )
-                self.computed += len(chunk)
-                bar.update(len(chunk))
-        pairs = []
-        for i, s in enumerate(sentences):
-            for perturbed, edit in found[i]:
-                pairs.append(Pair(ids[i], s, perturbed, edit))
-        return pairs
+        found = cached_batches(keys, job)
+        return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
+
+    def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
+        return ModelError(f"{self.name}: batch {n} of {total}: {sent} sentence(s) in, {got} answer(s) out")
 
     def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
-        """For each sentence, the list of (perturbed sentence, edit)."""
+        """For each sentence, the list of (perturbed sentence, edit) (deterministic perturbers)."""
+        raise NotImplementedError
+
+    def _perturb_seeded(self, sentences: list[str], seeds: list[int]) -> list[list[tuple[str, Edit]]]:
+        """For each sentence, the list of (perturbed sentence, edit) drawn with ``random.Random``
+        of its seed (perturbers that are not deterministic)."""
         raise NotImplementedError

@@ -9,9 +9,7 @@ position, before, after and character offsets. Also home of the perturber option
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
 
 NOISE_HELP = (
     "character_swap, character_delete, character_insert, character_replace, character_repeat, "
@@ -39,53 +37,26 @@ def add_perturber_options(p: argparse.ArgumentParser, *, flag: str = "--perturba
                    "(VALUE is read as JSON where it parses)")
 
 
-def _parse_option(text: str) -> tuple[str, Any]:
-    from ..errors import ConfigError
-
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise ConfigError(f"--option {text!r}: expected KEY=VALUE")
-    try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
-        return key.strip(), value
-
-
 def perturber_from_args(args: argparse.Namespace, cache=None):
-    """Create the perturber named by ``--perturbation`` with the options given."""
-    from ..errors import ConfigError
+    """Create the perturber named by ``--perturbation`` with the options given (flags and
+    ``--option``), validated by :func:`sit.perturb.options.perturber_options`."""
     from . import PERTURBERS
-    from .noise import NoisePerturber
+    from .options import parse_key_values, perturber_options
 
-    name = args.perturbation
-    cls = PERTURBERS.get(name)
-    opts: dict[str, Any] = dict(_parse_option(o) for o in args.option)
-    noise = isinstance(cls, type) and issubclass(cls, NoisePerturber)
-    if noise:
-        if args.n is not None:
-            opts.setdefault("n", args.n)
-        if args.rate is not None:
-            opts.setdefault("rate", args.rate)
-        if args.protect:
-            opts.setdefault("protect", list(args.protect))
-        if args.keep_stopwords:
-            opts.setdefault("skip_stopwords", False)
-        if args.keep_numbers:
-            opts.setdefault("skip_numbers", False)
-        if args.skip_entities:
-            opts.setdefault("skip_entities", True)
-    else:
-        given = [f for f, v in (("--n", args.n), ("--rate", args.rate), ("--protect", args.protect),
-                                ("--keep-stopwords", args.keep_stopwords), ("--keep-numbers", args.keep_numbers),
-                                ("--skip-entities", args.skip_entities)) if v]
-        if given:
-            raise ConfigError(f"{', '.join(given)}: only the noise catalogue takes this, not {name!r}")
-    if args.paraphrase_model:
-        opts.setdefault("model", args.paraphrase_model)
-    try:
-        return cls(cache=cache, **opts)
-    except TypeError as exc:
-        raise ConfigError(f"bad option for perturber {name!r}: {exc}") from exc
+    opts = parse_key_values(args.option, "--option")
+    flags = {
+        "n": args.n,
+        "rate": args.rate,
+        "protect": list(args.protect) or None,
+        "skip_stopwords": False if args.keep_stopwords else None,
+        "skip_numbers": False if args.keep_numbers else None,
+        "skip_entities": True if args.skip_entities else None,
+        "model": args.paraphrase_model,
+    }
+    for key, value in flags.items():
+        if value is not None:
+            opts.setdefault(key, value)
+    return PERTURBERS.create(args.perturbation, cache=cache, **perturber_options(args.perturbation, opts))
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -93,7 +64,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", required=True, metavar="FILE", help="perturbed text, line-aligned with the input")
     p.add_argument("--records", metavar="FILE", help="JSONL record per line of what changed (default OUTPUT.edits.jsonl)")
     add_perturber_options(p)
-    p.add_argument("--cache-dir", help="cache for deterministic perturbers such as mlm and wordnet "
+    p.add_argument("--cache-dir", help="cache for the mlm and wordnet perturbers "
                    "(default $SIT_CACHE_DIR or ./cache)")
 
 

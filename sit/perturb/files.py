@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from .. import inputs
 from ..errors import InputError
 from ..rundir import write_text_atomic
 from .noise import Change, NoisePerturber, Outcome, not_applied
@@ -45,24 +46,9 @@ def outcomes(perturber, texts: Sequence[str], rng: random.Random) -> list[Outcom
 
 def read_lines(path: str | os.PathLike) -> list[str]:
     """The lines of a UTF-8 file (empty lines kept, so the output stays line-aligned)."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from exc
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    lines = []
-    for n, raw in enumerate(data.splitlines(), start=1):
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"{p}: line {n} is not valid UTF-8 (byte {exc.start + 1}); convert the file, e.g. "
-                "`iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
-            ) from None
+    lines = inputs.read_lines(path)
     if not any(line.strip() for line in lines):
-        raise InputError(f"{p} has no text (it is empty or blank); put one text per line")
+        raise InputError(f"{path} has no text (it is empty or blank); put one text per line")
     return lines
 
 

@@ -142,6 +142,16 @@ def _match_case(new: str, like: str) -> str:
     return new.upper() if like.isupper() else new
 
 
+def draw_seeds(texts: list[str], rng: Optional[random.Random], seeds: Optional[Sequence[int]]) -> list[int]:
+    """One seed per text: ``seeds`` as given, else drawn from ``rng`` (default ``Random(0)``)."""
+    if seeds is not None:
+        if len(seeds) != len(texts):
+            raise ValueError(f"{len(seeds)} seed(s) for {len(texts)} text(s)")
+        return list(seeds)
+    rng = rng if rng is not None else random.Random(0)
+    return [rng.getrandbits(64) for _ in texts]
+
+
 # ---------------------------------------------------------------------------------------------
 # the catalogue's base
 
@@ -277,13 +287,15 @@ class NoisePerturber(Perturber):
         return ""
 
     # -- the public face -----------------------------------------------------------------------
-    def perturb_detailed(self, texts: Sequence[str], rng: Optional[random.Random] = None) -> list[list[Outcome]]:
+    def perturb_detailed(
+        self, texts: Sequence[str], rng: Optional[random.Random] = None, *, seeds: Optional[Sequence[int]] = None
+    ) -> list[list[Outcome]]:
         """For each text, up to ``num_perturb`` distinct outcomes (from at most ``3 * num_perturb``
-        draws) (one not-applied outcome when
-        the perturbation cannot apply), with every change's offsets."""
-        rng = rng if rng is not None else random.Random(0)
+        draws) (one not-applied outcome when the perturbation cannot apply), with every change's
+        offsets. Text ``i`` is drawn with ``random.Random(seeds[i])``; without ``seeds`` they are
+        drawn from ``rng`` (one 64-bit number per text, in order)."""
         texts = list(texts)
-        seeds = [rng.getrandbits(64) for _ in texts]
+        seeds = draw_seeds(texts, rng, seeds)
         todo = [i for i, t in enumerate(texts) if t.strip()]
         analyses = self._analyses([texts[i] for i in todo]) if todo else []
         by_index = dict(zip(todo, analyses))
@@ -309,10 +321,10 @@ class NoisePerturber(Perturber):
                 outcomes.append(o)
         return outcomes
 
-    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
+    def _perturb_seeded(self, sentences: list[str], seeds: list[int]) -> list[list[tuple[str, Edit]]]:
         return [
             [(o.text, o.edit(self.name, self.level)) for o in outs]
-            for outs in self.perturb_detailed(sentences, rng)
+            for outs in self.perturb_detailed(sentences, seeds=seeds)
         ]
 
     def _apply(self, text: str, analysis: Any, rng: random.Random) -> Outcome:
@@ -639,9 +651,14 @@ class WordSynonym(NoisePerturber):
 # sentence and document level
 
 
+#: the options that choose which words a word- or character-level perturber edits
+WORD_SELECTION = frozenset({"n", "rate", "skip_stopwords", "skip_numbers", "skip_entities", "min_word_length", "protect"})
+
+
 class _Reorder(NoisePerturber):
     unit = "document"
     default_skip_stopwords = False
+    ignored_options = WORD_SELECTION
 
     def __init__(self, *, separator: str = DOCUMENT_SEPARATOR, **options):
         super().__init__(**options)

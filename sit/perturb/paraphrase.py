@@ -12,7 +12,7 @@ import random
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
-from .noise import NoisePerturber, Outcome, apply_replacements, not_applied
+from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, apply_replacements, not_applied
 from .text import sentences
 
 
@@ -20,6 +20,7 @@ class SentenceParaphrase(NoisePerturber):
     name = "sentence_paraphrase"
     level = "sentence"
     unit = "sentence"
+    ignored_options = WORD_SELECTION
 
     def __init__(
         self,
@@ -68,10 +69,11 @@ class SentenceParaphrase(NoisePerturber):
             self._loaded = load_seq2seq(self.model, device=self.device, what="paraphrase")
         return self._loaded
 
-    def perturb_detailed(self, texts: Sequence[str], rng: Optional[random.Random] = None) -> list[list[Outcome]]:
-        rng = rng if rng is not None else random.Random(0)
+    def perturb_detailed(
+        self, texts: Sequence[str], rng: Optional[random.Random] = None, *, seeds: Optional[Sequence[int]] = None
+    ) -> list[list[Outcome]]:
         texts = list(texts)
-        seeds = [rng.getrandbits(64) for _ in texts]
+        seeds = draw_seeds(texts, rng, seeds)
         picks: dict[int, Any] = {}
         out: list[Optional[list[Outcome]]] = [None] * len(texts)
         for i, text in enumerate(texts):

@@ -122,12 +122,18 @@ class SubstitutionPerturber(Perturber):
         device: Optional[str] = None,
         cache=None,
         progress: bool = False,
-        **quality: Any,
+        min_zipf: Optional[float] = None,
+        grammar: Optional[bool] = None,
+        encoder: Optional[str] = None,
+        min_similarity: Optional[float] = None,
+        per_slot: Optional[int] = None,
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
         self.device = device
         self._tagger = tagger
+        quality = dict(min_zipf=min_zipf, grammar=grammar, encoder=encoder, min_similarity=min_similarity,
+                       per_slot=per_slot)
         self.quality = QualityFilter(options_from(quality), device=device)
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
         self.dropped: Counter = Counter()

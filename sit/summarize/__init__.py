@@ -3,7 +3,7 @@ robustness test (Robustsumm) that runs them on original and perturbed documents.
 
 from __future__ import annotations
 
-from ..registry import Entry, Registry
+from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Summarizer
 
 SUMMARIZERS = Registry(
@@ -12,12 +12,12 @@ SUMMARIZERS = Registry(
         "lead-3": Entry("sit.summarize.lead:LeadSummarizer", "", "the first three sentences (offline baseline)"),
         "seq2seq": Entry(
             "sit.summarize.seq2seq:Seq2SeqSummarizer",
-            "pip install torch==2.13.0 transformers sentencepiece",
+            TORCH_INSTALL_HINT,
             "a transformers seq2seq model (--model, default facebook/bart-large-cnn)",
         ),
         "transformers": Entry(
             "sit.summarize.seq2seq:Seq2SeqSummarizer",
-            "pip install torch==2.13.0 transformers sentencepiece",
+            TORCH_INSTALL_HINT,
             "alias of seq2seq",
         ),
     },

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from ..cache import MISSING, Cache
+from ..batching import BatchJob, BatchStats, Counted, cached_batches
+from ..cache import Cache
 from ..errors import ModelError
-from ..progress import progress
 
 
-class Summarizer:
+class Summarizer(Counted):
     name: str = "base"
     default_batch_size: int = 8
 
@@ -19,8 +19,7 @@ class Summarizer:
         self.cache = cache
         self.batch_size = batch_size or self.default_batch_size
         self.progress = progress
-        self.cache_hits = 0
-        self.computed = 0
+        self.stats = BatchStats()
         self._store = None
 
     def model_id(self) -> str:
@@ -48,31 +47,22 @@ class Summarizer:
         """Summaries of ``docs`` in order; identical documents are summarized once, cached ones
         not at all, and each finished batch is in the cache before the next starts."""
         docs = list(docs)
-        store = self.store
-        result: dict[str, str] = {}
-        todo: list[str] = []
-        for d in dict.fromkeys(docs):
-            if not d.strip():
-                result[d] = ""
-                continue
-            hit = store.get(d, MISSING) if store is not None else MISSING
-            if hit is MISSING:
-                todo.append(d)
-            else:
-                result[d] = hit
-                self.cache_hits += 1
-        with progress(len(todo), f"summarize ({self.name})", "doc", self.progress) as bar:
-            for start in range(0, len(todo), self.batch_size):
-                batch = todo[start : start + self.batch_size]
-                out = list(self._summarize_batch(batch))
-                if len(out) != len(batch) or not all(isinstance(s, str) for s in out):
-                    raise ModelError(f"{self.name}: {len(batch)} document(s) in, {len(out)} summaries out")
-                if store is not None:
-                    store.put_many(zip(batch, out))
-                result.update(zip(batch, out))
-                self.computed += len(batch)
-                bar.update(len(batch))
-        return [result[d] for d in docs]
+        job = BatchJob(
+            compute=self._summarize_batch,
+            mismatch=self._mismatch,
+            stats=self.stats,
+            store=self.store,
+            batch_size=self.batch_size,
+            desc=f"summarize ({self.name})",
+            unit="doc",
+            show_progress=self.progress,
+            valid=lambda s: isinstance(s, str),
+        )
+        result = cached_batches([d for d in docs if d.strip()], job)
+        return [result[d] if d.strip() else "" for d in docs]
+
+    def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
+        return ModelError(f"{self.name}: batch {n} of {total}: {sent} document(s) in, {got} summaries out")
 
     def _summarize_batch(self, docs: list[str]) -> list[str]:
         raise NotImplementedError

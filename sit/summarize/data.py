@@ -112,9 +112,9 @@ def load_hub(name: str, *, split: str = "test", size: Optional[int] = None, text
         raise MissingDependencyError(
             "hub datasets need the `datasets` library: pip install datasets (or pass --input docs.jsonl)"
         ) from exc
-    from .seq2seq import _hub_reachable
+    from ..resources import hub_reachable
 
-    if not _hub_reachable():
+    if not hub_reachable():
         raise InputError(
             f"cannot load dataset {name!r}: the Hugging Face hub is unreachable; pass documents with "
             "--input docs.jsonl (or --input lead_docs for the bundled set)"

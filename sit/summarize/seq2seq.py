@@ -28,13 +28,6 @@ def _import_transformers():
     return import_torch_transformers("a transformers summarizer")
 
 
-def _hub_reachable() -> bool:
-    from .. import resources
-
-    check = getattr(resources, "hub_reachable", None)
-    return bool(check()) if check is not None else True
-
-
 def local_version(model: str) -> str:
     """For a local model directory, a digest of its config and weight file sizes (so that a model
     retrained in place does not reuse stale cache entries); "" for hub ids."""
@@ -61,18 +54,9 @@ def load_seq2seq(model: str, *, device: Optional[str] = None, what: str = "seq2s
     torch, transformers = _import_transformers()
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-    kwargs: dict[str, Any] = {}
-    if not Path(model).expanduser().is_dir():
-        try:
-            AutoTokenizer.from_pretrained(model, local_files_only=True)
-            kwargs["local_files_only"] = True
-        except Exception:
-            if not _hub_reachable():
-                raise ModelError(
-                    f"cannot load the {what} model {model!r}: it is not a local directory nor in the "
-                    "local model cache, and the model hub is unreachable; download it where there is "
-                    f"internet (`huggingface-cli download {model}`) or pass a local model directory"
-                ) from None
+    from ..resources import hf_load_kwargs
+
+    kwargs = hf_load_kwargs(model, what)
     try:
         tokenizer = AutoTokenizer.from_pretrained(model, **kwargs)
         net = AutoModelForSeq2SeqLM.from_pretrained(model, **kwargs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..registry import Entry, Registry
+from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Translator, TranslatorStats
 
 TRANSLATORS = Registry(
@@ -15,7 +15,7 @@ TRANSLATORS = Registry(
         ),
         "marian": Entry(
             "sit.translators.marian:MarianTranslator",
-            "pip install torch==2.13.0 transformers sentencepiece",
+            TORCH_INSTALL_HINT,
             "MarianMT (opus-mt) through transformers, local",
         ),
         "google": Entry(

@@ -3,33 +3,22 @@ batching; each adapter implements only :meth:`Translator._translate_batch`."""
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..cache import MISSING, Cache
+from ..batching import BatchJob, BatchStats, cached_batches
+from ..cache import Cache
 from ..errors import ResponseMismatchError, TranslationError
-from ..progress import progress
-
-log = logging.getLogger("sit.translators")
 
 
-@dataclass
-class TranslatorStats:
-    calls: int = 0  # batches sent to the backend
-    translated: int = 0  # texts the backend translated
-    cache_hits: int = 0  # texts answered from the cache
-    failed: int = 0  # texts left untranslated (non-strict mode)
-    errors: list[str] = field(default_factory=list)
+class TranslatorStats(BatchStats):
+    """:class:`~sit.batching.BatchStats` of a translator; ``translated`` is the texts it translated."""
+
+    @property
+    def translated(self) -> int:
+        return self.computed
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "calls": self.calls,
-            "translated": self.translated,
-            "cache_hits": self.cache_hits,
-            "failed": self.failed,
-            "errors": list(self.errors),
-        }
+        return {**super().to_dict(), "translated": self.computed}
 
 
 class Translator:
@@ -98,58 +87,33 @@ class Translator:
 
         Identical texts are translated once; cached texts cost no backend call; each finished
         batch is written to the cache before the next one is sent. With ``strict=False`` a
-        :class:`TranslationError` stops the work but does not propagate: the texts left
-        untranslated come back as ``None`` and are counted in :attr:`stats`.
+        :class:`TranslationError` (a batch answered with the wrong number of translations is one)
+        stops the work but does not propagate: the texts left untranslated come back as ``None``
+        and are counted in :attr:`stats`.
         """
         texts = list(texts)
-        store = self.store
-        result: dict[str, Optional[str]] = {}
-        todo: list[str] = []
-        for text in dict.fromkeys(texts):
-            if not text.strip():
-                result[text] = text
-                continue
-            hit = store.get(text, MISSING) if store is not None else MISSING
-            if hit is MISSING:
-                todo.append(text)
-            else:
-                result[text] = hit
-                self.stats.cache_hits += 1
-        batches = [todo[i : i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
-        with progress(len(todo), f"translate ({self.name})", "text", self.progress) as bar:
-            for n, batch in enumerate(batches):
-                try:
-                    out = self._translate_batch(batch)
-                except TranslationError as exc:
-                    # keep what the failing batch already paid for: a resumed run must not ask again
-                    sent = set(batch)
-                    partial = {k: v for k, v in exc.partial.items() if k in sent and isinstance(v, str)}
-                    if partial:
-                        if store is not None:
-                            store.put_many(partial.items())
-                        result.update(partial)
-                        self.stats.translated += len(partial)
-                    left = sum(len(b) for b in batches[n:]) - len(partial)
-                    if strict:
-                        raise
-                    self.stats.failed += left
-                    self.stats.errors.append(str(exc))
-                    log.warning("%s; %d text(s) left untranslated", exc, left)
-                    break
-                self.stats.calls += 1
-                out = list(out)
-                if len(out) != len(batch) or not all(isinstance(t, str) for t in out):
-                    raise ResponseMismatchError(
-                        f"{self.name}: batch {n + 1} of {len(batches)} sent {len(batch)} text(s) "
-                        f"and got {len(out)} translation(s) back",
-                        translator=self.name,
-                    )
-                if store is not None:
-                    store.put_many(zip(batch, out))
-                result.update(zip(batch, out))
-                self.stats.translated += len(batch)
-                bar.update(len(batch))
-        return [result.get(t) for t in texts]
+        job = BatchJob(
+            compute=self._translate_batch,
+            mismatch=self._mismatch,
+            stats=self.stats,
+            store=self.store,
+            batch_size=self.batch_size,
+            desc=f"translate ({self.name})",
+            unit="text",
+            show_progress=self.progress,
+            valid=lambda t: isinstance(t, str),
+            recoverable=(TranslationError,),
+            strict=strict,
+        )
+        result = cached_batches([t for t in texts if t.strip()], job)
+        return [result.get(t) if t.strip() else t for t in texts]
+
+    def _mismatch(self, n: int, total: int, sent: int, got: int) -> ResponseMismatchError:
+        return ResponseMismatchError(
+            f"{self.name}: batch {n} of {total} sent {sent} text(s) and got {got} translation(s) back "
+            "(expected one text per text sent)",
+            translator=self.name,
+        )
 
     # -- the adapter hook ----------------------------------------------------------------------
     def _translate_batch(self, texts: list[str]) -> list[str]:

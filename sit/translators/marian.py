@@ -70,14 +70,11 @@ class MarianTranslator(Translator):
     def load(self):
         if self._model is not None:
             return self._tokenizer, self._model
-        try:
-            import torch
-            from transformers import MarianMTModel, MarianTokenizer
-        except ImportError as exc:
-            raise MissingDependencyError(
-                "the marian translator needs: pip install torch==2.13.0 transformers sentencepiece"
-            ) from exc
-        from ..resources import hf_load_kwargs
+        from ..resources import hf_load_kwargs, import_torch_transformers
+
+        torch, _ = import_torch_transformers("the marian translator")
+        from transformers import MarianMTModel, MarianTokenizer
+
 
         kw = hf_load_kwargs(str(self.model))
         try:

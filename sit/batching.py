@@ -1,0 +1,137 @@
+"""The cached batch loop behind every batched stage (translate, parse, perturb, summarize).
+
+:func:`cached_batches` looks each key up in the cache, sends the keys it lacks through a hook in
+batches, checks each batch's answer (one valid value per key sent), writes each finished batch to
+the cache before the next one starts (a kill loses at most the batch in flight), counts in one
+:class:`BatchStats` and drives the progress bar.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Optional, Sequence
+
+from .cache import MISSING, Store
+from .progress import progress
+
+log = logging.getLogger("sit.batching")
+
+
+@dataclass
+class BatchStats:
+    """What a batched stage did: the same counters for every stage."""
+
+    calls: int = 0  # batches sent to the hook (a model or a backend)
+    computed: int = 0  # items the hook answered
+    cache_hits: int = 0  # items answered from the cache
+    failed: int = 0  # items left without an answer (non-strict mode)
+    errors: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "computed": self.computed,
+            "cache_hits": self.cache_hits,
+            "failed": self.failed,
+            "errors": list(self.errors),
+        }
+
+
+class Counted:
+    """A stage that counts in :attr:`stats` (a :class:`BatchStats`), with the two counters
+    callers read directly."""
+
+    stats: BatchStats
+
+    @property
+    def cache_hits(self) -> int:
+        return self.stats.cache_hits
+
+    @property
+    def computed(self) -> int:
+        return self.stats.computed
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass
+class BatchJob:
+    """How one stage runs its batches.
+
+    ``compute`` answers a list of keys with one value per key, in order. ``valid`` says whether
+    a value is acceptable; ``mismatch(batch_no, batches, sent, got)`` builds the exception raised
+    when a batch's answer is not one valid value per key. Exceptions of the types in
+    ``recoverable`` (a ``partial`` dict on them holds the values the batch finished) stop the
+    work; with ``strict`` they propagate after the partial values are saved, otherwise the keys
+    left are counted as failed and the error is logged and recorded in :attr:`BatchStats.errors`.
+    ``encode``/``decode`` turn values into JSON for the cache and back.
+    """
+
+    compute: Callable[[list], Sequence[Any]]
+    mismatch: Callable[[int, int, int, int], Exception]
+    stats: BatchStats
+    store: Optional[Store] = None
+    batch_size: int = 32
+    desc: str = "work"
+    unit: str = "item"
+    show_progress: bool = False
+    valid: Callable[[Any], bool] = lambda value: True
+    encode: Callable[[Any], Any] = _same
+    decode: Callable[[Any], Any] = _same
+    recoverable: tuple[type[BaseException], ...] = ()
+    strict: bool = True
+
+
+def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
+    """The value of each distinct key: from the cache, else from ``job.compute`` in batches.
+
+    Keys left without a value (a recoverable error under ``strict=False``) are absent from the
+    result. Each finished batch is in the cache before the next batch starts."""
+    result: dict = {}
+    todo: list = []
+    for key in dict.fromkeys(keys):
+        hit = job.store.get(key, MISSING) if job.store is not None else MISSING
+        if hit is MISSING:
+            todo.append(key)
+        else:
+            result[key] = job.decode(hit)
+            job.stats.cache_hits += 1
+    batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
+    with progress(len(todo), job.desc, job.unit, job.show_progress) as bar:
+        for n, batch in enumerate(batches):
+            try:
+                out = _run_batch(job, batch, n, len(batches))
+            except job.recoverable as exc:
+                sent = set(batch)
+                partial = getattr(exc, "partial", None) or {}
+                _save(job, result, [(k, v) for k, v in partial.items() if k in sent and job.valid(v)])
+                left = sum(1 for k in todo if k not in result)
+                if job.strict:
+                    raise
+                job.stats.failed += left
+                job.stats.errors.append(str(exc))
+                log.warning("%s; %d %s(s) left without an answer", exc, left, job.unit)
+                break
+            _save(job, result, list(zip(batch, out)))
+            bar.update(len(batch))
+    return result
+
+
+def _run_batch(job: BatchJob, batch: list, n: int, total: int) -> list:
+    out = list(job.compute(batch))
+    job.stats.calls += 1
+    if len(out) != len(batch) or not all(job.valid(v) for v in out):
+        raise job.mismatch(n + 1, total, len(batch), len(out))
+    return out
+
+
+def _save(job: BatchJob, result: dict, pairs: list) -> None:
+    if not pairs:
+        return
+    if job.store is not None:
+        job.store.put_many((k, job.encode(v)) for k, v in pairs)
+    result.update(pairs)
+    job.stats.computed += len(pairs)
