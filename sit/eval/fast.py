@@ -11,9 +11,10 @@
 - **BLEU** (``sentence_bleu(hyp, [ref], smooth_method="floor", smooth_value=0.01)``): sacrebleu's
   own reference extraction, segment statistics and score, with each reference tokenized once.
 
-The sacrebleu paths split the work by line ranges over forked worker processes (``jobs``;
-default: the usable cores) when there is enough of it to pay for starting them; fastchrf needs
-none (it is cheap, and its threads already use the cores).
+The sacrebleu paths can split the work by line ranges over ``jobs`` forked worker processes.
+The default is this process only: workers shorten the wall time only where cores idle, and always
+cost CPU time (start-up, copying results back); chrF through fastchrf needs none (its threads
+already use the cores).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typing import Any, Callable, Optional, Sequence
 
 log = logging.getLogger(__name__)
 
-PARALLEL_MIN_PAIRS = 600  # below this many pairs, worker start-up costs more than it saves
 BLEU_SMOOTH_METHOD = "floor"
 BLEU_SMOOTH_VALUE = 0.01
 
@@ -271,9 +271,9 @@ def score_groups(kind: str, groups: Sequence[Group], jobs: Optional[int] = None)
     """Score each group's columns of hypotheses against the group's references, line by line.
 
     ``kind`` is ``"chrf"`` or ``"bleu"``; scores are in [0, 1]. All groups must have the same
-    number of lines (they are split by the same line ranges). ``jobs``: worker processes (None:
-    the usable cores when there are at least ``PARALLEL_MIN_PAIRS`` pairs; 1: this process only),
-    for the sacrebleu paths; chrF through fastchrf runs in this process on fastchrf's threads.
+    number of lines (they are split by the same line ranges). ``jobs``: processes for the
+    sacrebleu paths (None or 1: this process only); chrF through fastchrf runs in this process
+    on fastchrf's threads.
     Returns, per group, one list of scores per column.
     """
     if kind not in ("chrf", "bleu"):
@@ -290,10 +290,7 @@ def score_groups(kind: str, groups: Sequence[Group], jobs: Optional[int] = None)
         scores = _fastchrf_groups(groups)
         if scores is not None:
             return scores
-    pairs = n * sum(len(columns) for columns, _ in groups)
-    if jobs is None:
-        jobs = usable_cores() if pairs >= PARALLEL_MIN_PAIRS else 1
-    jobs = max(1, min(int(jobs), n))
+    jobs = max(1, min(int(jobs or 1), n))
     if jobs > 1:
         bounds = [n * k // jobs for k in range(jobs + 1)]
         tasks = [(kind, [([c[a:b] for c in columns], refs[a:b]) for columns, refs in groups])
