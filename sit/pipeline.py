@@ -204,7 +204,9 @@ def _parser(config: RunConfig, target: str, cache: Cache):
     from .parse import choose_parser, get_parser
 
     name, reason = choose_parser(target, config.parser, config.parser_model)
-    return get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache), name, reason
+    parser = get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache,
+                        device=config.device)
+    return parser, name, reason
 
 
 def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from .errors import MissingDependencyError, ModelError
+from .errors import ConfigError, MissingDependencyError, ModelError
 from .registry import TORCH_INSTALL_HINT
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
@@ -252,3 +252,32 @@ def import_torch_transformers(what: str, alternative: str = ""):
             + (f" ({alternative})" if alternative else "")
         ) from exc
     return torch, transformers
+
+
+def resolve_device(device: Optional[str], what: str = "the models") -> str:
+    """The torch device ``what`` runs on: ``device`` checked, or (None, "" or "auto") cuda where
+    available, else cpu. A device torch does not know, or one this machine lacks, is a
+    :class:`ConfigError` in one line, raised before any model loads."""
+    try:
+        import torch
+    except ImportError as exc:
+        raise MissingDependencyError(f"{what} need torch: pip install torch==2.13.0") from exc
+    if device in (None, "", "auto"):
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError, ValueError):
+        raise ConfigError(
+            f"--device {device!r} is not a torch device; use cpu, cuda, cuda:N or mps (or leave it out: "
+            "cuda where available, else cpu)"
+        ) from None
+    if dev.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if (dev.index or 0) >= count:
+            raise ConfigError(
+                f"--device {device}: this machine has {count} usable CUDA device(s) for {what}; "
+                "use --device cpu (or cuda:N with N below the count)"
+            )
+    elif dev.type == "mps" and not torch.backends.mps.is_available():
+        raise ConfigError(f"--device {device}: MPS is not available on this machine; use --device cpu")
+    return str(dev)

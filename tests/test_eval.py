@@ -27,6 +27,7 @@ from sit.eval import (
     evaluate,
     evaluate_files,
     format_report,
+    pair_scores,
     rd_score,
     read_lines,
     reference_less_scores,
@@ -298,6 +299,46 @@ def test_reference_less_scores_of_nothing_and_of_mismatched_lists():
     assert empty["s_src"] == [] and empty["summary"]["success_rate"] is None and empty["summary"]["s_src"] is None
     with pytest.raises(InputError, match="has 2 lines but .* has 1"):
         reference_less_scores(["a", "b"], ["a"], ["x", "y"], ["x", "y"])
+
+
+def test_reference_less_scores_are_cached_so_a_rerun_only_reads(tmp_path, monkeypatch):
+    from sit.cache import Cache
+
+    src, adv = load(MT["src"])[:40], load(MT["adv_src"])[:40]
+    out, adv_out = load(MT["out"])[:40], load(MT["adv_out"])[:40]
+    scored: list[int] = []  # pairs that reached the scorer, per call
+    real = fast.score_groups
+
+    def counting(kind, groups, jobs=None):
+        scored.append(sum(len(refs) * len(columns) for columns, refs in groups))
+        return real(kind, groups, jobs=jobs)
+
+    monkeypatch.setattr(fast, "score_groups", counting)
+    first = reference_less_scores(src, adv, out, adv_out, cache=Cache(tmp_path))
+    assert scored == [80]
+    assert first == reference_less_scores(src, adv, out, adv_out)  # the same figures as without a cache
+    assert first["s_src"] == [ref_chrf(a, s) for a, s in zip(adv, src)]
+    scored.clear()
+    again = reference_less_scores(src, adv, out, adv_out, cache=Cache(tmp_path))  # a re-run: a new Cache object
+    assert scored == [] and again == first
+    files = list((tmp_path / "scores").glob("chrf-*.jsonl"))
+    assert len(files) == 1 and sum(1 for _ in files[0].open(encoding="utf-8")) == 1 + 80  # header + one line a pair
+    # one new pair: only it is scored
+    reference_less_scores(src + ["A new line."], adv + ["A new lnie."], out + ["x"], adv_out + ["x"], cache=Cache(tmp_path))
+    assert scored == [2]
+
+
+def test_pair_scores_of_repeated_pairs_and_of_bleu(tmp_path):
+    from sit.cache import Cache
+
+    hyps, refs = ["a b c d", "a b c d", "", "x y"], ["a b c e", "a b c e", "z", "x y"]
+    assert pair_scores("chrf", hyps, refs) == [ref_chrf(h, r) for h, r in zip(hyps, refs)]
+    cache = Cache(tmp_path)
+    assert pair_scores("bleu", hyps, refs, cache=cache) == [ref_bleu(h, r) for h, r in zip(hyps, refs)]
+    assert len(cache.store("scores", {"name": "bleu", "signature": BLEU().signature()})) == 3  # the repeat once
+    assert pair_scores("bleu", hyps, refs, cache=Cache(tmp_path)) == [ref_bleu(h, r) for h, r in zip(hyps, refs)]
+    with pytest.raises(InputError, match="2 hypotheses but 1 references"):
+        pair_scores("chrf", ["a", "b"], ["a"])
 
 
 def test_evaluate_needs_a_side_and_whole_pairs():

@@ -3,10 +3,10 @@
 import pytest
 
 from sit.distance import head_relation_distance, relation_diff, relation_distance
-from sit.errors import MissingDependencyError
+from sit.errors import ConfigError, MissingDependencyError
 from sit.parse import choose_parser, get_parser
 from sit.parse.base import segment_chinese
-from sit.parse.stanza_parser import stanza_models_present
+from sit.parse.stanza_parser import StanzaParser, stanza_models_present
 from sit.rank import rank_issues
 from sit.records import Edit, Issue, Pair, Tree
 
@@ -89,3 +89,20 @@ def test_chinese_is_segmented_by_jieba():
 def test_stanza_spanish_parse():
     t = get_parser("stanza", "es").parse(["El presidente se reunió con el embajador."])[0]
     assert "nsubj" in t.relations
+
+
+@pytest.mark.parametrize("device", ["nonsense", "cuda:99"])
+def test_stanza_parser_checks_its_device_first(device):
+    with pytest.raises(ConfigError, match="--device") as err:
+        StanzaParser("es", device=device)
+    assert "\n" not in str(err.value)
+
+
+def test_every_parser_takes_the_device_option():
+    assert get_parser("spacy", "es", device="cpu").parse(["El perro come."])[0].tokens
+
+
+@pytest.mark.skipif(not stanza_models_present("es"), reason="no Stanza Spanish models installed (they download from a hub)")
+def test_stanza_runs_on_the_device_named():
+    parser = get_parser("stanza", "es", device="cpu")
+    assert str(parser.nlp.device) == "cpu"

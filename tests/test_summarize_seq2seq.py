@@ -13,7 +13,7 @@ pytest.importorskip("transformers")
 
 from sit.cache import Cache  # noqa: E402
 from sit.cli import main  # noqa: E402
-from sit.errors import ModelError  # noqa: E402
+from sit.errors import ConfigError, ModelError  # noqa: E402
 from sit.perturb import PERTURBERS  # noqa: E402
 from sit.summarize import SUMMARIZERS  # noqa: E402
 from sit.summarize.data import bundled_path, read_jsonl  # noqa: E402
@@ -120,3 +120,39 @@ def test_sentence_paraphrase_with_a_model(tiny, docs):
         assert first.reason == "the model returned the sentence unchanged"
     pairs = p.perturb(texts, random.Random(0))
     assert len(pairs) == 3 and pairs[0].edit.level == "sentence"
+
+
+def _devices(net) -> set[str]:
+    return {str(t.device) for t in list(net.parameters()) + list(net.buffers())}
+
+
+def test_summarizer_and_paraphraser_run_on_the_device_named(tiny, docs):
+    s = SUMMARIZERS.create("seq2seq", model=tiny, device="cpu")
+    assert s.summarize([docs[0].text])[0]
+    _, net, device = s._loaded
+    assert device == "cpu" and _devices(net) == {"cpu"}
+    p = PERTURBERS.create("sentence_paraphrase", model=tiny, num_beams=2, max_new_tokens=8, device="cpu")
+    p.perturb_detailed([docs[0].text], random.Random(0))
+    _, net, device = p._loaded
+    assert device == "cpu" and _devices(net) == {"cpu"}
+
+
+@pytest.mark.parametrize("device", ["nonsense", "cuda:99", "gpu"])
+def test_a_device_that_is_not_there_is_a_one_line_error_before_the_model_loads(tiny, docs, device):
+    s = SUMMARIZERS.create("seq2seq", model=tiny, device=device)
+    with pytest.raises(ConfigError, match="--device") as err:
+        s.summarize([docs[0].text])
+    assert "\n" not in str(err.value) and device in str(err.value)
+    assert s._loaded is None
+    p = PERTURBERS.create("sentence_paraphrase", model=tiny, device=device)
+    with pytest.raises(ConfigError, match="--device"):
+        p.perturb_detailed([docs[0].text], random.Random(0))
+
+
+def test_sit_summarize_device_option_reaches_the_model(tiny, tmp_path, capsys):
+    docs_file = tmp_path / "docs.jsonl"
+    docs_file.write_text(json.dumps({"document": "One sentence here. Another one there."}) + "\n", encoding="utf-8")
+    rc = main(["summarize", "--input", str(docs_file), "--summarizer", "seq2seq", "--model", tiny,
+               "--perturbation", "sentence_reorder", "--no-progress", "--device", "cuda:99"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--device cuda:99" in err and len(err.strip().splitlines()) == 1

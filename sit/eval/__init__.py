@@ -21,6 +21,7 @@ from .core import (
     format_report,
     format_terse,
     make_scorer,
+    pair_scores,
     rd_score,
     read_lines,
     reference_less_scores,
@@ -55,7 +56,7 @@ __all__ = [
     "BLEU", "METEOR", "ChrF", "ZeroOne", "Scorer", "SacreBLEUScorer", "register_scorer", "get_scorer_class",
     "scorer_names", "load_scorers_source", "parse_meteor_output", "SCORERS",
     "evaluate", "evaluate_files", "EvalResult", "SideResult", "format_report", "format_terse", "make_scorer",
-    "rd_score", "read_lines", "reference_less_scores", "NO_REFERENCE_NOTE",
+    "rd_score", "read_lines", "reference_less_scores", "pair_scores", "NO_REFERENCE_NOTE",
     "Summary", "summarize", "relative_decrease", "looks_tokenized", "reference_less_success",
     "with_reference_success",
 ]

@@ -52,7 +52,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Python files that register scorers (subclasses of sit.eval.Scorer or teapot.Scorer "
                         "registered with register_scorer(keys, name)); their options appear below when chosen")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="worker processes for chrF/BLEU (default: all usable cores for large inputs)")
+                        help="worker processes for BLEU (and chrF where fastchrf is not installed); default 1: "
+                        "this process. fastchrf scores chrF on its own threads")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--terse", action="store_true",
                         help="print only the means and the success percentage, one per line (for scripts)")

@@ -6,6 +6,7 @@ it exactly as TEAPOT does; ``reference_less_scores`` is what ``sit run`` attache
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from dataclasses import dataclass
@@ -334,6 +335,33 @@ def _summary_dict(values: Sequence[float]) -> Optional[dict[str, float]]:
     return {"mean": s.mean, "std": s.std, "p5": s.p5, "p95": s.p95}
 
 
+def pair_scores(kind: str, hyps: Sequence[str], refs: Sequence[str], *, cache=None,
+                jobs: Optional[int] = None) -> list[float]:
+    """sacrebleu's sentence score (``"chrf"`` or ``"bleu"``, in [0, 1]) of each ``hyps[i]``
+    against ``refs[i]``; a pair that occurs several times is scored once.
+
+    With ``cache`` (a :class:`sit.cache.Cache`), scores are kept in its ``scores`` store under the
+    metric's sacrebleu signature: a pair scored by an earlier call or run is read, not computed,
+    and the new scores are written in one batch.
+    """
+    hyps, refs = list(hyps), list(refs)
+    if len(hyps) != len(refs):
+        raise InputError(f"mismatched input lengths: {len(hyps)} hypotheses but {len(refs)} references")
+    keys = [json.dumps([h, r], ensure_ascii=False) for h, r in zip(hyps, refs)]
+    store = cache.store("scores", {"name": kind, "signature": fast.signature(kind)}) if cache is not None else None
+    known: dict[str, float] = {}
+    if store is not None:
+        known = {k: v for k in dict.fromkeys(keys) if (v := store.get(k, None)) is not None}
+    todo = {k: (h, r) for k, h, r in zip(keys, hyps, refs) if k not in known}
+    if todo:
+        pairs = list(todo.values())
+        computed = fast.score_columns(kind, [[h for h, _ in pairs]], [r for _, r in pairs], jobs=jobs)[0]
+        known.update(zip(todo, computed))
+        if store is not None:
+            store.put_many(zip(todo, computed))
+    return [known[k] for k in keys]
+
+
 def reference_less_scores(
     orig_src: Sequence[str],
     adv_src: Sequence[str],
@@ -341,12 +369,14 @@ def reference_less_scores(
     adv_out: Sequence[str],
     threshold: float = 1.0,
     jobs: Optional[int] = None,
+    cache=None,
 ) -> dict[str, Any]:
     """TEAPOT's reference-less scores of perturbations, for ``sit run``.
 
     Per pair i: ``s_src[i]`` = chrF(adv_src[i], orig_src[i]) and ``s_tgt[i]`` =
     chrF(adv_out[i], orig_out[i]), both in [0, 1]; ``success[i]`` = s_src / s_tgt > threshold
-    (when s_tgt is 0: s_src > 0). Returns::
+    (when s_tgt is 0: s_src > 0). With ``cache`` (a :class:`sit.cache.Cache`), the scores are
+    cached (see :func:`pair_scores`), so a re-run only reads them. Returns::
 
         {"s_src": [...], "s_tgt": [...], "success": [...],
          "summary": {"n": N, "threshold": T, "criterion": "...", "success_rate": R or None,
@@ -358,14 +388,9 @@ def reference_less_scores(
     columns = {"orig_src": list(orig_src), "adv_src": list(adv_src), "orig_out": list(orig_out),
                "adv_out": list(adv_out)}
     n = _check_lengths(columns)
-    if n:
-        (s_cols, t_cols) = fast.score_groups(
-            "chrf", [([columns["adv_src"]], columns["orig_src"]), ([columns["adv_out"]], columns["orig_out"])],
-            jobs=jobs,
-        )
-        s_src, s_tgt = s_cols[0], t_cols[0]
-    else:
-        s_src, s_tgt = [], []
+    scores = pair_scores("chrf", columns["adv_src"] + columns["adv_out"], columns["orig_src"] + columns["orig_out"],
+                         cache=cache, jobs=jobs)
+    s_src, s_tgt = scores[:n], scores[n:]
     success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
     return {
         "s_src": s_src,
@@ -385,6 +410,6 @@ def reference_less_scores(
 
 __all__ = [
     "EvalResult", "SideResult", "evaluate", "evaluate_files", "format_report", "format_terse", "read_lines",
-    "reference_less_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
+    "reference_less_scores", "pair_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
     "tokenized_line_count",
 ]

@@ -1,17 +1,20 @@
-"""Sentence-level chrF and BLEU over many pairs: each string's statistics once, every core used.
-
-The figures are sacrebleu's own, bit for bit:
+"""Sentence-level chrF and BLEU over many pairs, with sacrebleu's figures bit for bit.
 
 - **chrF** (``sentence_chrf(hyp, [ref])``: 6 character orders, no word orders, beta 2,
-  whitespace removed). sacrebleu's own n-gram extraction (``extract_all_char_ngrams``), match
-  statistics (``CHRF._get_match_statistics``) and score (``CHRF._compute_f_score``), with the
-  n-grams of every distinct string extracted once: a reference scored against both outputs, or
-  the same sentence in two files, is read once.
+  whitespace removed) through `fastchrf <https://github.com/jvamvas/fastChrF>`_, sacrebleu's
+  algorithm in Rust, on threads, in this process. sit removes the whitespace itself, as
+  sacrebleu does (``"".join(line.split())``: Rust's notion of whitespace leaves out the
+  separators U+001C..U+001F that Python's includes), and lets fastchrf count the n-grams. Where
+  fastchrf is not installed, cannot take a string (e.g. a lone surrogate) or sacrebleu's chrF
+  defaults are not the ones fastchrf is given here, each pair goes through sacrebleu's own
+  ``sentence_chrf``, the reference.
 - **BLEU** (``sentence_bleu(hyp, [ref], smooth_method="floor", smooth_value=0.01)``): sacrebleu's
   own reference extraction, segment statistics and score, with each reference tokenized once.
 
-Work is split by line ranges over worker processes (``jobs``; default: the usable cores) when
-there is enough of it to pay for starting them.
+The sacrebleu paths can split the work by line ranges over ``jobs`` forked worker processes.
+The default is this process only: workers shorten the wall time only where cores idle, and always
+cost CPU time (start-up, copying results back); chrF through fastchrf needs none (its threads
+already use the cores).
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from typing import Any, Callable, Optional, Sequence
 
 log = logging.getLogger(__name__)
 
-PARALLEL_MIN_PAIRS = 600  # below this many pairs, worker start-up costs more than it saves
 BLEU_SMOOTH_METHOD = "floor"
 BLEU_SMOOTH_VALUE = 0.01
 
@@ -71,35 +73,71 @@ def signature(kind: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# chrF
+# chrF through fastchrf
+
+# what fastchrf is given; used only while sacrebleu's CHRF() has these same settings
+FASTCHRF_SETTINGS = {"char_order": 6, "beta": 2, "remove_whitespace": False, "eps_smoothing": False}
 
 
-def _chrf_chunk(groups: Sequence[tuple[Sequence[Sequence[str]], Sequence[str]]]) -> list[list[list[float]]]:
-    from sacrebleu.metrics.helpers import extract_all_char_ngrams
+# pairs whose scores need every bit of a float64: a fastchrf that computes otherwise is not used
+_PROBES = (("The cat sat on the mat.", "A cat was sitting on the mat!"), ("我们今天去北京", "我们明天去北京了"))
 
-    metric = _chrf_metric()
-    match, f_score = metric._get_match_statistics, metric._compute_f_score
-    order, whitespace = metric.char_order, metric.whitespace
-    result = [[[] for _ in columns] for columns, _ in groups]
-    n = len(groups[0][1]) if groups else 0
-    for i in range(n):
-        # the n-grams of each distinct string of line i, extracted once; dropped after the line,
-        # so memory stays flat and the garbage collector has little to walk
-        seen: dict[str, list] = {}
-        for g, (columns, refs) in enumerate(groups):
-            ref = refs[i]
-            ref_grams = seen.get(ref)
-            if ref_grams is None:
-                ref_grams = seen[ref] = extract_all_char_ngrams(ref, order, whitespace)
-            for j, column in enumerate(columns):
-                hyp = column[i]
-                hyp_grams = seen.get(hyp)
-                if hyp_grams is None:
-                    hyp_grams = seen[hyp] = extract_all_char_ngrams(hyp, order, whitespace)
-                stats: list[int] = []
-                for h, r in zip(hyp_grams, ref_grams):
-                    stats.extend(match(h, r))
-                result[g][j].append(f_score(stats) / 100)
+
+def _fastchrf():
+    """The fastchrf module when it gives sacrebleu's chrF here; None otherwise (checked once per
+    process: sacrebleu's CHRF() has the settings fastchrf is given, and both agree on probes)."""
+    if "fastchrf" not in _state:
+        _state["fastchrf"] = _check_fastchrf()
+    return _state["fastchrf"]
+
+
+def _check_fastchrf():
+    try:
+        import fastchrf
+    except ImportError:
+        return None
+    import sacrebleu
+
+    m = _chrf_metric()
+    same = (m.char_order, m.word_order, m.beta, m.whitespace, m.lowercase, m.eps_smoothing) == (
+        FASTCHRF_SETTINGS["char_order"], 0, FASTCHRF_SETTINGS["beta"], False, False, False)
+    try:
+        got = fastchrf.pairwise_chrf([[_no_whitespace(h)] for h, _ in _PROBES],
+                                     [[_no_whitespace(r)] for _, r in _PROBES], **FASTCHRF_SETTINGS)
+    except Exception as exc:  # pragma: no cover - an incompatible fastchrf
+        log.debug("fastchrf unusable (%s); chrF through sacrebleu", exc)
+        return None
+    same = same and [row[0][0] for row in got] == [sacrebleu.sentence_chrf(h, [r]).score for h, r in _PROBES]
+    if not same:
+        log.debug("fastchrf does not give sacrebleu's chrF here; chrF through sacrebleu")
+    return fastchrf if same else None
+
+
+def _no_whitespace(text: str) -> str:
+    return "".join(text.split())  # exactly sacrebleu's extract_all_char_ngrams
+
+
+def _fastchrf_groups(groups: Sequence[tuple[Sequence[Sequence[str]], Sequence[str]]]) -> Optional[list]:
+    """:func:`score_groups` for chrF through fastchrf, one call for all groups; None when
+    fastchrf cannot be used (the caller then uses sacrebleu)."""
+    fastchrf = _fastchrf()
+    if fastchrf is None:
+        return None
+    hyps, refs = [], []
+    for columns, group_refs in groups:
+        for i, ref in enumerate(group_refs):
+            hyps.append([_no_whitespace(c[i]) for c in columns])
+            refs.append([_no_whitespace(ref)])
+    try:
+        rows = fastchrf.pairwise_chrf(hyps, refs, **FASTCHRF_SETTINGS)
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError (a lone surrogate) is a ValueError
+        log.debug("fastchrf cannot score these lines (%s); scoring with sacrebleu", exc)
+        return None
+    result, k = [], 0
+    for columns, group_refs in groups:
+        n = len(group_refs)
+        result.append([[rows[k + i][j][0] / 100 for i in range(n)] for j in range(len(columns))])
+        k += n
     return result
 
 
@@ -140,30 +178,25 @@ def _plain_chunk(kind: str, groups) -> list[list[list[float]]]:
             for columns, refs in groups]
 
 
-def _fast_available(kind: str) -> bool:
+def _bleu_internals_available() -> bool:
     try:
-        if kind == "chrf":
-            from sacrebleu.metrics.helpers import extract_all_char_ngrams  # noqa: F401
-
-            metric = _chrf_metric()
-            names = ("_get_match_statistics", "_compute_f_score")
-        else:
-            metric = _bleu_metric()
-            names = ("_extract_reference_info", "_compute_segment_statistics", "_aggregate_and_compute",
-                     "_preprocess_segment")
+        metric = _bleu_metric()
+        names = ("_extract_reference_info", "_compute_segment_statistics", "_aggregate_and_compute",
+                 "_preprocess_segment")
         return all(callable(getattr(metric, a, None)) for a in names)
     except Exception:  # pragma: no cover - a sacrebleu without these internals
         return False
 
 
 def _score_chunk(kind: str, groups):
-    if not _fast_available(kind):  # pragma: no cover
+    """The sacrebleu way: chrF pair by pair (fastchrf unusable), BLEU with each reference read once."""
+    if kind == "chrf" or not _bleu_internals_available():
         return _plain_chunk(kind, groups)
     # no reference cycles are made here: pausing the cyclic collector saves its walks
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return (_chrf_chunk if kind == "chrf" else _bleu_chunk)(groups)
+        return _bleu_chunk(groups)
     finally:
         if was_enabled:
             gc.enable()
@@ -180,17 +213,25 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _thread_count() -> int:
+    """Threads of this process, native ones included where the system lists them."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:  # pragma: no cover - not Linux
+        return threading.active_count()
+
+
 def _fork_context():
     """The fork start method, when it is safe here; None otherwise.
 
-    Workers are forked so that they start at once and import nothing. Forking while other Python
-    threads run (e.g. in a pipeline that has loaded torch and its thread pools) can deadlock the
-    child, and the spawn/forkserver methods re-import the caller's ``__main__``, which not every
-    caller can afford: in both cases sit scores in this process instead.
+    Workers are forked so that they start at once and import nothing. Forking while other threads
+    run (Python's, or native ones: torch's thread pools, fastchrf's) can deadlock the child, and
+    the spawn/forkserver methods re-import the caller's ``__main__``, which not every caller can
+    afford: in both cases sit scores in this process instead.
     """
     import multiprocessing as mp
 
-    if "fork" not in mp.get_all_start_methods() or threading.active_count() > 1:
+    if "fork" not in mp.get_all_start_methods() or _thread_count() > 1:
         return None
     return mp.get_context("fork")
 
@@ -230,8 +271,9 @@ def score_groups(kind: str, groups: Sequence[Group], jobs: Optional[int] = None)
     """Score each group's columns of hypotheses against the group's references, line by line.
 
     ``kind`` is ``"chrf"`` or ``"bleu"``; scores are in [0, 1]. All groups must have the same
-    number of lines (they are split by the same line ranges). ``jobs``: worker processes (None:
-    the usable cores when there are at least ``PARALLEL_MIN_PAIRS`` pairs; 1: this process only).
+    number of lines (they are split by the same line ranges). ``jobs``: processes for the
+    sacrebleu paths (None or 1: this process only); chrF through fastchrf runs in this process
+    on fastchrf's threads.
     Returns, per group, one list of scores per column.
     """
     if kind not in ("chrf", "bleu"):
@@ -242,10 +284,13 @@ def score_groups(kind: str, groups: Sequence[Group], jobs: Optional[int] = None)
     n = len(groups[0][1])
     if any(len(refs) != n or any(len(c) != n for c in columns) for columns, refs in groups):
         raise ValueError("all hypotheses and references must have the same number of lines")
-    pairs = n * sum(len(columns) for columns, _ in groups)
-    if jobs is None:
-        jobs = usable_cores() if pairs >= PARALLEL_MIN_PAIRS else 1
-    jobs = max(1, min(int(jobs), n))
+    if n == 0:
+        return [[[] for _ in columns] for columns, _ in groups]
+    if kind == "chrf":
+        scores = _fastchrf_groups(groups)
+        if scores is not None:
+            return scores
+    jobs = max(1, min(int(jobs or 1), n))
     if jobs > 1:
         bounds = [n * k // jobs for k in range(jobs + 1)]
         tasks = [(kind, [([c[a:b] for c in columns], refs[a:b]) for columns, refs in groups])

@@ -23,9 +23,11 @@ class Parser(Counted):
         progress: bool = False,
         batch_size: Optional[int] = None,
         cache=None,
+        device: Optional[str] = None,
     ):
         self.lang = lang
         self.model = model
+        self.device = device  # the torch device of parsers that run on torch (Stanza); spaCy's run on the CPU
         self.progress = progress
         self.cache = cache
         self.stats = BatchStats()

@@ -32,7 +32,9 @@ class StanzaParser(Parser):
     batch_size = 32
 
     def __init__(self, lang: str, *, model: Optional[str] = None, device: Optional[str] = None, **kwargs):
-        super().__init__(lang, model=model, **kwargs)
+        from ..resources import resolve_device
+
+        super().__init__(lang, model=model, device=resolve_device(device, "Stanza's models"), **kwargs)
         self.code = _STANZA_LANG.get(lang, lang)
         if not stanza_models_present(lang, model):
             raise MissingDependencyError(
@@ -52,7 +54,7 @@ class StanzaParser(Parser):
             processors="tokenize,pos,lemma,depparse",
             download_method=None,
             tokenize_pretokenized=self.pretokenized,
-            use_gpu=(device or "cpu") != "cpu",
+            device=self.device,
             logging_level="WARN",
         )
 

@@ -90,7 +90,7 @@ class SitRelation(Relation):
             else:
                 compared.append(Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount)))
         issues = rank_issues(compared, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        teapot, issues = _teapot(compared, issues)
+        teapot, issues = _teapot(compared, issues, self.ctx.cache)
         structure = [i for i in issues if not i.kind]
         counts = {
             "cases": len(cases),
@@ -103,9 +103,10 @@ class SitRelation(Relation):
         return Checked(issues, counts, {"teapot": teapot})
 
 
-def _teapot(compared: list[Issue], issues: list[Issue]):
+def _teapot(compared: list[Issue], issues: list[Issue], cache=None):
     """TEAPOT's reference-less scores: s_src (chrF of the perturbed vs the original source) and
-    s_tgt (chrF of the two translations) on every compared pair; attach them to the issues."""
+    s_tgt (chrF of the two translations) on every compared pair, attached to the issues; scores
+    are kept in ``cache`` so a re-run only reads them."""
     from ..eval import reference_less_scores
 
     if not compared:
@@ -115,6 +116,7 @@ def _teapot(compared: list[Issue], issues: list[Issue]):
         [c.pair.perturbed for c in compared],
         [c.original_translation for c in compared],
         [c.perturbed_translation for c in compared],
+        cache=cache,
     )
     by_key = {
         (c.pair.source_id, c.pair.perturbed): (s, t) for c, s, t in zip(compared, res["s_src"], res["s_tgt"])

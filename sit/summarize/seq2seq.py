@@ -42,27 +42,21 @@ def local_version(model: str) -> str:
     return h.hexdigest()[:12]
 
 
-def resolve_device(device: Optional[str]) -> str:
-    torch, _ = _import_transformers()
-    if device in (None, "", "auto"):
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return device
-
-
 def load_seq2seq(model: str, *, device: Optional[str] = None, what: str = "seq2seq"):
-    """Load (tokenizer, model, device) for ``model``: a directory or a hub id."""
+    """Load (tokenizer, model, device) for ``model``: a directory or a hub id, on ``device``
+    (see :func:`sit.resources.resolve_device`; checked before the model loads)."""
     torch, transformers = _import_transformers()
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-    from ..resources import hf_load_kwargs
+    from ..resources import hf_load_kwargs, resolve_device
 
+    dev = resolve_device(device, f"the {what} model")
     kwargs = hf_load_kwargs(model, what)
     try:
         tokenizer = AutoTokenizer.from_pretrained(model, **kwargs)
         net = AutoModelForSeq2SeqLM.from_pretrained(model, **kwargs)
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"cannot load the {what} model {model!r}: {exc}") from exc
-    dev = resolve_device(device)
     try:
         net.to(dev)
     except Exception as exc:  # e.g. an unavailable cuda device
