@@ -110,8 +110,13 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
                      edit.char_start, edit.char_end)
     original_translation = issue.original_translation or ""
     tgt = word_diff(original_translation, issue.perturbed_translation or "")
+    plain_id = issue_id(issue.pair.source_id, issue.rank)
     view = {
-        "id": issue_id(issue.pair.source_id, issue.rank),
+        "id": plain_id if issue.group == "sit" else f"{issue.group}:{plain_id}",
+        "relation": issue.relation,
+        "kind": issue.kind,
+        "group": issue.group,
+        "evidence": dict(issue.evidence),
         "source_id": issue.pair.source_id,
         "rank": issue.rank,
         "distance": _number(issue.distance),

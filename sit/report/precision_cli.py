@@ -12,6 +12,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("labels", metavar="LABELS", help="labels.jsonl exported from the run's report.html")
     parser.add_argument("--top-k", type=int, default=None, metavar="K",
                         help="report k = 1..K (default: the run's top-k)")
+    parser.add_argument("--relation", default="sit", metavar="GROUP",
+                        help="whose findings the labels judge: sit (default), sit.untranslated, rti, patinv; "
+                             "label each relation of a run in a file of its own")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
@@ -23,7 +26,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.top_k is not None and args.top_k < 1:
         raise InputError("--top-k must be at least 1")
-    result = run_precision(load_run(args.run_dir, with_pairs=False), load_labels(args.labels), args.top_k)
+    run_data = load_run(args.run_dir, with_pairs=False)
+    groups = sorted({i.group for i in run_data.issues})
+    if args.relation not in groups:
+        raise InputError(f"the run has no {args.relation!r} findings; its groups: {', '.join(groups) or 'none'}")
+    run_data.issues = [i for i in run_data.issues if i.group == args.relation]
+    result = run_precision(run_data, load_labels(args.labels), args.top_k)
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
     else:

@@ -7,11 +7,39 @@ from ..rundir import RunData
 from .model import format_relations, group_issues, relation_changes
 
 
+GROUP_TITLES = {
+    "sit": "the structure of the translation changed under a similar word",
+    "sit.untranslated": "the substitute was left untranslated",
+    "rti": "a noun phrase is translated differently alone than in its container",
+    "patinv": "sentences of different meaning got the same translation",
+}
+SIDES = {"rti": ("container", "phrase"), "patinv": ("source", "changed")}
+
+
+def _sentence(source_id: int, issues: list) -> list[str]:
+    first = issues[0]
+    a, b = SIDES.get(first.relation, ("source", "perturbed"))
+    lines = [f"[{source_id}] {a + ':':12} {first.pair.original}", f"     translation: {first.original_translation}"]
+    for issue in issues:
+        edit = issue.pair.edit
+        scores = "".join(f", {k} {v:.3f}" for k, v in sorted(issue.scores.items()))
+        change = f"{edit.before} -> {edit.after or '(removed)'}" if issue.relation != "rti" else "phrase alone"
+        lines.append(f"  #{issue.rank} distance {issue.distance:g} ({change}{scores})")
+        lines.append(f"     {b + ':':12} {issue.pair.perturbed}")
+        lines.append(f"     translation: {issue.perturbed_translation}")
+        if issue.relation_diff:
+            lines.append(f"     relations:   {format_relations(relation_changes(issue.relation_diff))}")
+        if issue.evidence.get("missing"):
+            lines.append(f"     not in the container's translation: {', '.join(issue.evidence['missing'])}")
+    lines.append("-" * 80)
+    return lines
+
+
 def render_text(run: RunData) -> str:
     meta = run.meta
     counts = meta.get("counts", {})
     lines = [
-        "sit: structure-invariant testing report",
+        "sit: metamorphic testing report",
         f"signature: {meta.get('signature_line', '')}",
     ]
     if meta.get("perturber_reason"):
@@ -40,22 +68,15 @@ def render_text(run: RunData) -> str:
                 )
     for warning in meta.get("warnings", []):
         lines.append(f"warning: {warning}")
-    lines.append("=" * 80)
-    for source_id, issues in group_issues(run.issues):
-        first = issues[0]
-        lines.append(f"[{source_id}] source:      {first.pair.original}")
-        lines.append(f"     translation: {first.original_translation}")
-        for issue in issues:
-            edit = issue.pair.edit
-            scores = "".join(f", {k} {v:.3f}" for k, v in sorted(issue.scores.items()))
-            lines.append(
-                f"  #{issue.rank} distance {issue.distance:g} ({edit.before} -> {edit.after}{scores})"
-            )
-            lines.append(f"     perturbed:   {issue.pair.perturbed}")
-            lines.append(f"     translation: {issue.perturbed_translation}")
-            if issue.relation_diff:
-                lines.append(f"     relations:   {format_relations(relation_changes(issue.relation_diff))}")
-        lines.append("-" * 80)
+    groups: dict[str, list] = {}
+    for issue in run.issues:
+        groups.setdefault(issue.group, []).append(issue)
+    for group, members in groups.items():
+        lines.append("=" * 80)
+        lines.append(f"{group}: {GROUP_TITLES.get(group, group)} ({len(members)} issue(s))")
+        lines.append("=" * 80)
+        for source_id, issues in group_issues(members):
+            lines.extend(_sentence(source_id, issues))
     if not run.issues:
         lines.append("no issues: every perturbation kept the structure of its translation")
     return "\n".join(lines) + "\n"
