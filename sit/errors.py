@@ -96,6 +96,13 @@ class ResponseMismatchError(TranslationError):
     """A response does not match its request (count mismatch, missing field)."""
 
 
+class IncompleteRunError(SitError):
+    """A run finished and wrote its reports but left texts untranslated (a provider refused or
+    failed); running the same command again resumes from the cache."""
+
+    exit_code = 6
+
+
 class ModelError(SitError):
     """A model (masked LM, MarianMT, parser pipeline) could not be loaded or run."""
 

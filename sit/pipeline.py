@@ -68,6 +68,8 @@ class RunResult:
     issues: list[Issue]
     perturber_reason: str
     warnings: list[str]
+    #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
+    incomplete: Optional[str] = None
 
 
 class _Timer:
@@ -190,11 +192,12 @@ def run(config: RunConfig) -> RunResult:
         translated = translator.translate(all_texts, strict=False)
         translation = dict(zip(all_texts, translated))
     untranslated = sum(1 for t in translated if t is None)
-    if untranslated:
-        warnings.append(
-            f"{untranslated} of {len(all_texts)} text(s) were left untranslated "
-            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume"
-        )
+    # said once on the terminal (the translator logged its error when it happened), kept in full
+    # in run.json's warnings for the reports
+    incomplete = (f"{untranslated} of {len(all_texts)} text(s) were left untranslated by {config.translator} "
+                  "(its error is above); run the same command again to resume") if untranslated else None
+    untranslated_note = (f"{untranslated} of {len(all_texts)} text(s) were left untranslated "
+                         f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume")
 
     with timer.stage("parse"):
         done = [t for t in dict.fromkeys(translation.values()) if t is not None]
@@ -239,7 +242,7 @@ def run(config: RunConfig) -> RunResult:
             "timings": dict(timer.timings),
             "perturber_reason": perturber_reason,
             "parser_reason": parser_reason,
-            "warnings": warnings,
+            "warnings": warnings + ([untranslated_note] if untranslated else []),
             "teapot": teapot,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
@@ -264,7 +267,7 @@ def run(config: RunConfig) -> RunResult:
     meta["timings"] = dict(timer.timings)
     write_json_atomic(out / "run.json", meta)
     translator.close()
-    return RunResult(out, signature, counts, dict(timer.timings), issues, perturber_reason, warnings)
+    return RunResult(out, signature, counts, dict(timer.timings), issues, perturber_reason, warnings, incomplete)
 
 
 def _teapot(candidates: list[Issue], issues: list[Issue]):
