@@ -191,3 +191,33 @@ def test_sit_run_help_documents_the_exit_codes(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     assert "6 the run finished but left texts untranslated" in " ".join(capsys.readouterr().out.split())
+
+
+def test_credentials_and_query_strings_of_an_endpoint_are_never_printed_or_written(tmp_path, corpus, monkeypatch,
+                                                                                   capsys, caplog):
+    """A proxy's user:password@ and a ?key= in SIT_BING_ENDPOINT (plain http to a host that refuses:
+    the plain-http warning and the connection error both name the endpoint)."""
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setenv("SIT_BING_KEY", BING_KEY)
+    monkeypatch.setenv("SIT_BING_ENDPOINT", "http://proxyuser:proxyPASS4711@127.0.0.2:9/translate?key=queryKEY0815#frag")
+    monkeypatch.setenv("SIT_HTTP_MAX_RETRIES", "0")
+    assert sit_run(tmp_path, corpus, "bing", "run") == 6
+    captured = capsys.readouterr()
+    said = captured.out + captured.err + caplog.text
+    assert "cannot reach http://127.0.0.2:9" in said and "plain http" in said  # the URL is still named
+    files = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
+    assert {"run.json", "report.txt", "report.html"} <= {p.name for p in files}
+    assert "cannot reach http://127.0.0.2:9" in (tmp_path / "run" / "report.txt").read_text()
+    for secret in ("proxyPASS4711", "queryKEY0815", "proxyuser"):
+        assert secret not in said
+        for p in files:
+            assert secret.encode() not in p.read_bytes(), f"{secret} in {p}"
+
+
+def test_an_invalid_endpoint_is_refused_without_showing_its_secrets(tmp_path, corpus, monkeypatch, capsys):
+    monkeypatch.setenv("SIT_BING_KEY", BING_KEY)
+    monkeypatch.setenv("SIT_BING_ENDPOINT", "ftp://proxyuser:proxyPASS4711@host/translate?key=queryKEY0815")
+    assert sit_run(tmp_path, corpus, "bing", "run") == 2
+    err = capsys.readouterr().err
+    assert "SIT_BING_ENDPOINT must be an http(s) URL" in err
+    assert "proxyPASS4711" not in err and "queryKEY0815" not in err

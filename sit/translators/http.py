@@ -10,7 +10,9 @@ methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
   (:mod:`sit.translators.credentials`); missing ones raise :class:`MissingCredentialsError` in
   ``__init__``, before any work, naming the variables. Secret values are redacted from every
   message this module raises or logs, and are never part of the cache namespace.
-* ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL.
+* ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL; it is printed
+  only without its ``user:password@``, query string and fragment (:func:`public_url`), which are
+  redacted like the credentials.
 * every HTTP attempt, retries included, waits for the rate limiter (``qps``).
 * 429, 5xx, timeouts, connection errors, invalid JSON and provider "busy" codes are retried up to
   ``max_retries`` times, waiting ``Retry-After`` where the provider sends it, else an exponential
@@ -31,7 +33,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from .. import __version__
 from ..errors import (
@@ -98,6 +100,21 @@ class RateLimiter:
         if slot > now:
             self._sleep(slot - now)
         return slot
+
+
+def public_url(url: str) -> str:
+    """``url`` as sit may print or write it: no ``user:password@``, query string or fragment
+    (a proxy's credentials, a ``?key=``)."""
+    url = re.sub(r"[?#].*", "", url, flags=re.S)
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//[^/]*@", lambda m: (m.group(1) or "") + "//", url)
+
+
+def url_secrets(url: str) -> set[str]:
+    """The parts of ``url`` that :func:`public_url` drops, to redact wherever else they surface."""
+    parts = urlsplit(url)
+    found = {parts.query, parts.fragment, parts.password or "", parts.username or ""}
+    found |= {v for _, v in parse_qsl(parts.query, keep_blank_values=True)}
+    return {v for v in found if len(v) >= 4}
 
 
 def parse_retry_after(value: Optional[str], *, now: Optional[float] = None) -> Optional[float]:
@@ -174,10 +191,11 @@ class HttpTranslator(Translator):
         env = os.environ if env is None else env
         # credentials first: a missing one is the first thing the user hears, before any work
         self._credentials = self._load_credentials(credentials, env)
-        self._secrets = sorted({v for v in self._credentials.values() if v and len(v) >= 4}, key=len, reverse=True)
         if model and not self.accepts_model:
             raise ConfigError(f"the {self.name} translator has no models to choose from; drop --model")
         self.endpoint = self._resolve_endpoint(endpoint, env)
+        secrets = {v for v in self._credentials.values() if v and len(v) >= 4} | url_secrets(self.endpoint)
+        self._secrets = sorted(secrets, key=len, reverse=True)
         self.batch_size = max(1, min(self.batch_size, self.max_items))
         if timeout is not None and timeout <= 0:
             raise ConfigError(f"--timeout must be a positive number of seconds, not {timeout}")
@@ -239,9 +257,9 @@ class HttpTranslator(Translator):
         url = given or env.get(var, "").strip() or getattr(self, "_file_section", {}).get("endpoint", "") or self.default_endpoint
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {url!r}")
+            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {public_url(url)!r}")
         if parts.scheme == "http" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
-            log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, url)
+            log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, public_url(url))
         return url
 
     @staticmethod
@@ -269,7 +287,7 @@ class HttpTranslator(Translator):
         return self._credentials.get(field, "")
 
     def __repr__(self) -> str:  # never shows credentials
-        return f"<{type(self).__name__} {self.source_lang}->{self.target_lang} endpoint={self.endpoint!r}>"
+        return f"<{type(self).__name__} {self.source_lang}->{self.target_lang} endpoint={public_url(self.endpoint)!r}>"
 
     # -- errors --------------------------------------------------------------------------------
     def redact(self, text: str) -> str:
@@ -416,7 +434,7 @@ class HttpTranslator(Translator):
             response.close()
 
     def _host(self) -> str:
-        parts = urlsplit(self.endpoint)
+        parts = urlsplit(public_url(self.endpoint))
         return f"{parts.scheme}://{parts.netloc}"
 
     # -- adapter hooks -------------------------------------------------------------------------
