@@ -68,7 +68,7 @@ def test_rate_limiter_is_thread_safe():
 
 @pytest.mark.parametrize("qps", [0, -1.0])
 def test_qps_must_be_positive(qps):
-    with pytest.raises(ConfigError, match="--qps must be a positive number"):
+    with pytest.raises(ConfigError, match="--qps must be a finite number above 0"):
         RateLimiter(qps)
 
 
@@ -193,8 +193,8 @@ def test_endpoints_default_and_override(name, default):
 @pytest.mark.parametrize(
     "name, kwargs, message",
     [("baidu", {"model": "medicine"}, "has no models"), ("youdao", {"model": "x"}, "has no models"),
-     ("google", {"timeout": 0}, "--timeout must be a positive"),
-     ("bing", {"qps": -2}, "--qps must be a positive")],
+     ("google", {"timeout": 0}, "--timeout must be a finite number above 0"),
+     ("bing", {"qps": -2}, "--qps must be a finite number above 0")],
 )
 def test_bad_options_are_config_errors(name, kwargs, message):
     with pytest.raises(ConfigError, match=message):
@@ -204,7 +204,7 @@ def test_bad_options_are_config_errors(name, kwargs, message):
 def test_retry_settings_from_the_environment():
     tr = get_translator("google", env={**ENV["google"], "SIT_HTTP_MAX_RETRIES": "2", "SIT_HTTP_BACKOFF": "0.25"})
     assert (tr.max_retries, tr.backoff) == (2, 0.25)
-    with pytest.raises(ConfigError, match="SIT_HTTP_MAX_RETRIES must be a number"):
+    with pytest.raises(ConfigError, match="SIT_HTTP_MAX_RETRIES must be an integer"):
         get_translator("google", env={**ENV["google"], "SIT_HTTP_MAX_RETRIES": "many"})
 
 

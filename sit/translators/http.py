@@ -45,6 +45,7 @@ from ..errors import (
     ResponseMismatchError,
     TranslationError,
 )
+from ..validate import check_number
 from .base import Translator
 from .credentials import config_path, load_section
 
@@ -81,8 +82,7 @@ class RateLimiter:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ):
-        if qps is not None and qps <= 0:
-            raise ConfigError(f"--qps must be a positive number of requests per second, not {qps}")
+        qps = check_number(qps, "--qps", above=0, what="requests per second")
         self.qps = qps
         self.interval = 1.0 / qps if qps else 0.0
         self._clock = clock
@@ -197,8 +197,7 @@ class HttpTranslator(Translator):
         secrets = {v for v in self._credentials.values() if v and len(v) >= 4} | url_secrets(self.endpoint)
         self._secrets = sorted(secrets, key=len, reverse=True)
         self.batch_size = max(1, min(self.batch_size, self.max_items))
-        if timeout is not None and timeout <= 0:
-            raise ConfigError(f"--timeout must be a positive number of seconds, not {timeout}")
+        timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
         self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self.qps = qps if qps is not None else self.default_qps
         self._clock = clock or time.monotonic
@@ -207,7 +206,9 @@ class HttpTranslator(Translator):
         self._rng = rng if rng is not None else random.Random()
         self.max_retries = self._number(max_retries, env, "SIT_HTTP_MAX_RETRIES", DEFAULT_MAX_RETRIES, int)
         self.backoff = self._number(backoff, env, "SIT_HTTP_BACKOFF", DEFAULT_BACKOFF, float)
+        backoff_max = check_number(backoff_max, "backoff_max", minimum=0)
         self.backoff_max = backoff_max if backoff_max is not None else max(DEFAULT_BACKOFF_MAX, self.backoff)
+        max_retry_after = check_number(max_retry_after, "max_retry_after", minimum=0)
         self.max_retry_after = max_retry_after if max_retry_after is not None else DEFAULT_MAX_RETRY_AFTER
         self.api_source = self.map_language(source_lang)
         self.api_target = self.map_language(target_lang)
@@ -242,6 +243,13 @@ class HttpTranslator(Translator):
                 v = self._file_section.get(spec.field, "").strip()
                 if v:
                     values[spec.field] = v
+        for spec in self.credentials_spec:
+            bad = next((i for i, c in enumerate(values.get(spec.field, "")) if not (c.isascii() and c.isprintable())
+                        or c.isspace()), None)
+            if bad is not None:  # a pasted quote, ellipsis or zero-width space: never sent, never shown
+                raise ConfigError(f"{spec.env} (or {spec.field} under [{self.name}] in {config_path(env)}) has a "
+                                  f"character that is not printable ASCII at position {bad + 1}; copy the "
+                                  "credential again from the provider's console")
         missing = [s for s in self.credentials_spec if s.required and s.field not in values]
         if missing:
             names = " and ".join(s.env for s in missing)
@@ -255,8 +263,12 @@ class HttpTranslator(Translator):
     def _resolve_endpoint(self, given: Optional[str], env: Mapping[str, str]) -> str:
         var = f"{self.env_prefix()}_ENDPOINT"
         url = given or env.get(var, "").strip() or getattr(self, "_file_section", {}).get("endpoint", "") or self.default_endpoint
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        try:
+            parts = urlsplit(url)
+            valid = parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 1) > 0
+        except ValueError:  # an unclosed [IPv6], a port out of range
+            valid = False
+        if not valid or any(c.isspace() or not c.isprintable() for c in url):
             raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {public_url(url)!r}")
         if parts.scheme == "http" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
             log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, public_url(url))
@@ -264,18 +276,9 @@ class HttpTranslator(Translator):
 
     @staticmethod
     def _number(given, env: Mapping[str, str], var: str, default, kind):
-        if given is not None:
-            value = given
-        elif env.get(var):
-            try:
-                value = kind(env[var])
-            except ValueError:
-                raise ConfigError(f"{var} must be a number, not {env[var]!r}") from None
-        else:
-            value = default
-        if value < 0:
-            raise ConfigError(f"{var} must not be negative")
-        return value
+        value = given if given is not None else (env.get(var, "").strip() or None)
+        value = check_number(value, var, minimum=0, integer=kind is int)
+        return default if value is None else value
 
     def map_language(self, code: str) -> str:
         return self.languages.get(code, code)
