@@ -13,8 +13,9 @@ methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
 * ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL; it is printed
   only without its ``user:password@``, query string and fragment (:func:`public_url`), which are
   redacted like the credentials.
-* every HTTP attempt, retries included, waits for the rate limiter (``qps``).
-* 429, 5xx, timeouts, connection errors, invalid JSON and provider "busy" codes are retried up to
+* every HTTP attempt, retries included, waits for the rate limiter (``qps``), and ends within about
+  ``timeout`` seconds: a server that trickles its answer is cut off at that deadline.
+* 429, 5xx, timeouts, connection errors, bodies cut short, invalid JSON and provider "busy" codes are retried up to
   ``max_retries`` times, waiting ``Retry-After`` where the provider sends it, else an exponential
   backoff with jitter; authentication errors are never retried.
 * a batch from :meth:`Translator.translate` is split further by the API's item/character/byte
@@ -413,6 +414,7 @@ class HttpTranslator(Translator):
 
     def _attempt(self, texts: list[str]) -> list[str]:
         import requests
+        import urllib3
 
         kwargs = self._build_request(texts)
         kwargs.setdefault("method", "POST")
@@ -420,21 +422,48 @@ class HttpTranslator(Translator):
         self.limiter.acquire()
         self.attempts += 1
         log.debug("%s: %s: %d character(s)", self.name, self.where(texts), sum(map(len, texts)))
+        deadline = time.monotonic() + self.timeout
         try:
-            response = self.session.request(timeout=self.timeout, allow_redirects=False, **kwargs)
-        except requests.Timeout:
-            raise self.error(ProviderError, f"{self.where(texts)}: no answer within {self.timeout:g} s (--timeout)",
-                             retryable=True) from None
+            response = self.session.request(timeout=self.timeout, allow_redirects=False, stream=True, **kwargs)
+            try:
+                self._read_body(response, deadline)
+            except BaseException:
+                response.close()
+                raise
+        except (requests.Timeout, TimeoutError, urllib3.exceptions.ReadTimeoutError):
+            raise self.error(ProviderError, f"{self.where(texts)}: no answer within {self.timeout:g} s (--timeout)", retryable=True) from None
         except requests.ConnectionError as exc:
             reason = re.search(r"\[Errno -?\d+\][^'\")]*", str(exc))
             raise self.error(ProviderError, f"{self.where(texts)}: cannot reach {self._host()}: "
                              f"{reason.group(0) if reason else type(exc).__name__}", retryable=True) from None
+        except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError,
+                urllib3.exceptions.ProtocolError, urllib3.exceptions.DecodeError):
+            raise self.error(ProviderError, f"{self.where(texts)}: the answer was cut short", retryable=True) from None
         except requests.RequestException as exc:
             raise self.error(ProviderError, f"{self.where(texts)}: request failed: {type(exc).__name__}") from None
         try:
             return self._parse_response(response, texts)
         finally:
             response.close()
+
+    def _read_body(self, response, deadline: float) -> None:
+        """Read the body by pieces as they arrive, each socket wait no longer than the time left:
+        the whole request, trickled answers included, ends near ``--timeout``."""
+        raw, body = getattr(response, "raw", None), bytearray()
+        if raw is None:  # a session of the caller's (``session=``) that answers in one piece
+            return
+        sock = getattr(getattr(raw, "connection", None), "sock", None)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            if sock is not None:
+                sock.settimeout(min(self.timeout, left))
+            chunk = raw.read1(1 << 16, decode_content=True)  # what has arrived, up to 64 KiB
+            if not chunk:
+                break
+            body += chunk
+        response._content = bytes(body)  # what response.json() and .text read
 
     def _host(self) -> str:
         parts = urlsplit(public_url(self.endpoint))
