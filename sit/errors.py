@@ -51,6 +51,12 @@ class CorruptCacheError(CacheError):
         self.path = path
 
 
+class OutputError(SitError):
+    """An output (run directory, report, perturbed file) cannot be written; checked before the work."""
+
+    exit_code = 4
+
+
 class TranslationError(SitError):
     """A translator failed. What was translated before the failure is already in the cache."""
 

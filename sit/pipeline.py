@@ -20,7 +20,7 @@ from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, Pair, RunSignature, package_versions
 from .rank import rank_issues
-from .rundir import write_json_atomic, write_jsonl_atomic
+from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -135,6 +135,7 @@ def run(config: RunConfig) -> RunResult:
 
     if config.distance not in DISTANCES:
         raise ConfigError(f"unknown distance {config.distance!r}; choose one of: {', '.join(DISTANCES)}")
+    out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     timer = _Timer()
     warnings: list[str] = []
     cache = Cache(config.cache_dir)
@@ -232,7 +233,6 @@ def run(config: RunConfig) -> RunResult:
         "issues": len(issues),
     }
     warnings.extend(cache.problems)
-    out = Path(config.out) if config.out else _default_out(config)
     with timer.stage("write"):
         meta = {
             "signature": signature.to_dict(),

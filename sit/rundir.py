@@ -19,10 +19,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from .errors import InputError
+from .errors import InputError, OutputError
 from .records import Issue, Pair, RunSignature
 
 T = TypeVar("T")
+
+
+def check_writable(path: str | os.PathLike, option: str, *, directory: bool = False) -> Path:
+    """Refuse, before any work, an output that cannot be written: a file where a directory is
+    needed or the reverse, a path under a file, a place where no file can be created (probed by
+    creating and removing a temporary file, so that it holds for root and read-only mounts too)."""
+    path = Path(path)
+
+    def fail(why: str):
+        raise OutputError(f"{option} {path}: {why}; choose another path")
+
+    if directory and path.exists() and not path.is_dir():
+        fail("exists and is not a directory")
+    if not directory and path.is_dir():
+        fail("is a directory, not a file")
+    probe = path if directory else path.parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        fail(f"{probe} is a file, not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        fail(f"cannot create files in {probe} ({exc.strerror or exc})")
+    return path
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
