@@ -77,6 +77,13 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file that failed while being read or written (a full disk ...)
+        if args.verbose:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{prog}: error: {where}{exc.strerror or exc}; check the path, free space and permissions, "
+              "then run the same command again", file=sys.stderr)
+        return 4
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -51,6 +51,12 @@ class CorruptCacheError(CacheError):
         self.path = path
 
 
+class OutputError(SitError):
+    """An output (run directory, report, perturbed file) cannot be written; checked before the work."""
+
+    exit_code = 4
+
+
 class TranslationError(SitError):
     """A translator failed. What was translated before the failure is already in the cache."""
 
@@ -94,6 +100,13 @@ class RateLimitError(ProviderError):
 
 class ResponseMismatchError(TranslationError):
     """A response does not match its request (count mismatch, missing field)."""
+
+
+class IncompleteRunError(SitError):
+    """A run finished and wrote its reports but left texts untranslated (a provider refused or
+    failed); running the same command again resumes from the cache."""
+
+    exit_code = 6
 
 
 class ModelError(SitError):

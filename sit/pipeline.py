@@ -19,7 +19,7 @@ from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, Pair, RunSignature, package_versions
-from .rundir import write_json_atomic, write_jsonl_atomic
+from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -71,6 +71,8 @@ class RunResult:
     perturber_reason: str
     warnings: list[str]
     relations: dict[str, dict[str, int]] = field(default_factory=dict)  # relation -> its counts
+    #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
+    incomplete: Optional[str] = None
 
 
 class _Timer:
@@ -121,6 +123,7 @@ def run(config: RunConfig) -> RunResult:
     """Run the relations of ``config`` over one translator end to end; write the run directory."""
     from .relations import RunContext, create_relation, parse_relations
 
+    out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
     target = config.target_lang or DEFAULT_TARGET.get(config.translator, "es")
@@ -146,13 +149,14 @@ def run(config: RunConfig) -> RunResult:
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
-        translation, untranslated = _translate(translator, texts, cases, relations, warnings)
+        translation, untranslated, note = _translate(translator, texts, cases, relations)
     with timer.stage("check"):
         checked = {r.name: r.check(cases[r.name], translation) for r in relations}
     issues = [i for r in relations for i in checked[r.name].issues]
     counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
     warnings.extend(cache.problems)
-    out = Path(config.out) if config.out else _default_out(config)
+    incomplete = (f"{untranslated} of {len(translation)} text(s) were left untranslated by {config.translator} "
+                  "(its error is above); run the same command again to resume") if untranslated else None
     meta = {
         "signature": signature.to_dict(),
         "signature_line": signature.format(),
@@ -161,7 +165,7 @@ def run(config: RunConfig) -> RunResult:
         "perturber_reason": ctx.reasons.get("perturber", ""),
         "parser_reason": ctx.reasons.get("parser", ""),
         "relations_reason": "; ".join(r.describe() for r in relations),
-        "warnings": warnings,
+        "warnings": warnings + ([note] if note else []),
         "teapot": checked["sit"].extra.get("teapot") if "sit" in checked else {},
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
@@ -176,7 +180,7 @@ def run(config: RunConfig) -> RunResult:
     write_json_atomic(out / "run.json", meta)
     translator.close()
     return RunResult(out, signature, counts, dict(timer.timings), issues, meta["perturber_reason"], warnings,
-                     {name: c.counts for name, c in checked.items()})
+                     {name: c.counts for name, c in checked.items()}, incomplete)
 
 
 def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str], str]:
@@ -237,21 +241,18 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
     )
 
 
-def _translate(translator, texts, cases, relations, warnings):
+def _translate(translator, texts, cases, relations):
     """Translate the sentences and every relation's texts once: ({text: translation or None}, how
-    many were left untranslated)."""
+    many were left untranslated, the note on them for run.json or None)."""
     needed = list(texts)
     for r in relations:
         needed.extend(r.sources(cases[r.name]))
     needed = list(dict.fromkeys(needed))
     translated = translator.translate(needed, strict=False)
     untranslated = sum(1 for t in translated if t is None)
-    if untranslated:
-        warnings.append(
-            f"{untranslated} of {len(needed)} text(s) were left untranslated "
-            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume"
-        )
-    return dict(zip(needed, translated)), untranslated
+    note = (f"{untranslated} of {len(needed)} text(s) were left untranslated "
+            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume") if untranslated else None
+    return dict(zip(needed, translated)), untranslated, note
 
 
 def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> dict[str, Any]:

@@ -17,10 +17,38 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from .errors import InputError
+from .errors import InputError, OutputError
 from .records import Issue, Pair, RunSignature
+
+T = TypeVar("T")
+
+
+def check_writable(path: str | os.PathLike, option: str, *, directory: bool = False) -> Path:
+    """Refuse, before any work, an output that cannot be written: a file where a directory is
+    needed or the reverse, a path under a file, a place where no file can be created (probed by
+    creating and removing a temporary file, so that it holds for root and read-only mounts too)."""
+    path = Path(path)
+
+    def fail(why: str):
+        raise OutputError(f"{option} {path}: {why}; choose another path")
+
+    if directory and path.exists() and not path.is_dir():
+        fail("exists and is not a directory")
+    if not directory and path.is_dir():
+        fail("is a directory, not a file")
+    probe = path if directory else path.parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        fail(f"{probe} is a file, not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        fail(f"cannot create files in {probe} ({exc.strerror or exc})")
+    return path
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
@@ -78,15 +106,46 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _read_jsonl(path: Path) -> Iterator[dict]:
+def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
+    """The rows of a JSONL file of a run directory, each an object given to ``convert``; a line
+    that is not valid JSON or not of the expected shape is an InputError naming the line."""
     with open(path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, start=1):
             if not line.strip():
                 continue
             try:
-                yield json.loads(line)
+                row = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InputError(f"{path}:{lineno}: not valid JSON ({exc.msg}); is this a sit run directory?") from exc
+            try:
+                if not isinstance(row, dict):
+                    raise TypeError(f"a JSON {type(row).__name__}, not an object")
+                yield convert(row)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+                raise InputError(f"{path}:{lineno}: not a row sit writes ({what}); the run directory is damaged: "
+                                 "run `sit run` again") from None
+
+
+_META_TYPES = {"signature": dict, "counts": dict, "timings": dict, "warnings": list, "teapot": dict}
+
+
+def _check_meta(meta: Any, path: Path) -> dict:
+    """run.json as the reports read it: an object, its parts of the right types, a signature."""
+    problem = None
+    if not isinstance(meta, dict):
+        problem = f"a JSON {type(meta).__name__}, not an object"
+    else:
+        problem = next((f"{k!r} is a {type(meta[k]).__name__}, not a {t.__name__}" for k, t in _META_TYPES.items()
+                        if meta.get(k) is not None and not isinstance(meta[k], t)), None)
+        if problem is None:
+            try:
+                RunSignature.from_dict(meta.get("signature") or {})
+            except (KeyError, TypeError, ValueError) as exc:
+                problem = f"its signature is damaged ({exc})"
+    if problem:
+        raise InputError(f"{path} is not the run.json sit writes ({problem}); run `sit run` again")
+    return meta
 
 
 @dataclass
@@ -116,15 +175,15 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     if not meta_path.is_file():
         raise InputError(f"{root} is not a sit run directory (no run.json); pass the folder `sit run` wrote")
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = _check_meta(json.loads(meta_path.read_text(encoding="utf-8")), meta_path)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{meta_path} is not valid JSON: {exc}") from exc
-    issues = [Issue.from_dict(d) for d in _read_jsonl(root / "issues.jsonl")] if (root / "issues.jsonl").exists() else []
+    issues = list(_read_jsonl(root / "issues.jsonl", Issue.from_dict)) if (root / "issues.jsonl").exists() else []
     pairs: list[Pair] = []
     translations: list[dict[str, Any]] = []
     if with_pairs:
         if (root / "pairs.jsonl").exists():
-            pairs = [Pair.from_dict(d) for d in _read_jsonl(root / "pairs.jsonl")]
+            pairs = list(_read_jsonl(root / "pairs.jsonl", Pair.from_dict))
         if (root / "translations.jsonl").exists():
             translations = list(_read_jsonl(root / "translations.jsonl"))
     return RunData(root, meta, issues, pairs, translations)

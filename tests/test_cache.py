@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from conftest import requires_apertium
 
 from sit.cache import Cache, default_cache_dir
 from sit.errors import CorruptCacheError
@@ -124,3 +125,108 @@ def test_atomic_writes_follow_the_umask_without_changing_it(tmp_path, monkeypatc
     assert store.path.stat().st_mode & 0o777 == 0o640
     assert len(synced) >= 3  # the run file, the new cache file, the appended batch
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "run.json"], "no temporary file left"
+
+def _entry(k, v) -> bytes:
+    return (json.dumps({"k": k, "v": v}) + "\n").encode()
+
+
+@pytest.mark.parametrize("value", [3, ["uno"], None, {"t": "uno"}], ids=["number", "list", "null", "object"])
+def test_a_translation_of_the_wrong_type_is_recomputed_not_served(tmp_path, value):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("one", "uno"), ("two", "dos")])
+    with open(store.path, "ab") as fh:
+        fh.write(_entry("three", value))
+    again = Cache(tmp_path).store("translations", NS)
+    assert again.get("three", None) is None and again.get("two") == "dos"
+    assert len(again.problems) == 1 and "corrupt cache file" in again.problems[0]
+    again.put("three", "tres")
+    assert Cache(tmp_path).store("translations", NS).get("three") == "tres"
+
+
+@requires_apertium
+def test_a_wrongly_typed_cached_translation_does_not_break_the_translator(tmp_path):
+    """End to end through a real translator: the damaged entry is translated again."""
+    from sit.translators import get_translator
+
+    tr = get_translator("apertium", source_lang="en", target_lang="es", cache=Cache(tmp_path))
+    first = tr.translate(["The bank.", "The house."])
+    with open(tr.store.path, "ab") as fh:
+        fh.write(_entry("The bank.", 42))
+    again = get_translator("apertium", source_lang="en", target_lang="es", cache=Cache(tmp_path))
+    assert again.translate(["The bank.", "The house."]) == first
+
+
+@pytest.mark.parametrize("kind, value", [
+    ("parses", {"tokens": ["a"]}), ("parses", ["a"]), ("perturbations", {"perturbed": "x"}),
+    ("perturbations", [{"perturbed": 3, "edit": {}}]), ("summaries", 7),
+])
+def test_every_kind_refuses_values_of_the_wrong_shape(tmp_path, kind, value):
+    store = Cache(tmp_path).store(kind, NS)
+    store.put("ok", {"parses": {"tokens": ["a"], "heads": [0], "relations": ["root"]},
+                     "perturbations": [{"perturbed": "b", "edit": {"position": 0}}],
+                     "summaries": "s"}[kind])
+    with open(store.path, "ab") as fh:
+        fh.write(_entry("bad", value))
+    again = Cache(tmp_path).store(kind, NS)
+    assert "ok" in again and "bad" not in again and again.problems
+
+
+def test_a_file_missing_its_final_newline_loses_nothing_on_the_next_append(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put_many([("one", "uno"), ("two", "dos")])
+    store.path.write_bytes(store.path.read_bytes().rstrip(b"\n"))  # an editor dropped the last newline
+    again = Cache(tmp_path).store("translations", NS)
+    assert again.get("two") == "dos"
+    again.put("three", "tres")
+    third = Cache(tmp_path).store("translations", NS)
+    assert dict(third.items()) == {"one": "uno", "two": "dos", "three": "tres"} and third.problems == []
+
+
+def test_a_truncated_header_keeps_the_next_entries_and_gets_its_header_back(tmp_path):
+    store = Cache(tmp_path).store("translations", NS)
+    store.put("one", "uno")
+    header = store.path.read_bytes().split(b"\n")[0]
+    store.path.write_bytes(header[:20])  # a crash while the file was being created
+    again = Cache(tmp_path).store("translations", NS)
+    assert len(again) == 0
+    again.put_many([("two", "dos"), ("three", "tres")])
+    third = Cache(tmp_path).store("translations", NS)
+    assert dict(third.items()) == {"two": "dos", "three": "tres"} and third.problems == []
+    assert json.loads(third.path.read_bytes().split(b"\n")[0]) == {"namespace": NS}
+
+
+def test_an_append_never_cuts_off_entries_another_writer_added(tmp_path):
+    """Two writers (two runs) load the same file holding a crash fragment; the second one's
+    repair must not cut off what the first appended in between."""
+    store = Cache(tmp_path).store("translations", NS)
+    store.put("one", "uno")
+    with open(store.path, "ab") as fh:
+        fh.write(b'{"k": "frag')
+    a = Cache(tmp_path).store("translations", NS)
+    b = Cache(tmp_path).store("translations", NS)
+    assert len(a) == len(b) == 1
+    b.put_many([("two", "dos"), ("three", "tres")])
+    a.put("four", "cuatro")
+    final = Cache(tmp_path).store("translations", NS)
+    assert dict(final.items()) == {"one": "uno", "two": "dos", "three": "tres", "four": "cuatro"}
+    assert final.problems == []
+
+
+def _append_many(root, start):
+    store = Cache(root).store("translations", NS)
+    for i in range(start, start + 200, 4):
+        store.put_many([(f"t{j}", f"v{j}") for j in range(i, i + 4)])
+
+
+def test_concurrent_processes_appending_lose_nothing(tmp_path):
+    import multiprocessing
+
+    Cache(tmp_path).store("translations", NS).put("seed", "s")
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_append_many, args=(tmp_path, n * 1000)) for n in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    final = Cache(tmp_path).store("translations", NS)
+    assert len(final) == 1 + 4 * 200 and final.problems == []

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 from fakes import (
-    AUTH, MALFORMED, MISSING, QUOTA, SERVER_ERROR, SHORT, UNAVAILABLE, code, dictionary_translate, rate, slow,
+    AUTH, MALFORMED, MISORDER, MISSING, QUOTA, REORDER, SERVER_ERROR, SHORT, UNAVAILABLE, code, dictionary_translate, rate, slow,
 )
 from fakes.fixtures import _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
 from fakes.providers import (
@@ -185,6 +185,29 @@ def test_a_response_that_does_not_match_its_request_is_an_error(serve, name, fau
     assert msg.startswith(f"{name}: batch #2 (") and "does not match" in msg
     assert texts[2 if name != "youdao" else 1][:20] in msg  # names the batch by its first text
     assert len(fake.calls) == 2  # not retried: a mismatch is not transient
+
+
+@pytest.mark.parametrize("name", ["baidu", "youdao"])
+def test_an_answer_whose_alignment_is_not_proven_is_refused_and_never_cached(serve, name, clock, tmp_path):
+    """Baidu lines in another order without their ``src``, Youdao's answer to another text: the
+    batch stays untranslated, nothing of it is cached, and the next run asks again."""
+    fake = serve(name).script(None, MISORDER)  # the second request misbehaves
+    texts = TEXTS[:4] if name == "baidu" else TEXTS[:2]
+    tr = make(fake, clock=clock, batch_size=2, cache=Cache(tmp_path / "c"))
+    out = tr.translate(texts, strict=False)
+    expected = dictionary_translate(texts, "en", "es")
+    first = 2 if name == "baidu" else 1
+    assert out == expected[:first] + [None] * (len(texts) - first)
+    assert tr.stats.failed == len(texts) - first and "does not match" in tr.stats.errors[0]
+    again = make(fake, clock=clock, batch_size=2, cache=Cache(tmp_path / "c"))
+    assert again.translate(texts) == expected
+    assert fake.translated_texts[-(len(texts) - first):] == texts[first:]  # asked again, not read from the cache
+
+
+def test_baidu_lines_in_another_order_are_realigned_by_their_src(serve, clock, tmp_path):
+    fake = serve("baidu").script(REORDER)
+    texts = TEXTS[:4]
+    assert make(fake, clock=clock, cache=Cache(tmp_path / "c")).translate(texts) == dictionary_translate(texts, "en", "es")
 
 
 @pytest.mark.parametrize("name", PROVIDERS)

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from fakes import QUOTA, apertium_translate, dictionary_translate, have_apertium
+from fakes import AUTH, QUOTA, apertium_translate, dictionary_translate, have_apertium
 from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
 from fakes.providers import (
     BAIDU_APPID, BAIDU_SECRET, BING_KEY, GOOGLE_KEY, YOUDAO_APPKEY, YOUDAO_SECRET,
@@ -83,12 +86,12 @@ def test_sit_run_resumes_after_the_quota_runs_out_with_no_repeated_call(serve, n
     fake = serve(name, **({"target": "spa"} if name == "baidu" else {})).fail_from(3, QUOTA)
     for k, v in fake.env().items():
         monkeypatch.setenv(k, v)
-    assert sit_run(tmp_path, corpus, name, "run1", "--batch-size", "4", "--qps", "200") == 0
+    assert sit_run(tmp_path, corpus, name, "run1", "--batch-size", "4", "--qps", "200") == 6  # incomplete
     first = json.loads((tmp_path / "run1" / "run.json").read_text())["counts"]
     err = capsys.readouterr().err
     assert first["translated"] == (2 if name == "youdao" else 8)  # two requests got through
     assert first["untranslated"] == first["translations"] - first["translated"] > 0
-    assert f"{first['untranslated']} of {first['translations']} text(s) were left untranslated" in err
+    assert f"sit: error: {first['untranslated']} of {first['translations']} text(s) were left untranslated" in err
     assert "run the same command again" in err and "Traceback" not in err
     assert sum(r["translation"] is None for r in rows(tmp_path / "run1")) == first["untranslated"]
 
@@ -137,16 +140,86 @@ def test_missing_credentials_stop_sit_run_before_any_work(name, variables, tmp_p
     assert "Traceback" not in err
 
 
-def test_sit_run_reports_wrong_credentials_without_a_traceback(serve, tmp_path, corpus, monkeypatch, capsys):
+def test_sit_run_reports_wrong_credentials_without_a_traceback(serve, tmp_path, corpus, monkeypatch, capsys, caplog):
     fake = serve("baidu", target="spa")
     for k, v in {**fake.env(), "SIT_BAIDU_SECRET": "not-the-secret"}.items():
         monkeypatch.setenv(k, v)
-    assert sit_run(tmp_path, corpus, "baidu", "run") == 0  # the run completes, counting what is left
+    assert sit_run(tmp_path, corpus, "baidu", "run") == 6  # the run completes, counting what is left
     err = capsys.readouterr().err
-    assert "error 54001 (Invalid Sign): invalid signature: check SIT_BAIDU_SECRET" in err
+    assert "error 54001 (Invalid Sign): invalid signature: check SIT_BAIDU_SECRET" in caplog.text
     assert len(fake.calls) == 1  # an auth error is never retried
     counts = json.loads((tmp_path / "run" / "run.json").read_text())["counts"]
     assert counts["translated"] == 0 and counts["untranslated"] == counts["translations"]
     assert "not-the-secret" not in err
     for p in tmp_path.rglob("*"):
         assert not p.is_file() or b"not-the-secret" not in p.read_bytes()
+
+
+@pytest.mark.parametrize("name", PROVIDERS)
+def test_a_run_that_leaves_texts_untranslated_writes_its_reports_then_exits_6(serve, name, tmp_path, corpus,
+                                                                             monkeypatch, capsys):
+    """A 401 (or the provider's own credentials error) leaves every text untranslated: "0 issues"
+    must not look like a clean pass to a script."""
+    fake = serve(name, **({"target": "spa"} if name == "baidu" else {})).fail_from(1, AUTH)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    assert sit_run(tmp_path, corpus, name, "run") == 6
+    captured = capsys.readouterr()
+    out = tmp_path / "run"
+    assert captured.out.strip() == str(out)  # the run directory, for scripts
+    for f in ("run.json", "report.txt", "report.html", "translations.jsonl", "issues.jsonl"):
+        assert (out / f).is_file()
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["counts"]["translated"] == 0 and meta["counts"]["untranslated"] == meta["counts"]["translations"] > 0
+    assert any(f"{name}: batch #1" in w for w in meta["warnings"])  # the reports say why
+    errors = [line for line in captured.err.splitlines() if line.startswith("sit: error:")]
+    assert len(errors) == 1 and "left untranslated" in errors[0] and "run the same command again" in errors[0]
+
+
+def test_the_provider_error_of_an_incomplete_run_is_printed_once(serve, tmp_path, corpus):
+    """In a real process, so that the log and the error line share its stderr."""
+    fake = serve("bing").fail_from(1, AUTH)
+    env = {**os.environ, **fake.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "sit.cli", "run", "--input", str(corpus), "--translator", "bing", "--target-lang", "es",
+         "--perturber", "wordnet", "--num-perturb", "3", "--cache-dir", str(tmp_path / "cache"), "--out",
+         str(tmp_path / "run"), "--no-progress"], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 6, proc.stderr
+    assert proc.stderr.count("HTTP 401 (401000)") == 1 and proc.stderr.count("sit: error:") == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_sit_run_help_documents_the_exit_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "6 the run finished but left texts untranslated" in " ".join(capsys.readouterr().out.split())
+
+
+def test_credentials_and_query_strings_of_an_endpoint_are_never_printed_or_written(tmp_path, corpus, monkeypatch,
+                                                                                   capsys, caplog):
+    """A proxy's user:password@ and a ?key= in SIT_BING_ENDPOINT (plain http to a host that refuses:
+    the plain-http warning and the connection error both name the endpoint)."""
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setenv("SIT_BING_KEY", BING_KEY)
+    monkeypatch.setenv("SIT_BING_ENDPOINT", "http://proxyuser:proxyPASS4711@127.0.0.2:9/translate?key=queryKEY0815#frag")
+    monkeypatch.setenv("SIT_HTTP_MAX_RETRIES", "0")
+    assert sit_run(tmp_path, corpus, "bing", "run") == 6
+    captured = capsys.readouterr()
+    said = captured.out + captured.err + caplog.text
+    assert "cannot reach http://127.0.0.2:9" in said and "plain http" in said  # the URL is still named
+    files = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
+    assert {"run.json", "report.txt", "report.html"} <= {p.name for p in files}
+    assert "cannot reach http://127.0.0.2:9" in (tmp_path / "run" / "report.txt").read_text()
+    for secret in ("proxyPASS4711", "queryKEY0815", "proxyuser"):
+        assert secret not in said
+        for p in files:
+            assert secret.encode() not in p.read_bytes(), f"{secret} in {p}"
+
+
+def test_an_invalid_endpoint_is_refused_without_showing_its_secrets(tmp_path, corpus, monkeypatch, capsys):
+    monkeypatch.setenv("SIT_BING_KEY", BING_KEY)
+    monkeypatch.setenv("SIT_BING_ENDPOINT", "ftp://proxyuser:proxyPASS4711@host/translate?key=queryKEY0815")
+    assert sit_run(tmp_path, corpus, "bing", "run") == 2
+    err = capsys.readouterr().err
+    assert "SIT_BING_ENDPOINT must be an http(s) URL" in err
+    assert "proxyPASS4711" not in err and "queryKEY0815" not in err

@@ -68,7 +68,7 @@ def test_rate_limiter_is_thread_safe():
 
 @pytest.mark.parametrize("qps", [0, -1.0])
 def test_qps_must_be_positive(qps):
-    with pytest.raises(ConfigError, match="--qps must be a positive number"):
+    with pytest.raises(ConfigError, match="--qps must be a finite number above 0"):
         RateLimiter(qps)
 
 
@@ -140,6 +140,31 @@ def test_credentials_from_the_config_file(tmp_path, file_text, env, expected):
     assert (tr.credential("appid"), tr.credential("secret")) == expected
 
 
+@pytest.mark.parametrize("text, ok", [('[baidu]\nappid = "111111"\nsecret = "s-0001"\n', True), ("[baidu\n", False)])
+def test_the_config_file_reads_without_tomllib_as_on_python_3_10(tmp_path, monkeypatch, text, ok):
+    """Python 3.10 (declared supported) has no tomllib: tomli, its published twin, reads the file."""
+    import sys
+
+    pytest.importorskip("tomli", reason="tomli is in the test extra: pip install -e .[test]")
+    monkeypatch.setitem(sys.modules, "tomllib", None)  # import tomllib now fails, as on 3.10
+    cfg = _write_config(tmp_path / "creds.toml", text)
+    if ok:
+        assert get_translator("baidu", env={"SIT_CONFIG": str(cfg)}).credential("secret") == "s-0001"
+    else:
+        with pytest.raises(ConfigError, match="is not valid TOML"):
+            get_translator("baidu", env={"SIT_CONFIG": str(cfg)})
+
+
+def test_the_package_declares_tomli_for_every_python_it_supports_without_tomllib():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    assert project["requires-python"] == ">=3.10"
+    assert any(d.replace(" ", "").startswith("tomli>=") and "python_version<'3.11'" in d.replace(" ", "")
+               for d in project["dependencies"])
+
+
 def test_config_file_path_is_resolved_at_call_time(tmp_path, monkeypatch):
     _write_config(tmp_path / "xdg2" / "sit" / "credentials.toml", '[youdao]\nappkey = "ak-0001"\nsecret = "sk-0001"\n')
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg2"))
@@ -193,8 +218,8 @@ def test_endpoints_default_and_override(name, default):
 @pytest.mark.parametrize(
     "name, kwargs, message",
     [("baidu", {"model": "medicine"}, "has no models"), ("youdao", {"model": "x"}, "has no models"),
-     ("google", {"timeout": 0}, "--timeout must be a positive"),
-     ("bing", {"qps": -2}, "--qps must be a positive")],
+     ("google", {"timeout": 0}, "--timeout must be a finite number above 0"),
+     ("bing", {"qps": -2}, "--qps must be a finite number above 0")],
 )
 def test_bad_options_are_config_errors(name, kwargs, message):
     with pytest.raises(ConfigError, match=message):
@@ -204,7 +229,7 @@ def test_bad_options_are_config_errors(name, kwargs, message):
 def test_retry_settings_from_the_environment():
     tr = get_translator("google", env={**ENV["google"], "SIT_HTTP_MAX_RETRIES": "2", "SIT_HTTP_BACKOFF": "0.25"})
     assert (tr.max_retries, tr.backoff) == (2, 0.25)
-    with pytest.raises(ConfigError, match="SIT_HTTP_MAX_RETRIES must be a number"):
+    with pytest.raises(ConfigError, match="SIT_HTTP_MAX_RETRIES must be an integer"):
         get_translator("google", env={**ENV["google"], "SIT_HTTP_MAX_RETRIES": "many"})
 
 
@@ -238,3 +263,41 @@ def test_youdao_sign_is_sha256_of_the_documented_concatenation():
     q = "The senate rejected the proposal yesterday."
     want = hashlib.sha256(("app" + "The senate" + "43" + "yesterday." + "salt" + "1700000000" + "sec").encode()).hexdigest()
     assert youdao_sign("app", q, "salt", "1700000000", "sec") == want
+
+
+# -- deadlines and bodies cut short (real sockets on 127.0.0.1) -----------------------------------
+GOOGLE_ANSWER = b'{"data": {"translations": [{"translatedText": "El banco."}]}}'
+
+
+def test_a_server_that_trickles_its_answer_is_cut_off_near_the_timeout():
+    """1 byte a second: every read is within --timeout, the whole answer never is."""
+    import time
+
+    from fakes.raw import RawServer, trickle
+
+    from sit.errors import ProviderError
+
+    server = RawServer([trickle(GOOGLE_ANSWER, 1.0, stop=30.0)])
+    try:
+        tr = get_translator("google", env={**ENV["google"], "SIT_GOOGLE_ENDPOINT": server.url}, timeout=2.0,
+                            max_retries=0)
+        start = time.monotonic()
+        with pytest.raises(ProviderError, match=r"within 2 s \(--timeout\)"):
+            tr.translate(["The bank."])
+        assert time.monotonic() - start < 6.0  # was 60 s: the time the whole body takes
+    finally:
+        server.close()
+
+
+def test_a_chunked_body_cut_short_is_retried():
+    from fakes.raw import RawServer, chunked_cut_short, whole
+
+    server = RawServer([chunked_cut_short(GOOGLE_ANSWER), whole(GOOGLE_ANSWER)])
+    clock = FakeClock()
+    try:
+        tr = get_translator("google", env={**ENV["google"], "SIT_GOOGLE_ENDPOINT": server.url}, max_retries=1,
+                            clock=clock, sleep=clock.sleep, rng=random.Random(0))
+        assert tr.translate(["The bank."]) == ["El banco."]
+        assert server.connections == 2 and tr.retries == 1
+    finally:
+        server.close()

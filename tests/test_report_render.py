@@ -265,3 +265,23 @@ def test_report_cli_does_not_recompute(run_dir, monkeypatch):
     render(load_run(run_dir), "html")
     loaded = set(sys.modules) - before
     assert not [m for m in loaded if m.startswith(("sit.translators.", "sit.parse.", "sit.perturb.", "torch", "spacy"))]
+
+
+@pytest.mark.parametrize("name, damage", [
+    ("issues.jsonl", "[1, 2, 3]\n"),
+    ("issues.jsonl", '{"pair": "not an object"}\n'),
+    ("issues.jsonl", '{"unexpected": true}\n'),
+    ("issues.jsonl", '"a string"\n'),
+    ("pairs.jsonl", '{"source_id": 1}\n'),
+    ("translations.jsonl", "[1]\n"),
+    ("run.json", "[1, 2]\n"),
+    ("run.json", '{"signature": "x"}\n'),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 20 else None)
+@pytest.mark.parametrize("fmt", ["html", "text"])
+def test_a_damaged_run_directory_is_a_one_line_error(run_dir, capsys, name, damage, fmt):
+    (run_dir / name).write_text(damage)
+    assert main(["report", str(run_dir), "-f", fmt, "-o", str(run_dir / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("sit: error: ") and name in err
+    assert not (run_dir / "out").exists()

@@ -98,6 +98,18 @@ def test_teapot_scores():
     assert relative_decrease(0.0, 10.0) == 0.0 and relative_decrease(50.0, 25.0) == 0.5
 
 
+def test_a_perturbed_summary_closer_to_the_reference_is_no_degradation_as_in_sit_eval():
+    """TEAPOT clips the relative decrease at 0: an output that got better degrades nothing."""
+    from sit.eval import evaluate
+
+    doc, summary, better, ref = "the cat sat on the mat", "a dog", "the cat sat on a mat", "the cat sat on the mat"
+    t = teapot(doc, doc, summary, better, ref)
+    assert t["s_tgt_perturbed"] > t["s_tgt"]  # the perturbed summary is the better one
+    assert t["d_tgt"] == 0.0
+    res = evaluate(out=[summary], adv_out=[better], ref=[ref], check_tok=False)
+    assert res.target.scores == (0.0,)
+
+
 def test_summaries_are_cached(tmp_path, docs):
     from sit.cache import Cache
 

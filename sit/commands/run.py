@@ -8,7 +8,20 @@ import sys
 from ..inputs import MAX_LINE_CHARS
 
 
+EXIT_STATUS = """exit status:
+  0    the run finished; every text was translated
+  2    bad input or options
+  3    a missing dependency, model or credentials
+  4    the cache or the run directory cannot be read or written
+  5    a translator failed before the run could write its reports
+  6    the run finished but left texts untranslated: the reports are written, the error is
+       printed; run the same command again to resume (only the missing texts are sent)
+  130  interrupted (what was finished is kept in the cache)"""
+
+
 def configure(p: argparse.ArgumentParser) -> None:
+    p.epilog = EXIT_STATUS
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
@@ -125,4 +138,8 @@ def run(args: argparse.Namespace) -> int:
           f"{sum(result.timings.values()):.1f} s", file=err)
     print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
     print(result.run_dir)
+    if result.incomplete:
+        from ..errors import IncompleteRunError
+
+        raise IncompleteRunError(f"{result.incomplete}; the reports are in {result.run_dir}")
     return 0

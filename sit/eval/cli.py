@@ -123,8 +123,11 @@ def _scorer_from_args(key: str, args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..validate import check_number
     from .core import evaluate_files, format_report, format_terse
     from .scorers import load_scorers_source
+
+    scale = check_number(args.scale, "--scale", above=0)
 
     for path in getattr(args, "custom_scores_source", None) or []:
         load_scorers_source(path)
@@ -137,7 +140,6 @@ def run(args: argparse.Namespace) -> int:
         s_src=s_src, s_tgt=s_tgt, threshold=args.success_threshold, src_lang=args.src_lang,
         tgt_lang=args.tgt_lang, jobs=args.jobs,
     )
-    scale = args.scale
     if args.json:
         print(json.dumps(result.to_dict(scale), indent=1, ensure_ascii=False))
     elif args.terse:

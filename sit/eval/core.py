@@ -15,6 +15,7 @@ from typing import Any, Optional, Sequence, Union
 
 from .. import inputs
 from ..errors import ConfigError, InputError
+from ..validate import check_number
 from . import fast
 from .scorers import SacreBLEUScorer, Scorer, _warn_tokenized, get_scorer_class
 from .stats import (
@@ -220,6 +221,8 @@ def evaluate(
     reference ``s_src / s_tgt > threshold`` (when s_tgt is 0: success when s_src > 0).
     ``names`` maps ``src``, ``adv_src``... to what error messages call them (e.g. file names).
     """
+    threshold = check_number(threshold, "--success-threshold")
+    jobs = check_number(jobs, "--jobs", minimum=1, integer=True)
     given = {k: v for k, v in (("src", src), ("adv_src", adv_src), ("out", out), ("adv_out", adv_out),
                                ("ref", ref)) if v is not None}
     labels = {k: k.replace("_", "-") for k in ("src", "adv_src", "out", "adv_out", "ref")}

@@ -70,8 +70,11 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..cache import Cache
-    from .files import perturb_file
+    from ..rundir import check_writable
+    from .files import perturb_file, records_path_for
 
+    check_writable(args.output, "--output")
+    check_writable(args.records or records_path_for(args.output), "--records")
     perturber = perturber_from_args(args, cache=Cache(args.cache_dir))
     res = perturb_file(args.input, args.output, perturber, seed=args.seed, records_path=args.records)
     err = sys.stderr

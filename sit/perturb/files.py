@@ -56,6 +56,12 @@ def _one_line(text: str) -> str:
     return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
+def records_path_for(output_path: str | os.PathLike) -> Path:
+    """Where the records of ``output_path`` go when no path is given: ``<output>.edits.jsonl``."""
+    out_path = Path(output_path)
+    return out_path.with_name(out_path.name + ".edits.jsonl")
+
+
 def perturb_file(
     input_path: str | os.PathLike,
     output_path: str | os.PathLike,
@@ -69,7 +75,7 @@ def perturb_file(
     per line to ``records_path`` (default ``<output>.edits.jsonl``). Returns counts and paths."""
     lines = read_lines(input_path)
     out_path = Path(output_path)
-    rec_path = Path(records_path) if records_path else out_path.with_name(out_path.name + ".edits.jsonl")
+    rec_path = Path(records_path) if records_path else records_path_for(out_path)
     if out_path.resolve() == Path(input_path).resolve() or rec_path.resolve() == Path(input_path).resolve():
         raise InputError("the output would overwrite the input; choose another --output")
     results = outcomes(perturber, lines, random.Random(seed))

@@ -19,16 +19,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rundir import load_run, write_text_atomic
+    from ..rundir import check_writable, load_run, write_text_atomic
     from . import FILENAMES, render
     from .labels import load_labels
 
-    report_run = load_run(args.run_dir)
-    labels = load_labels(args.labels) if args.labels else None
-    text = render(report_run, args.format, labels)
     output = args.output
     if output is None and args.format == "html":
         output = str(Path(args.run_dir) / FILENAMES["html"])
+    if output not in (None, "-"):
+        check_writable(output, "--output")
+    report_run = load_run(args.run_dir)
+    labels = load_labels(args.labels) if args.labels else None
+    text = render(report_run, args.format, labels)
     if output in (None, "-"):
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -49,8 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from ..perturb.cli import perturber_from_args
     from . import SUMMARIZERS
     from .data import BUNDLED, bundled_path, load_hub, read_jsonl
+    from ..rundir import check_writable
     from .robustness import lead_bias
 
+    for option, path in (("--output", args.output), ("--report", args.report)):
+        if path:
+            check_writable(path, option)
     if args.input is not None:
         path = bundled_path(args.input) if args.input in BUNDLED else args.input
         docs = read_jsonl(path, text_field=args.text_field, summary_field=args.summary_field, size=args.size)

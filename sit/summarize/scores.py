@@ -10,7 +10,8 @@ homoglyph-perturbed lead still counts as including it. The judged sentence is al
 ROUGE-1/2/L F1 (Google's ``rouge-score``, Porter stemming) against reference summaries, where
 given. TEAPOT (Michel et al., 2019): s_src = chrF(perturbed document, original document) / 100;
 d_tgt = relative decrease of chrF(summary, reference) from the original document's summary to the
-perturbed one's (against the original summary where no reference is given); an attack succeeds
+perturbed one's, clipped at 0 as in ``sit eval`` (against the original summary where no reference
+is given); an attack succeeds
 when s_src + d_tgt > 1.
 """
 
@@ -20,6 +21,7 @@ import unicodedata
 from typing import Optional, Sequence
 
 from ..errors import MissingDependencyError
+from ..eval.stats import relative_decrease  # TEAPOT's, clipped at 0: the one sit eval uses
 from ..perturb.homoglyphs import fold
 from ..perturb.text import sentences
 
@@ -66,11 +68,6 @@ def rouge(summaries: Sequence[str], references: Sequence[str]) -> list[dict[str,
         sc = scorer.score(ref, hyp)
         out.append({k: round(v.fmeasure, 6) for k, v in sc.items()})
     return out
-
-
-def relative_decrease(base: float, new: float) -> float:
-    """TEAPOT's relative decrease (base - new) / base, 0 where the base score is 0."""
-    return 0.0 if base <= 0 else (base - new) / base
 
 
 def teapot(

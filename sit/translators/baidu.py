@@ -3,7 +3,8 @@
 Fields ``q``, ``from``, ``to``, ``appid``, ``salt`` and ``sign = md5(appid + q + salt + secret)``
 (32 lower-case hex digits, over the UTF-8 text before URL-encoding), sent as a POST form. A batch
 is one ``q`` of newline-joined texts (newlines inside a text become spaces), kept under 6,000
-bytes; the answer's ``trans_result`` has one ``{"src", "dst"}`` per line, checked line by line.
+bytes; the answer's ``trans_result`` has one ``{"src", "dst"}`` per line, each paired with its
+text by its ``src`` (an answer without ``src`` is refused).
 Errors come back with HTTP 200 as ``{"error_code", "error_msg"}``. The standard tier allows one
 query per second, hence ``default_qps = 1``; ask for more with ``--qps`` on a higher tier.
 
@@ -90,14 +91,25 @@ class BaiduTranslator(HttpTranslator):
         result = body.get("trans_result")
         if not isinstance(result, list):
             raise self.mismatch(texts, "no trans_result list")
+        return self._align(result, texts)
+
+    def _align(self, result: list, texts: list[str]) -> list[str]:
+        """Each translation paired with its text by the ``src`` Baidu echoes on every line: lines
+        in another order are put back in order; a line without ``src``, or a text no line answers,
+        refuses the whole answer (Baidu does not document the order of ``trans_result``)."""
         if len(result) != len(texts):
             raise self.mismatch(texts, f"sent {len(texts)} line(s), got {len(result)} translation(s)")
-        out = []
-        for i, (item, text) in enumerate(zip(result, texts)):
+        by_src: dict[str, list[str]] = {}
+        for i, item in enumerate(result):
             if not isinstance(item, dict) or not isinstance(item.get("dst"), str):
                 raise self.mismatch(texts, f"line {i + 1} has no dst")
-            src = item.get("src")
-            if isinstance(src, str) and _norm(src) != _norm(_line(text)):
-                raise self.mismatch(texts, f"line {i + 1} answers {src[:40]!r}, not {text[:40]!r}")
-            out.append(item["dst"])
+            if not isinstance(item.get("src"), str):
+                raise self.mismatch(texts, f"line {i + 1} has no src, so nothing proves which text it translates")
+            by_src.setdefault(_norm(item["src"]), []).append(item["dst"])
+        out = []
+        for text in texts:
+            answers = by_src.get(_norm(_line(text)))
+            if not answers:
+                raise self.mismatch(texts, f"no line answers {text[:40]!r}")
+            out.append(answers.pop(0))
         return out

@@ -49,7 +49,10 @@ def load_section(provider: str, env: Optional[Mapping[str, str]] = None) -> dict
         if env.get("SIT_CONFIG"):
             raise ConfigError(f"SIT_CONFIG names {path}, which does not exist; fix the path or unset SIT_CONFIG")
         return {}
-    import tomllib
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the same parser, published as tomli
+        import tomli as tomllib  # type: ignore[no-redef]
 
     try:
         with open(path, "rb") as fh:

@@ -10,9 +10,12 @@ methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
   (:mod:`sit.translators.credentials`); missing ones raise :class:`MissingCredentialsError` in
   ``__init__``, before any work, naming the variables. Secret values are redacted from every
   message this module raises or logs, and are never part of the cache namespace.
-* ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL.
-* every HTTP attempt, retries included, waits for the rate limiter (``qps``).
-* 429, 5xx, timeouts, connection errors, invalid JSON and provider "busy" codes are retried up to
+* ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL; it is printed
+  only without its ``user:password@``, query string and fragment (:func:`public_url`), which are
+  redacted like the credentials.
+* every HTTP attempt, retries included, waits for the rate limiter (``qps``), and ends within about
+  ``timeout`` seconds: a server that trickles its answer is cut off at that deadline.
+* 429, 5xx, timeouts, connection errors, bodies cut short, invalid JSON and provider "busy" codes are retried up to
   ``max_retries`` times, waiting ``Retry-After`` where the provider sends it, else an exponential
   backoff with jitter; authentication errors are never retried.
 * a batch from :meth:`Translator.translate` is split further by the API's item/character/byte
@@ -31,7 +34,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from .. import __version__
 from ..errors import (
@@ -43,6 +46,7 @@ from ..errors import (
     ResponseMismatchError,
     TranslationError,
 )
+from ..validate import check_number
 from .base import Translator
 from .credentials import config_path, load_section
 
@@ -79,8 +83,7 @@ class RateLimiter:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ):
-        if qps is not None and qps <= 0:
-            raise ConfigError(f"--qps must be a positive number of requests per second, not {qps}")
+        qps = check_number(qps, "--qps", above=0, what="requests per second")
         self.qps = qps
         self.interval = 1.0 / qps if qps else 0.0
         self._clock = clock
@@ -98,6 +101,21 @@ class RateLimiter:
         if slot > now:
             self._sleep(slot - now)
         return slot
+
+
+def public_url(url: str) -> str:
+    """``url`` as sit may print or write it: no ``user:password@``, query string or fragment
+    (a proxy's credentials, a ``?key=``)."""
+    url = re.sub(r"[?#].*", "", url, flags=re.S)
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//[^/]*@", lambda m: (m.group(1) or "") + "//", url)
+
+
+def url_secrets(url: str) -> set[str]:
+    """The parts of ``url`` that :func:`public_url` drops, to redact wherever else they surface."""
+    parts = urlsplit(url)
+    found = {parts.query, parts.fragment, parts.password or "", parts.username or ""}
+    found |= {v for _, v in parse_qsl(parts.query, keep_blank_values=True)}
+    return {v for v in found if len(v) >= 4}
 
 
 def parse_retry_after(value: Optional[str], *, now: Optional[float] = None) -> Optional[float]:
@@ -174,13 +192,13 @@ class HttpTranslator(Translator):
         env = os.environ if env is None else env
         # credentials first: a missing one is the first thing the user hears, before any work
         self._credentials = self._load_credentials(credentials, env)
-        self._secrets = sorted({v for v in self._credentials.values() if v and len(v) >= 4}, key=len, reverse=True)
         if model and not self.accepts_model:
             raise ConfigError(f"the {self.name} translator has no models to choose from; drop --model")
         self.endpoint = self._resolve_endpoint(endpoint, env)
+        secrets = {v for v in self._credentials.values() if v and len(v) >= 4} | url_secrets(self.endpoint)
+        self._secrets = sorted(secrets, key=len, reverse=True)
         self.batch_size = max(1, min(self.batch_size, self.max_items))
-        if timeout is not None and timeout <= 0:
-            raise ConfigError(f"--timeout must be a positive number of seconds, not {timeout}")
+        timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
         self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self.qps = qps if qps is not None else self.default_qps
         self._clock = clock or time.monotonic
@@ -189,7 +207,9 @@ class HttpTranslator(Translator):
         self._rng = rng if rng is not None else random.Random()
         self.max_retries = self._number(max_retries, env, "SIT_HTTP_MAX_RETRIES", DEFAULT_MAX_RETRIES, int)
         self.backoff = self._number(backoff, env, "SIT_HTTP_BACKOFF", DEFAULT_BACKOFF, float)
+        backoff_max = check_number(backoff_max, "backoff_max", minimum=0)
         self.backoff_max = backoff_max if backoff_max is not None else max(DEFAULT_BACKOFF_MAX, self.backoff)
+        max_retry_after = check_number(max_retry_after, "max_retry_after", minimum=0)
         self.max_retry_after = max_retry_after if max_retry_after is not None else DEFAULT_MAX_RETRY_AFTER
         self.api_source = self.map_language(source_lang)
         self.api_target = self.map_language(target_lang)
@@ -224,6 +244,13 @@ class HttpTranslator(Translator):
                 v = self._file_section.get(spec.field, "").strip()
                 if v:
                     values[spec.field] = v
+        for spec in self.credentials_spec:
+            bad = next((i for i, c in enumerate(values.get(spec.field, "")) if not (c.isascii() and c.isprintable())
+                        or c.isspace()), None)
+            if bad is not None:  # a pasted quote, ellipsis or zero-width space: never sent, never shown
+                raise ConfigError(f"{spec.env} (or {spec.field} under [{self.name}] in {config_path(env)}) has a "
+                                  f"character that is not printable ASCII at position {bad + 1}; copy the "
+                                  "credential again from the provider's console")
         missing = [s for s in self.credentials_spec if s.required and s.field not in values]
         if missing:
             names = " and ".join(s.env for s in missing)
@@ -237,27 +264,22 @@ class HttpTranslator(Translator):
     def _resolve_endpoint(self, given: Optional[str], env: Mapping[str, str]) -> str:
         var = f"{self.env_prefix()}_ENDPOINT"
         url = given or env.get(var, "").strip() or getattr(self, "_file_section", {}).get("endpoint", "") or self.default_endpoint
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {url!r}")
+        try:
+            parts = urlsplit(url)
+            valid = parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 1) > 0
+        except ValueError:  # an unclosed [IPv6], a port out of range
+            valid = False
+        if not valid or any(c.isspace() or not c.isprintable() for c in url):
+            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {public_url(url)!r}")
         if parts.scheme == "http" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
-            log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, url)
+            log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, public_url(url))
         return url
 
     @staticmethod
     def _number(given, env: Mapping[str, str], var: str, default, kind):
-        if given is not None:
-            value = given
-        elif env.get(var):
-            try:
-                value = kind(env[var])
-            except ValueError:
-                raise ConfigError(f"{var} must be a number, not {env[var]!r}") from None
-        else:
-            value = default
-        if value < 0:
-            raise ConfigError(f"{var} must not be negative")
-        return value
+        value = given if given is not None else (env.get(var, "").strip() or None)
+        value = check_number(value, var, minimum=0, integer=kind is int)
+        return default if value is None else value
 
     def map_language(self, code: str) -> str:
         return self.languages.get(code, code)
@@ -269,7 +291,7 @@ class HttpTranslator(Translator):
         return self._credentials.get(field, "")
 
     def __repr__(self) -> str:  # never shows credentials
-        return f"<{type(self).__name__} {self.source_lang}->{self.target_lang} endpoint={self.endpoint!r}>"
+        return f"<{type(self).__name__} {self.source_lang}->{self.target_lang} endpoint={public_url(self.endpoint)!r}>"
 
     # -- errors --------------------------------------------------------------------------------
     def redact(self, text: str) -> str:
@@ -392,6 +414,7 @@ class HttpTranslator(Translator):
 
     def _attempt(self, texts: list[str]) -> list[str]:
         import requests
+        import urllib3
 
         kwargs = self._build_request(texts)
         kwargs.setdefault("method", "POST")
@@ -399,15 +422,23 @@ class HttpTranslator(Translator):
         self.limiter.acquire()
         self.attempts += 1
         log.debug("%s: %s: %d character(s)", self.name, self.where(texts), sum(map(len, texts)))
+        deadline = time.monotonic() + self.timeout
         try:
-            response = self.session.request(timeout=self.timeout, allow_redirects=False, **kwargs)
-        except requests.Timeout:
-            raise self.error(ProviderError, f"{self.where(texts)}: no answer within {self.timeout:g} s (--timeout)",
-                             retryable=True) from None
+            response = self.session.request(timeout=self.timeout, allow_redirects=False, stream=True, **kwargs)
+            try:
+                self._read_body(response, deadline)
+            except BaseException:
+                response.close()
+                raise
+        except (requests.Timeout, TimeoutError, urllib3.exceptions.ReadTimeoutError):
+            raise self.error(ProviderError, f"{self.where(texts)}: no answer within {self.timeout:g} s (--timeout)", retryable=True) from None
         except requests.ConnectionError as exc:
             reason = re.search(r"\[Errno -?\d+\][^'\")]*", str(exc))
             raise self.error(ProviderError, f"{self.where(texts)}: cannot reach {self._host()}: "
                              f"{reason.group(0) if reason else type(exc).__name__}", retryable=True) from None
+        except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError,
+                urllib3.exceptions.ProtocolError, urllib3.exceptions.DecodeError):
+            raise self.error(ProviderError, f"{self.where(texts)}: the answer was cut short", retryable=True) from None
         except requests.RequestException as exc:
             raise self.error(ProviderError, f"{self.where(texts)}: request failed: {type(exc).__name__}") from None
         try:
@@ -415,8 +446,27 @@ class HttpTranslator(Translator):
         finally:
             response.close()
 
+    def _read_body(self, response, deadline: float) -> None:
+        """Read the body by pieces as they arrive, each socket wait no longer than the time left:
+        the whole request, trickled answers included, ends near ``--timeout``."""
+        raw, body = getattr(response, "raw", None), bytearray()
+        if raw is None:  # a session of the caller's (``session=``) that answers in one piece
+            return
+        sock = getattr(getattr(raw, "connection", None), "sock", None)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            if sock is not None:
+                sock.settimeout(min(self.timeout, left))
+            chunk = raw.read1(1 << 16, decode_content=True)  # what has arrived, up to 64 KiB
+            if not chunk:
+                break
+            body += chunk
+        response._content = bytes(body)  # what response.json() and .text read
+
     def _host(self) -> str:
-        parts = urlsplit(self.endpoint)
+        parts = urlsplit(public_url(self.endpoint))
         return f"{parts.scheme}://{parts.netloc}"
 
     # -- adapter hooks -------------------------------------------------------------------------

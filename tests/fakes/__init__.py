@@ -92,7 +92,9 @@ class Fault:
     (an exhausted quota or balance: not retryable), ``http`` (bare HTTP ``status``), ``code``
     (a raw provider error ``code``), ``slow`` (answer normally after ``delay`` seconds),
     ``malformed`` (HTTP 200, truncated JSON), ``short`` (one result fewer than inputs), ``missing``
-    (a result without its text field)."""
+    (a result without its text field), ``misorder`` (every result, in reverse order, with whatever
+    proves alignment dropped where the provider's format allows: Baidu's ``src``; Youdao echoes
+    another text as its ``query``), ``reorder`` (reversed, proofs kept: Baidu's ``src`` stays)."""
 
     kind: str
     status: int = 500
@@ -101,6 +103,7 @@ class Fault:
     delay: float = 0.0
 
 
+BROKEN = ("short", "missing", "misorder", "reorder")  # answered with translations, but wrongly
 AUTH = Fault("auth")
 QUOTA = Fault("quota")
 SERVER_ERROR = Fault("http", status=500)
@@ -108,6 +111,8 @@ UNAVAILABLE = Fault("http", status=503)
 MALFORMED = Fault("malformed")
 SHORT = Fault("short")
 MISSING = Fault("missing")
+MISORDER = Fault("misorder")
+REORDER = Fault("reorder")
 
 
 def rate(retry_after: Optional[str] = "1") -> Fault:
@@ -298,11 +303,11 @@ class FakeProvider:
             elif fault.kind == "http":
                 reply = Reply(fault.status, raw=b"<html><body>Server Error</body></html>",
                               headers={"Content-Type": "text/html", **({"Retry-After": fault.retry_after} if fault.retry_after else {})})
-            elif fault.kind not in ("short", "missing"):
+            elif fault.kind not in BROKEN:
                 reply = self.fault_reply(call, fault)
         if reply is None:
             translations = self.translate(call.texts, self.source, self.target)
-            if fault is not None and fault.kind in ("short", "missing"):
+            if fault is not None and fault.kind in BROKEN:
                 reply = self.broken_reply(call, translations, fault.kind)
             else:
                 reply = self.ok_reply(call, translations)
@@ -348,6 +353,6 @@ FAKES = {"google": FakeGoogle, "bing": FakeBing, "baidu": FakeBaidu, "youdao": F
 
 __all__ = [
     "AUTH", "Call", "FAKES", "Fault", "FakeBaidu", "FakeBing", "FakeGoogle", "FakeProvider", "FakeYoudao",
-    "MALFORMED", "MISSING", "QUOTA", "SERVER_ERROR", "SHORT", "UNAVAILABLE", "apertium_translate", "code",
+    "MALFORMED", "MISORDER", "MISSING", "REORDER", "QUOTA", "SERVER_ERROR", "SHORT", "UNAVAILABLE", "apertium_translate", "code",
     "dictionary_translate", "have_apertium", "rate", "slow",
 ]

@@ -89,6 +89,8 @@ class FakeGoogle(_Limited):
         items = [{"translatedText": t} for t in translations]
         if kind == "short":
             items = items[:-1]
+        elif kind in ("misorder", "reorder"):
+            items = items[::-1]
         else:
             items[-1] = {"detectedSourceLanguage": "en"}
         return Reply(200, {"data": {"translations": items}})
@@ -176,6 +178,8 @@ class FakeBing(_Limited):
         items = [{"translations": [{"text": t, "to": self.target}]} for t in translations]
         if kind == "short":
             items = items[:-1]
+        elif kind in ("misorder", "reorder"):
+            items = items[::-1]
         else:
             items[-1] = {"translations": []}
         return Reply(200, items)
@@ -244,6 +248,10 @@ class FakeBaidu(_Limited):
         items = self._result(call, translations)
         if kind == "short":
             items = items[:-1]
+        elif kind == "misorder":
+            items = [{"dst": item["dst"]} for item in items[::-1]]
+        elif kind == "reorder":
+            items = items[::-1]
         else:
             del items[-1]["dst"]
         return Reply(200, {"from": self.source, "to": self.target, "trans_result": items})
@@ -312,6 +320,8 @@ class FakeYoudao(_Limited):
         body = {"errorCode": "0", "query": call.texts[0], "l": f"{self.source}2{self.target}"}
         if kind == "short":
             body["translation"] = []
+        elif kind in ("misorder", "reorder"):  # the answer to another request
+            body.update(query="A text of another request.", translation=["Un texto de otra petición."])
         return Reply(200, body)
 
     def fault_reply(self, call, fault):
