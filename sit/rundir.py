@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
