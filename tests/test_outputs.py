@@ -93,7 +93,7 @@ def test_an_output_that_fails_while_writing_is_one_line_not_a_traceback(tmp_path
     def full(path, data):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(sit.rundir, "_write_atomic", full)
+    monkeypatch.setattr(sit.rundir, "write_bytes_atomic", full)
     assert main(["report", str(run_dir), "-f", "text", "-o", str(tmp_path / "r.txt")]) == 4
     line = _one_error(capsys, "No space left on device")
     assert str(tmp_path / "r.txt") in line
