@@ -5,7 +5,6 @@ relation check its cases, write the run directory. Knows no provider or relation
 from __future__ import annotations
 
 import logging
-import random
 import shlex
 import sys
 import time
@@ -18,7 +17,7 @@ from typing import Any, Optional
 from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
-from .records import Issue, Pair, RunSignature, package_versions
+from .records import Issue, RunSignature, package_versions
 from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")

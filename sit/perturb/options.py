@@ -34,8 +34,9 @@ def parse_key_values(items: Iterable[str], flag: str = "--option") -> dict[str, 
     return out
 
 
-def accepted_options(cls: type) -> list[str]:
-    """The options perturber class ``cls`` takes, in the order its constructors declare them."""
+def accepted_options(cls: type, machinery: frozenset = MACHINERY) -> list[str]:
+    """The options class ``cls`` (a perturber, a relation) takes, in the order its constructors
+    declare them, less the ``machinery`` parameters."""
     names: list[str] = []
     for klass in cls.__mro__:
         init = klass.__dict__.get("__init__")
@@ -46,7 +47,7 @@ def accepted_options(cls: type) -> list[str]:
         if not any(p.kind == p.VAR_KEYWORD for p in params):
             break
     ignored = set(getattr(cls, "ignored_options", ()))
-    return [n for n in dict.fromkeys(names) if n not in MACHINERY and n not in ignored]
+    return [n for n in dict.fromkeys(names) if n not in machinery and n not in ignored]
 
 
 def perturber_options(

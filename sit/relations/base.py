@@ -85,8 +85,6 @@ class Relation:
     """One metamorphic relation. Subclasses set ``name`` and implement the three hooks."""
 
     name = "base"
-    #: what the relation's own violation is called in reports
-    title = ""
 
     def __init__(self, ctx: RunContext, **options: Any):
         self.ctx = ctx

@@ -58,7 +58,6 @@ def _related(wn, word: str) -> set:
 
 class PatInvRelation(Relation):
     name = "patinv"
-    title = "different meanings, same translation"
 
     def __init__(self, ctx, *, substitute: bool = True, remove: bool = True):
         super().__init__(ctx)

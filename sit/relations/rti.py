@@ -49,7 +49,6 @@ def containers(spans: list[tuple[int, int]]) -> dict[tuple[int, int], Optional[t
 
 class RtiRelation(Relation):
     name = "rti"
-    title = "phrase translated differently alone"
 
     def __init__(self, ctx, *, max_words: int = 9, compare: str = "words"):
         super().__init__(ctx)

@@ -48,7 +48,6 @@ def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, 
 
 class SitRelation(Relation):
     name = "sit"
-    title = "structure change"
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True):
         super().__init__(ctx)
