@@ -576,15 +576,14 @@ class WordSynonym(NoisePerturber):
         super().__init__(**options)
         if not isinstance(senses, int) or senses < 1:
             raise ConfigError(f"{self.name}: senses must be a positive integer")
-        from ..resources import wordnet
+        from .wordnet import WordNetLexicon
 
         self.senses = senses
-        self.wn = wordnet(wordnet_root)  # raises with an install hint when missing
-        self._inflect = None
+        self.lexicon = WordNetLexicon(wordnet_root)  # raises with an install hint when missing
         self._memo: dict[tuple[str, str, str], list[str]] = {}
 
     def model_id(self) -> str:
-        return f"wordnet-{self.wn.get_version()}"
+        return f"wordnet-{self.lexicon.version}"
 
     def options(self):
         return {**super().options(), "senses": self.senses}
@@ -592,32 +591,16 @@ class WordSynonym(NoisePerturber):
     def synonyms(self, word: str, lemma: str, pos: str, tag: str) -> list[str]:
         """Same-POS WordNet synonyms of ``word`` (inflected and cased like it), WordNet's order."""
         key = (word, lemma, tag)
-        if key in self._memo:
-            return self._memo[key]
-        out: list[str] = []
-        for syn in self.wn.synsets(lemma, pos=self._WN_POS[pos])[: self.senses]:
-            for l in syn.lemmas():
-                name = l.name()
-                if "_" in name or "-" in name or not name.isalpha() or name[0].isupper():
-                    continue
-                if name.lower() == lemma:
-                    continue
-                new = self._inflect_like(name.lower(), tag)
+        if key not in self._memo:
+            out: list[str] = []
+            for name in self.lexicon.synonyms(lemma, self._WN_POS[pos], self.senses):
+                new = self.lexicon.plural(name) if tag == "NNS" else name
                 if word[:1].isupper():
                     new = new[:1].upper() + new[1:]
                 if new.lower() != word.lower() and new not in out:
                     out.append(new)
-        self._memo[key] = out
-        return out
-
-    def _inflect_like(self, word: str, tag: str) -> str:
-        if tag == "NNS":
-            if self._inflect is None:
-                import inflect
-
-                self._inflect = inflect.engine()
-            return self._inflect.plural_noun(word) or word
-        return word
+            self._memo[key] = out
+        return self._memo[key]
 
     def _token(self, word: Span, doc: Any):
         for tok in doc:

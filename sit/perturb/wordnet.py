@@ -132,3 +132,56 @@ class WordNetPerturber(SubstitutionPerturber):
                 for slot in doc_slots
             ])
         return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the WordNet engine the noise catalogue's word_synonym uses (one reader, one lemma rule, one
+# plural inflection)
+
+
+def single_word(name: str) -> bool:
+    """Whether a WordNet lemma name can replace a word: one alphabetic word (no multi-word ``_``
+    or hyphenated lemma, no digit) that is no proper name (no capital first letter)."""
+    return name.isalpha() and not name[0].isupper()
+
+
+class WordNetLexicon:
+    """WordNet as sit reads it: the data directory (resolved at construction, so a missing WordNet
+    fails before any work, with its install hint), its version, NLTK's reader (loaded on first
+    use: a re-run answered from the cache needs none) and English plurals for re-inflection."""
+
+    def __init__(self, root: Optional[str] = None):
+        from ..resources import wordnet_root, wordnet_version
+
+        self.root = wordnet_root(root)  # raises with an install hint when missing
+        self.version = wordnet_version(self.root)
+        self._reader = None
+        self._inflect = None
+
+    @property
+    def reader(self):
+        if self._reader is None:
+            from ..resources import wordnet
+
+            self._reader = wordnet(self.root)
+        return self._reader
+
+    def synonyms(self, lemma: str, pos: str, senses: int) -> list[str]:
+        """The single-word lemmas (lower-case, :func:`single_word`) of the ``senses`` most
+        frequent senses of ``lemma`` with WordNet part of speech ``pos`` (``n``, ``v``, ``a``,
+        ``r``), in WordNet's order, without ``lemma`` itself or repeats."""
+        out: list[str] = []
+        for syn in self.reader.synsets(lemma, pos=pos)[:senses]:
+            for lem in syn.lemmas():
+                word = lem.name().lower()
+                if single_word(lem.name()) and word != lemma and word not in out:
+                    out.append(word)
+        return out
+
+    def plural(self, word: str) -> str:
+        """The plural of the noun ``word`` (``word`` itself where none is known)."""
+        if self._inflect is None:
+            import inflect
+
+            self._inflect = inflect.engine()
+        return self._inflect.plural_noun(word) or word
