@@ -89,7 +89,7 @@ def test_records_path_and_cannot_apply_reason(tmp_path, src):
         (["--perturbation", "document_reorder", "--option", "protect=[\"EU\"]"], 2, "has no option 'protect'"),
         (["--perturbation", "wordnet", "--paraphrase-model", "t5"], 2, "the wordnet perturber has no option 'model'"),
         (["--perturbation", "character_swap", "--option", "rate"], 2, "--option takes KEY=VALUE"),
-        (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a fraction"),
+        (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a finite number above 0 and at most 1 (the fraction of eligible units), not 2.0"),
         (["--perturbation", "character_swap", "--option", "bogus=1"], 2, "the character_swap perturber has no option 'bogus'"),
         (["--perturbation", "character_swap", "--protect", "("], 2, "bad protect pattern"),
     ],
