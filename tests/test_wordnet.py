@@ -48,5 +48,7 @@ def test_never_the_first_or_last_token_and_deterministic(perturber):
 
 
 def test_capitalisation_follows_the_original(perturber):
-    pairs = perturber.perturb(["Yesterday Angry senators rejected it."])
-    assert all(p.edit.after[0].isupper() for p in pairs if p.edit.before == "Angry")
+    pairs = perturber.perturb(["Two Angry senators rejected the new budget."])
+    afters = [p.edit.after for p in pairs if p.edit.before == "Angry"]
+    assert afters and all(a[0].isupper() and a[1:].islower() for a in afters), afters
+    assert {a.lower() for a in afters} & {"furious", "mad", "outraged", "enraged"}, afters
