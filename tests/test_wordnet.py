@@ -30,6 +30,7 @@ def test_plural_nouns_stay_plural_and_structure_is_kept(perturber, english_tagge
     sentence = "The angry senators rejected the new budget proposal."
     pairs = perturber.perturb([sentence])
     doc = english_tagger.tag([sentence])[0]
+    assert any(doc[p.edit.position].tag_ == "NNS" for p in pairs), "a plural noun (senators) is replaced"
     for pair in pairs:
         new = english_tagger.tag([pair.perturbed])[0]
         i = pair.edit.position
