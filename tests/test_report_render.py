@@ -290,3 +290,13 @@ def test_a_damaged_run_directory_is_a_one_line_error(run_dir, capsys, name, dama
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert err.startswith("sit: error: ") and name in err
     assert not (run_dir / "out").exists()
+
+
+def test_the_page_inlines_its_css_and_script_from_package_data_unchanged(run_dir):
+    from importlib import resources
+
+    static = resources.files("sit.report").joinpath("static")
+    css, js = (static.joinpath(n).read_text(encoding="utf-8") for n in ("report.css", "report.js"))
+    assert len(css) > 1000 and len(js) > 1000
+    page = render(load_run(run_dir), "html")
+    assert f"<style>{css}</style>" in page and f"<script>{js}</script>" in page
