@@ -196,7 +196,8 @@ class Probe:
                        or self.clean(again) or self.same_as_base(d)
                        or (f"{self.resent(fake)} finished texts re-sent" if self.resent(fake) else "")
                        or (f"fake saw protocol problems: {fake.problems[:2]}" if fake.problems else ""))
-            said = next((l for l in first.stderr.splitlines() if "error" in l), "")[:90]
+            lines = first.stderr.splitlines()
+            said = next((l for l in lines if "error:" in l), next((l for l in lines if "WARNING" in l), ""))[:90]
             self.record(label, not problem, problem or f"exit {first.returncode} ({said or 'no error'}); healed: "
                         "identical run files, nothing re-sent")
 
