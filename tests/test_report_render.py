@@ -257,14 +257,19 @@ def test_cli_report_errors(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_report_cli_does_not_recompute(run_dir, monkeypatch):
-    """Re-rendering reads only the run directory (no translator, parser or perturber is built)."""
+def test_report_cli_does_not_recompute(run_dir):
+    """Re-rendering reads only the run directory: in a fresh interpreter (this session's imports
+    cannot hide one), rendering imports no translator, parser, perturber, relation or model library."""
+    import subprocess
     import sys
 
-    before = set(sys.modules)
-    render(load_run(run_dir), "html")
-    loaded = set(sys.modules) - before
-    assert not [m for m in loaded if m.startswith(("sit.translators.", "sit.parse.", "sit.perturb.", "torch", "spacy"))]
+    code = ("import sys; from sit.report import render; from sit.rundir import load_run; "
+            "sys.stdout.write(render(load_run(sys.argv[1]), 'html')); "
+            "print(sorted(m for m in sys.modules if m.startswith(('sit.translators', 'sit.parse', 'sit.perturb', "
+            "'sit.relations', 'torch', 'transformers', 'spacy', 'stanza', 'nltk'))), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code, str(run_dir)], capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip() == "[]", proc.stderr
+    assert proc.stdout == render(load_run(run_dir), "html")
 
 
 @pytest.mark.parametrize("name, damage", [
@@ -285,3 +290,13 @@ def test_a_damaged_run_directory_is_a_one_line_error(run_dir, capsys, name, dama
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert err.startswith("sit: error: ") and name in err
     assert not (run_dir / "out").exists()
+
+
+def test_the_page_inlines_its_css_and_script_from_package_data_unchanged(run_dir):
+    from importlib import resources
+
+    static = resources.files("sit.report").joinpath("static")
+    css, js = (static.joinpath(n).read_text(encoding="utf-8") for n in ("report.css", "report.js"))
+    assert len(css) > 1000 and len(js) > 1000
+    page = render(load_run(run_dir), "html")
+    assert f"<style>{css}</style>" in page and f"<script>{js}</script>" in page

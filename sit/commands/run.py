@@ -119,6 +119,16 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress and sys.stderr.isatty(),
     )
     result = run_pipeline(config)
+    _print_summary(result)
+    if result.incomplete:
+        from ..errors import IncompleteRunError
+
+        raise IncompleteRunError(f"{result.incomplete}; the reports are in {result.run_dir}")
+    return 0
+
+
+def _print_summary(result) -> None:
+    """What the run did, on stderr; the run directory on stdout."""
     c = result.counts
     err = sys.stderr
     print(f"sit: perturber: {result.perturber_reason}", file=err)
@@ -138,8 +148,3 @@ def run(args: argparse.Namespace) -> int:
           f"{sum(result.timings.values()):.1f} s", file=err)
     print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
     print(result.run_dir)
-    if result.incomplete:
-        from ..errors import IncompleteRunError
-
-        raise IncompleteRunError(f"{result.incomplete}; the reports are in {result.run_dir}")
-    return 0

@@ -49,33 +49,23 @@ class WordNetPerturber(SubstitutionPerturber):
         **quality,
     ):
         super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
-        from ..resources import wordnet_root as resolve_root
-        from ..resources import wordnet_version
+        for name, value in (("usual_senses", usual_senses), ("wsd", wsd)):
+            if not isinstance(value, bool):
+                from ..errors import ConfigError
 
+                raise ConfigError(f"{name} takes true or false, got {value!r}")
         self.senses = senses
-        if not isinstance(usual_senses, bool):
-            from ..errors import ConfigError
-
-            raise ConfigError(f"usual_senses takes true or false, got {usual_senses!r}")
         self.usual_senses = usual_senses
-        if not isinstance(wsd, bool):
-            from ..errors import ConfigError
-
-            raise ConfigError(f"wsd takes true or false, got {wsd!r}")
         self.wsd = wsd
-        self.root = resolve_root(wordnet_root)  # raises with an install hint when missing
-        self.wn_version = wordnet_version(self.root)
-        self._wn = None  # loaded on first use: a re-run answered from the cache needs none
-        self._inflect = None
+        self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
+        self.root = self.lexicon.root
+        self.wn_version = self.lexicon.version
         self._counts: Optional[dict[str, int]] = None
 
     @property
     def wn(self):
-        if self._wn is None:
-            from ..resources import wordnet
-
-            self._wn = wordnet(self.root)
-        return self._wn
+        """NLTK's WordNet reader, loaded on first use: a re-run answered from the cache needs none."""
+        return self.lexicon.reader
 
     def model_id(self) -> str:
         return f"wordnet-{self.wn_version}"
@@ -102,7 +92,7 @@ class WordNetPerturber(SubstitutionPerturber):
 
         def add(lemma_obj, rank: int):
             name = lemma_obj.name()
-            if "_" in name or "-" in name or not name.isalpha() or name[0].isupper():
+            if not single_word(name):
                 return
             word = name.lower()
             if word == lemma or (self.usual_senses and not self.usual_sense(word, lemma_obj.synset(), pos)):
@@ -164,13 +154,7 @@ class WordNetPerturber(SubstitutionPerturber):
         return self._counts
 
     def inflect(self, word: str, tag: str) -> str:
-        if tag in ("NNS", "NNPS"):
-            if self._inflect is None:
-                import inflect
-
-                self._inflect = inflect.engine()
-            return self._inflect.plural_noun(word) or word
-        return word
+        return self.lexicon.plural(word) if tag in ("NNS", "NNPS") else word
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
         """WordNet neighbours of each slot's lemma (inflected like the slot); comparatives,
@@ -204,3 +188,55 @@ class WordNetPerturber(SubstitutionPerturber):
         for (n, k), (_, syn) in best.items():
             senses[n][k] = [syn]
         return senses
+
+# ---------------------------------------------------------------------------------------------
+# the WordNet engine the noise catalogue's word_synonym uses (one reader, one lemma rule, one
+# plural inflection)
+
+
+def single_word(name: str) -> bool:
+    """Whether a WordNet lemma name can replace a word: one alphabetic word (no multi-word ``_``
+    or hyphenated lemma, no digit) that is no proper name (no capital first letter)."""
+    return name.isalpha() and not name[0].isupper()
+
+
+class WordNetLexicon:
+    """WordNet as sit reads it: the data directory (resolved at construction, so a missing WordNet
+    fails before any work, with its install hint), its version, NLTK's reader (loaded on first
+    use: a re-run answered from the cache needs none) and English plurals for re-inflection."""
+
+    def __init__(self, root: Optional[str] = None):
+        from ..resources import wordnet_root, wordnet_version
+
+        self.root = wordnet_root(root)  # raises with an install hint when missing
+        self.version = wordnet_version(self.root)
+        self._reader = None
+        self._inflect = None
+
+    @property
+    def reader(self):
+        if self._reader is None:
+            from ..resources import wordnet
+
+            self._reader = wordnet(self.root)
+        return self._reader
+
+    def synonyms(self, lemma: str, pos: str, senses: int) -> list[str]:
+        """The single-word lemmas (lower-case, :func:`single_word`) of the ``senses`` most
+        frequent senses of ``lemma`` with WordNet part of speech ``pos`` (``n``, ``v``, ``a``,
+        ``r``), in WordNet's order, without ``lemma`` itself or repeats."""
+        out: list[str] = []
+        for syn in self.reader.synsets(lemma, pos=pos)[:senses]:
+            for lem in syn.lemmas():
+                word = lem.name().lower()
+                if single_word(lem.name()) and word != lemma and word not in out:
+                    out.append(word)
+        return out
+
+    def plural(self, word: str) -> str:
+        """The plural of the noun ``word`` (``word`` itself where none is known)."""
+        if self._inflect is None:
+            import inflect
+
+            self._inflect = inflect.engine()
+        return self._inflect.plural_noun(word) or word

@@ -24,14 +24,15 @@ def run(args: argparse.Namespace) -> int:
     from .labels import load_labels
     from .precision import run_precision
 
-    if args.top_k is not None and args.top_k < 1:
-        raise InputError("--top-k must be at least 1")
+    from ..validate import check_number
+
+    top_k = check_number(args.top_k, "--top-k", minimum=1, integer=True)
     run_data = load_run(args.run_dir, with_pairs=False)
     groups = sorted({i.group for i in run_data.issues})
     if args.relation not in groups:
         raise InputError(f"the run has no {args.relation!r} findings; its groups: {', '.join(groups) or 'none'}")
     run_data.issues = [i for i in run_data.issues if i.group == args.relation]
-    result = run_precision(run_data, load_labels(args.labels), args.top_k)
+    result = run_precision(run_data, load_labels(args.labels), top_k)
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
     else:
