@@ -86,9 +86,16 @@ def test_three_relations_share_one_translation_pass(tmp_path):
     texts = [r["text"] for r in rows]
     assert len(texts) == len(set(texts)) == counts["translations"] == counts["translated"], "each text once"
     pairs = [json.loads(x) for x in (out / "pairs.jsonl").read_text().splitlines()]
-    shared = {(p["original"], p["perturbed"]) for p in pairs if p["relation"] == "sit"} & \
-             {(p["original"], p["perturbed"]) for p in pairs if p["relation"] == "patinv"}
-    assert shared, "patinv reuses sit's substitutions, translated once"
+    needs = {}
+    for p in pairs:
+        for text in (p["original"], p["perturbed"]):
+            needs.setdefault(text, set()).add(p["relation"])
+    shared = [t for t, rels in needs.items() if len(rels) > 1]
+    assert shared and all(texts.count(t) == 1 for t in shared), "texts two relations need are translated once"
+    contrast = [p for p in pairs if p["relation"] == "patinv" and p["edit"]["perturber"] == "contrast"]
+    assert contrast, "patinv's own different-meaning substitutions"
+    sit_words = {(p["edit"]["before"], p["edit"]["after"]) for p in pairs if p["relation"] == "sit"}
+    assert not sit_words & {(p["edit"]["before"], p["edit"]["after"]) for p in contrast}
     issues = [json.loads(x) for x in (out / "issues.jsonl").read_text().splitlines()]
     assert {i["relation"] for i in issues} >= {"sit"}
     for i in issues:
