@@ -127,7 +127,7 @@ def test_load_labels_missing_file(tmp_path):
         load_labels(tmp_path / "nope.jsonl")
 
 
-@pytest.mark.parametrize("value, want", [("over-translation", "over-translation"), ("Incorrect modification", "incorrect-modification"),
+@pytest.mark.parametrize("value, want", [("over-translation", "over-translation"), ("Incorrect modification", "incorrect-modification"), ("word", "mistranslation"),
                                          ("unclear_logic", "unclear-logic"), ("", None), ("nonsense", None)])
 def test_normalize_category(value, want):
     assert normalize_category(value) == want

@@ -50,6 +50,12 @@ _CATEGORY_ALIASES = {
     "word-mistranslation": "mistranslation",
     "phrase-mistranslation": "mistranslation",
     "unclear logic": "unclear-logic",
+    # the short names of docs/labels/GUIDE.md
+    "under": "under-translation",
+    "over": "over-translation",
+    "modification": "incorrect-modification",
+    "word": "mistranslation",
+    "logic": "unclear-logic",
 }
 
 
