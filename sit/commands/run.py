@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     result = run_pipeline(config)
     c = result.counts
     err = sys.stderr
-    print(f"sit: perturber: {result.perturber_reason}", file=err)
+    if result.perturber_reason:  # no perturber when no relation of the run substitutes words
+        print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
     print(
