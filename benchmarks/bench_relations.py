@@ -19,35 +19,16 @@ stage and in all.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-CHILD = r"""
-import json, sys, time
-from sit.pipeline import RunConfig, run
-cfg = RunConfig(**json.loads(sys.argv[1]))
-t = time.perf_counter()
-r = run(cfg)
-print(json.dumps({"wall": time.perf_counter() - t, "counts": r.counts, "timings": r.timings}))
-"""
+from bench_pipeline import run_once  # noqa: E402 (one fresh process per run, as there)
 
 STAGES = ("setup", "perturb", "cases", "translate", "check", "report")
-
-
-def run_once(config: dict) -> dict:
-    t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(config)], capture_output=True, text=True, cwd=ROOT)
-    if proc.returncode != 0:
-        raise SystemExit(proc.stderr)
-    res = json.loads(proc.stdout.strip().splitlines()[-1])
-    res["process_wall"] = time.perf_counter() - t
-    return res
 
 
 def main() -> None:
