@@ -53,9 +53,10 @@ class ContrastPerturber(WordNetPerturber):
                 f"{self.quality.describe()})")
 
     # -- candidates ----------------------------------------------------------------------------
-    def neighbours(self, lemma: str, pos: str) -> list[str]:
-        """Words of clearly different meaning for ``lemma`` (``NOUN`` or ``ADJ``), best first."""
-        return self.noun_contrasts(lemma) if pos == "NOUN" else self.antonyms(lemma)
+    def neighbours(self, lemma: str, pos: str, synsets: Optional[list] = None) -> list[str]:
+        """Words of clearly different meaning for ``lemma`` (``NOUN`` or ``ADJ``), best first;
+        ``synsets``, where the caller chose the word's senses, name the lexicographer file."""
+        return self.noun_contrasts(lemma, synsets) if pos == "NOUN" else self.antonyms(lemma)
 
     def antonyms(self, lemma: str) -> list[str]:
         """Antonyms of the adjective ``lemma``'s most frequent sense that has any (its own, or
@@ -73,12 +74,14 @@ class ContrastPerturber(WordNetPerturber):
                 return out
         return []
 
-    def noun_contrasts(self, lemma: str) -> list[str]:
-        """Frequent nouns of ``lemma``'s lexicographer file that are not close to it in WordNet."""
+    def noun_contrasts(self, lemma: str, synsets: Optional[list] = None) -> list[str]:
+        """Frequent nouns of the lexicographer file of ``lemma``'s first sense (or of the first of
+        ``synsets``) that are close to none of its senses in WordNet."""
         senses = self.wn.synsets(lemma, pos="n")
-        if not senses:
+        first = next((s for s in synsets or () if s.pos() == "n"), None) or (senses[0] if senses else None)
+        if first is None:
             return []
-        pool = self.lexfiles().get(senses[0].lexname(), [])[:POOL]
+        pool = self.lexfiles().get(first.lexname(), [])[:POOL]
         near = self._near(senses)
         stem = self._stemmer().stem(lemma)
         out = [w for w in pool if w != lemma and self._stemmer().stem(w) != stem
