@@ -131,7 +131,8 @@ def _print_summary(result) -> None:
     """What the run did, on stderr; the run directory on stdout."""
     c = result.counts
     err = sys.stderr
-    print(f"sit: perturber: {result.perturber_reason}", file=err)
+    if result.perturber_reason:  # no perturber when no relation of the run substitutes words
+        print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
     print(

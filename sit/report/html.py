@@ -8,8 +8,11 @@ with ``<``, ``>`` and ``&`` escaped) and are laid out by the script with ``textC
 nothing taken from inputs or translations is ever parsed as HTML. Sentences are rendered a page
 at a time and a sentence's issues only when it is opened, which keeps 10,000 issues fast.
 
-Triage marks live in the browser (``localStorage``, keyed by the run) and export as
-``labels.jsonl`` for ``sit precision``.
+The flagged sentences come per group of findings (``sit``, ``sit.untranslated``, ``rti``,
+``patinv``: one relation's ranking each), in the run's order, and the ``relation`` filter shows one
+group. Triage marks live in the browser (``localStorage``, keyed by the run), the triage panel
+shows top-k precision per relation, and the marks export as ``labels.jsonl`` (each line names its
+relation) for ``sit precision``.
 """
 
 from __future__ import annotations
@@ -177,10 +180,13 @@ def _header(view: dict[str, Any]) -> str:
 def _toolbar(view: dict[str, Any]) -> str:
     rel_options = "".join(f'<option value="{_e(s["relation"])}">{_e(s["relation"])} ({s["issues"]:,})</option>'
                           for s in sorted(view["relations"], key=lambda s: s["relation"]))
+    group_options = "".join(f'<option value="{_e(g["group"])}" title="{_e(g["title"])}">{_e(g["group"])} '
+                            f'({g["sentences"]:,} sentences, {g["issues"]:,} issues)</option>' for g in view["groups"])
     return (
         '<nav class="toolbar" aria-label="filters">'
+        f'<label>relation <select id="f-group"><option value="">all</option>{group_options}</select></label>'
         '<label>min distance <input id="f-min" type="number" min="0" step="any" value="0" inputmode="decimal"></label>'
-        f'<label>relation <select id="f-rel"><option value="">any</option>{rel_options}</select></label>'
+        f'<label>dependency <select id="f-rel"><option value="">any</option>{rel_options}</select></label>'
         '<label class="grow">search <input id="f-q" type="search" placeholder="text in sources or translations (/)"></label>'
         '<label>marks <select id="f-label"><option value="all">all</option><option value="unlabelled">unlabelled</option>'
         '<option value="bug">bug</option><option value="not_bug">not a bug</option></select></label>'
