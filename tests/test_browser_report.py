@@ -99,6 +99,10 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     assert "showing 30 of 30 flagged sentences, 90 of 90 issues" in page.inner_text("#status")
     dists = [float(t.split()[1]) for t in page.locator("#list .sent .dist").all_inner_texts()]
     assert dists == sorted(dists, reverse=True)
+    # the page opens on the findings: the worst sentences are open, the run's details closed
+    assert page.locator("#list .sent").nth(0).locator(".sent-body").is_visible()
+    assert page.locator("#list .sent").nth(0).locator(".issue mark").count() >= 1
+    assert not page.locator("#run-details .sigline").is_visible()
 
     # filter: minimum distance, then text search, then relation
     threshold = sorted({i.distance for i in run.issues})[-2]
@@ -257,6 +261,7 @@ def test_relation_filter_and_labels_per_relation(tmp_path, tab):
     page.locator("#s-0 .sent-head").click()
     page.locator('[data-id="0-1"] .mark-ok').click()
     assert page.locator('[data-id="0-1"] .mark-ok').get_attribute("aria-pressed") == "true"
+    page.click("#run-details > summary")  # the precision table is one click away
     rti_rows = page.locator('#precision-table tr[data-group="rti"]').all_inner_texts()
     assert rti_rows[0].split() == ["rti", "top-1", "20.0%", "(1/5)"]
     assert page.locator('#precision-table tr[data-group="sit"]').first.inner_text().split()[-1] == "(0/5)"

@@ -326,3 +326,13 @@ def test_every_rendering_groups_findings_by_relation(tmp_path):
     assert "== rti: a noun phrase is translated differently" in text and "== sit:" not in text
     rows = [json.loads(line) for line in render(run, "jsonl").splitlines()]
     assert {(r["relation"], r["kind"]) for r in rows} == {("sit", ""), ("rti", ""), ("patinv", ""), ("sit", "untranslated")}
+
+
+def test_the_page_opens_on_the_findings_with_the_run_details_one_click_away(run_dir):
+    page = render(load_run(run_dir), "html")
+    details = page.index('<details id="run-details">')
+    assert page.index("<h1>") < details < page.index('id="list"')
+    closed = page[details:page.index("</details>")]
+    assert "<h2>Signature</h2>" in closed and "<h2>Counts</h2>" in closed and 'class="sigline"' in closed
+    assert '<details id="run-details" open' not in page
+    assert page.index("</details>") < page.index('id="list"')

@@ -126,6 +126,9 @@ def _table(rows: list[tuple[str, str]], cls: str) -> str:
 
 
 def _header(view: dict[str, Any]) -> str:
+    """The title, any warnings and the triage count; the signature, how the run chose its components, counts,
+    timings, TEAPOT scores, triage precision and charts sit in a closed ``<details>``, so the
+    first screen is the findings."""
     sig_rows = [(_e(name), f"<bdi>{_e(value)}</bdi>") for _key, name, value in view["signature_fields"]]
     if view["versions"]:
         sig_rows.append(("versions", _e(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
@@ -141,10 +144,14 @@ def _header(view: dict[str, Any]) -> str:
             teapot_rows.append(("success rate", f"{100 * value:.2f} %"))
         else:
             teapot_rows.append((_e(key.replace("_", " ")), _num(value)))
-    parts = [
-        f'<header class="top"><h1>{_e(view["title"])}</h1>',
-        f'<p class="sigline"><code>{_e(view["signature_line"])}</code></p>',
-    ]
+    parts = [f'<header class="top"><h1>{_e(view["title"])}</h1>']
+    for warning in view["warnings"]:
+        parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
+    parts.append('<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>')
+    # the run's metadata one click away: the first screen is the findings
+    parts.append('<details id="run-details"><summary>Run details: signature, counts, timings, '
+                 'TEAPOT scores, triage precision, charts</summary>')
+    parts.append(f'<p class="sigline"><code>{_e(view["signature_line"])}</code></p>')
     meta_bits = []
     if view["created"]:
         meta_bits.append(f"created {_e(view['created'])}")
@@ -156,24 +163,21 @@ def _header(view: dict[str, Any]) -> str:
         parts.append(f'<p class="muted">perturber: {_e(view["perturber_reason"])}</p>')
     for name, note in view.get("notes", []):
         parts.append(f'<p class="muted">{_e(name)}: {_e(note)}</p>')
-    for warning in view["warnings"]:
-        parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
     parts.append('<div class="panels">')
+    parts.append('<section class="panel" id="triage-panel"><h2>Triage</h2>'
+                 '<table class="kv num" id="precision-table"></table>'
+                 '<p class="muted" id="storage-note"></p></section>')
     parts.append(f'<section class="panel wide"><h2>Signature</h2>{_table(sig_rows, "kv")}</section>')
     parts.append(f'<section class="panel"><h2>Counts</h2>{_table(count_rows, "kv num")}</section>')
     if timing_rows:
         parts.append(f'<section class="panel"><h2>Timings</h2>{_table(timing_rows, "kv num")}</section>')
     if teapot_rows:
         parts.append(f'<section class="panel"><h2>TEAPOT</h2>{_table(teapot_rows, "kv num")}</section>')
-    parts.append('<section class="panel" id="triage-panel"><h2>Triage</h2>'
-                 '<p id="triage-summary" aria-live="polite">no marks yet</p>'
-                 '<table class="kv num" id="precision-table"></table>'
-                 '<p class="muted" id="storage-note"></p></section>')
     parts.append('</div><div class="panels">')
     parts.append(f'<section class="panel chart-panel"><h2>Distances</h2>{histogram_svg(view["histogram"])}</section>')
     parts.append(f'<section class="panel chart-panel"><h2>Relations that change</h2>'
                  f'{relations_svg(view["relations"])}</section>')
-    parts.append("</div></header>")
+    parts.append("</div></details></header>")
     return "".join(parts)
 
 

@@ -423,6 +423,9 @@
   window.sitReport = {exportRows: exportRows, marks: marks, state: state};
   render();
   triageSummary();
+  // The page opens on the findings: the worst three sentences start open, their issues shown.
+  if (!location.hash) Array.prototype.slice.call(listEl.querySelectorAll("section.sent"), 0, 3)
+    .forEach(function (sec) { toggle(sec, true); });
   // Links to one issue (report.html#i-12-1) or sentence (#s-12) open it.
   function follow() {
     var h = decodeURIComponent(location.hash.slice(1));
