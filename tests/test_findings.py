@@ -87,8 +87,8 @@ def test_kept_candidates_keep_the_collocation_and_drop_counts_say_why(english_ta
 
 
 def test_neighbours_come_in_their_usual_sense_and_part_of_speech():
-    usual = PERTURBERS.create("wordnet", encoder="none", usual_senses=True)
-    every = PERTURBERS.create("wordnet", encoder="none")  # the default: every neighbour
+    usual = PERTURBERS.create("wordnet", encoder="none")  # the default: usual senses only
+    every = PERTURBERS.create("wordnet", encoder="none", usual_senses=False)
     # 'cast' (a verb first) and 'set' are WordNet neighbours of 'meeting' and 'group' in rare senses
     assert "set" in every.neighbours("group", "NOUN") and "set" not in usual.neighbours("group", "NOUN")
     assert "senate" in usual.neighbours("parliament", "NOUN")

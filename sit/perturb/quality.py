@@ -22,8 +22,8 @@ written. Candidates pass, cheapest check first:
 
 Checks 1, 2 and 5 are on by default; each can be switched off (``min_zipf=0``, ``grammar=false``,
 ``encoder=none``, ``per_slot=0``) for the SIT paper's original behaviour. Checks 3 and 4 (with
-WordNet's ``usual_senses`` and ``wsd``) make substitutes somewhat more natural and findings more
-precise, but leave far fewer findings; docs/precision.md has the measured trade-off. Every option is part of the perturber's signature, so it keys the
+WordNet's ``wsd``) make substitutes somewhat more natural and findings more precise, but leave far
+fewer findings; docs/precision.md has the measured trade-off. Every option is part of the perturber's signature, so it keys the
 perturbation cache and is written to ``run.json``.
 """
 

@@ -4,7 +4,7 @@ Nouns get synonyms and co-hyponyms (other hyponyms of their hypernyms), adjectiv
 and similar adjectives, from its ``senses`` most frequent senses, or with ``wsd=true`` only from the
 sense the word has in the sentence (the one whose gloss the sentence encoder finds closest to the
 sentence); plural nouns keep their inflection.
-With ``usual_senses=true``, a neighbour is proposed only in a sense it usually has: the sense is among its own
+With ``usual_senses`` (the default), a neighbour is proposed only in a sense it usually has: the sense is among its own
 ``DOMINANT_SENSES`` most frequent ones, and the word is used as a noun (adjective) at least as
 often as in any other part of speech (``cast``, ``set`` and ``hurt`` are mostly verbs). Candidates
 are ordered by WordNet's sense-tagged frequency, so the output is deterministic, and pass the
@@ -39,7 +39,7 @@ class WordNetPerturber(SubstitutionPerturber):
         *,
         num_perturb: int = 10,
         senses: int = 3,
-        usual_senses: bool = False,
+        usual_senses: bool = True,
         wsd: bool = False,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
