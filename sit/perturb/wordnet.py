@@ -60,6 +60,7 @@ class WordNetPerturber(SubstitutionPerturber):
         self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
         self.root = self.lexicon.root
         self.wn_version = self.lexicon.version
+        self._usual: dict[tuple[str, str], frozenset] = {}  # (word, pos) -> the senses it usually has
         self._counts: Optional[dict[str, int]] = None
 
     @property
@@ -123,18 +124,20 @@ class WordNetPerturber(SubstitutionPerturber):
     def usual_sense(self, word: str, synset, pos: str) -> bool:
         """Whether ``synset`` is a sense ``word`` usually has, in the part of speech ``pos`` that
         the word usually takes (sense-tagged counts; a word WordNet never counted passes the
-        second test)."""
-        if synset not in self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES]:
-            return False
-        counts = self.sense_counts()
-        own = other = 0
-        for l in self.wn.lemmas(word):
-            n = counts.get(l.key(), 0)
-            if l.synset().pos() in WN_POS[pos]:
-                own += n
-            else:
-                other += n
-        return own >= other
+        second test). Looked up once per word and part of speech."""
+        key = (word, pos)
+        if key not in self._usual:
+            counts = self.sense_counts()
+            own = other = 0
+            for l in self.wn.lemmas(word):
+                n = counts.get(l.key(), 0)
+                if l.synset().pos() in WN_POS[pos]:
+                    own += n
+                else:
+                    other += n
+            top = self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES] if own >= other else []
+            self._usual[key] = frozenset(top)
+        return synset in self._usual[key]
 
     def sense_counts(self) -> dict[str, int]:
         """Sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's
