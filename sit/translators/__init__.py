@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Translator, TranslatorStats
 
@@ -38,6 +40,16 @@ TRANSLATORS = Registry(
             "pip install requests",
             "Youdao Zhiyun text translation API (signType v3)",
         ),
+        "openai": Entry(
+            "sit.translators.openai_chat:OpenAITranslator",
+            "pip install requests",
+            "any OpenAI-compatible chat endpoint: OpenAI, vLLM, Ollama, llama.cpp, LM Studio (--model required)",
+        ),
+        "deepl": Entry(
+            "sit.translators.deepl:DeepLTranslator",
+            "pip install requests",
+            "DeepL API v2 (Pro, or Free with a key ending in :fx)",
+        ),
     },
 )
 
@@ -47,4 +59,13 @@ def get_translator(name: str, **kwargs) -> Translator:
     return TRANSLATORS.create(name, **kwargs)
 
 
-__all__ = ["TRANSLATORS", "Translator", "TranslatorStats", "get_translator"]
+def translator_options(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """``given`` (``--translator-option``), every key of which translator ``name`` must take
+    (a ConfigError listing its options otherwise)."""
+    from ..options import check_known
+
+    check_known(given, TRANSLATORS.get(name).option_names, f"the {name} translator")
+    return dict(given)
+
+
+__all__ = ["TRANSLATORS", "Translator", "TranslatorStats", "get_translator", "translator_options"]
