@@ -225,3 +225,28 @@ def test_an_invalid_endpoint_is_refused_without_showing_its_secrets(tmp_path, co
     err = capsys.readouterr().err
     assert "SIT_BING_ENDPOINT must be an http(s) URL" in err
     assert "proxyPASS4711" not in err and "queryKEY0815" not in err
+
+
+def test_openai_options_reach_the_signature_and_a_rerun_sends_nothing(serve, tmp_path, corpus, monkeypatch, capsys):
+    fake = serve("openai", translate=TRANSLATE, latency=0.02)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text("Translate from {source} to {target}:\n\n{text}")
+    opts = ["--translator-option", f"prompt={prompt}", "--translator-option", "temperature=0.2", "--concurrency", "4"]
+    assert sit_run(tmp_path, corpus, "openai", "run1", *opts) == 0
+    meta = json.loads((tmp_path / "run1" / "run.json").read_text())
+    sig = meta["signature"]
+    assert sig["translator_model"] == "qwen2.5:7b" and sig["translator_options"]["temperature"] == 0.2
+    assert sig["translator_options"]["mode"] == "single" and len(sig["translator_options"]["prompt"]) == 12
+    assert "|temperature:0.2" in meta["signature_line"]
+    assert fake.max_in_flight > 1 and len(fake.calls) == meta["counts"]["translated"]
+    n = len(fake.calls)
+    assert sit_run(tmp_path, corpus, "openai", "run2", *opts) == 0
+    assert len(fake.calls) == n  # everything from the cache
+    assert json.loads((tmp_path / "run2" / "run.json").read_text())["counts"]["cache_hits"] == n
+    capsys.readouterr()
+    assert sit_run(tmp_path, corpus, "openai", "run3", "--translator-option", "beams=2") == 2
+    err = capsys.readouterr().err
+    assert "sit: error: the openai translator has no option 'beams'; its options: prompt, temperature" in err
+    assert_no_secrets(tmp_path)

@@ -31,8 +31,7 @@ class DeepLTranslator(HttpTranslator):
     free_endpoint = "https://api-free.deepl.com/v2/translate"
     default_batch_size = 50
     max_items = 50
-    max_bytes = 120_000  # of texts: leaves room in the 128 KiB request for JSON quoting and fields
-    separator_size = 4  # quotes, comma, space per text
+    max_bytes = 128 * 1024 - 512  # the request body: the texts as JSON strings, and room for the fields
     api_version = "v2"
     option_names = ("formality",)
 
@@ -43,6 +42,9 @@ class DeepLTranslator(HttpTranslator):
         self.formality = formality
         self.api_source = source_lang.split("-")[0].upper()
         self.api_target = TARGETS.get(target_lang, target_lang.upper())
+
+    def wire_bytes(self, text: str) -> int:
+        return len(json.dumps(text, ensure_ascii=False).encode("utf-8")) + 2  # quoted, escaped, ", "
 
     def default_url(self) -> str:
         return self.free_endpoint if self.credential("key").endswith(":fx") else self.default_endpoint

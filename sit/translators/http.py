@@ -376,7 +376,7 @@ class HttpTranslator(Translator):
         chars = size = 0
         for text in texts:
             c = len(text) + self.separator_size
-            b = len(text.encode("utf-8")) + self.separator_size
+            b = self.wire_bytes(text)
             if cur and (
                 len(cur) >= self.max_items
                 or (self.max_chars is not None and chars + c > self.max_chars)
@@ -390,6 +390,10 @@ class HttpTranslator(Translator):
         if cur:
             chunks.append(cur)
         return chunks
+
+    def wire_bytes(self, text: str) -> int:
+        """The bytes ``text`` adds to a request, as :attr:`max_bytes` counts them."""
+        return len(text.encode("utf-8")) + self.separator_size
 
     def _translate_batch(self, texts: list[str]) -> list[Optional[str]]:
         chunks = self.plan(texts)
