@@ -20,6 +20,21 @@ TRANSLATORS = Registry(
             TORCH_INSTALL_HINT,
             "MarianMT (opus-mt) through transformers, local",
         ),
+        "nllb": Entry(
+            "sit.translators.seq2seq:NllbTranslator",
+            TORCH_INSTALL_HINT,
+            "NLLB-200 through transformers, local (FLORES-200 codes; default facebook/nllb-200-distilled-600M)",
+        ),
+        "m2m100": Entry(
+            "sit.translators.seq2seq:M2M100Translator",
+            TORCH_INSTALL_HINT,
+            "M2M100 through transformers, local (default facebook/m2m100_418M)",
+        ),
+        "ctranslate2": Entry(
+            "sit.translators.ct2:CTranslate2Translator",
+            "pip install 'sit[ct2]' (ctranslate2, transformers, sentencepiece)",
+            "a CTranslate2 model directory (converted Marian, NLLB or M2M100), local and fast on CPU",
+        ),
         "google": Entry(
             "sit.translators.google:GoogleTranslator",
             "pip install requests",
