@@ -24,28 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bench_models import sentences  # noqa: E402
-
-
-def opus_sized_marian(work: Path) -> Path:
-    """The tiny Marian's tokenizer files with a random model of opus-mt-en-zh's shape."""
-    import torch
-    from tiny_models import build_tiny_marian
-    from transformers import MarianConfig, MarianMTModel
-
-    d = build_tiny_marian(work / "marian")
-    vocab = json.loads((d / "vocab.json").read_text())
-    pad = vocab["<pad>"]
-    cfg = MarianConfig(
-        vocab_size=len(vocab), d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
-        decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
-        pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad, scale_embedding=True,
-    )
-    model = MarianMTModel(cfg)
-    with torch.no_grad():
-        model.final_logits_bias.zero_()
-    model.save_pretrained(d)
-    return d
+from bench_models import opus_sized_marian, sentences  # noqa: E402
 
 
 class _FixedLength:

@@ -1,6 +1,7 @@
-"""Local multilingual seq2seq models through transformers: NLLB-200 and M2M100.
+"""Local seq2seq translation models through transformers: the shared base of MarianMT
+(:mod:`sit.translators.marian`), NLLB-200 and M2M100.
 
-Both take the source language as the tokenizer's ``src_lang`` and force the target language's
+NLLB and M2M100 take the source language as the tokenizer's ``src_lang`` and force the target language's
 token as the first generated token (``forced_bos_token_id``); sit's two-letter codes are mapped
 to FLORES-200 codes for NLLB (en -> eng_Latn, zh -> zho_Hans, ...) and to M2M100's codes. A
 FLORES-200 code (``xxx_Yyyy``) is also accepted as it is. The model loads when the first batch that
@@ -14,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from ..errors import ConfigError, ModelError
+from ..errors import ConfigError, MissingDependencyError, ModelError
 from ..validate import check_number
 from .base import Translator
 
@@ -52,7 +53,8 @@ def m2m100_code(code: str) -> str:
 
 
 class Seq2SeqTranslator(Translator):
-    """A multilingual transformers seq2seq model with a forced target-language token."""
+    """A transformers seq2seq translation model; a multilingual one (:meth:`language_token` not
+    None) gets its source language set and its target-language token forced."""
 
     name = "seq2seq"
     family = "seq2seq"
@@ -81,8 +83,9 @@ class Seq2SeqTranslator(Translator):
     def language_code(self, code: str) -> str:
         raise NotImplementedError
 
-    def language_token(self, code: str) -> str:
-        """The vocabulary token of language ``code`` (forced as the first generated token)."""
+    def language_token(self, code: str) -> Optional[str]:
+        """The vocabulary token of language ``code`` (forced as the first generated token), or
+        None for a model of one language pair."""
         return code
 
     # -- identity ------------------------------------------------------------------------------
@@ -121,17 +124,24 @@ class Seq2SeqTranslator(Translator):
         try:
             tokenizer = AutoTokenizer.from_pretrained(self.model, **kw)
             model = AutoModelForSeq2SeqLM.from_pretrained(self.model, **kw)
+        except ImportError as exc:
+            raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: pip install sentencepiece "
+                                         f"({exc})") from exc
         except Exception as exc:
             raise ModelError(self._unavailable(f"{type(exc).__name__}: {str(exc)[:160]}")) from exc
+        if self.language_token(self.tgt_code) is not None:
+            self._check_languages(tokenizer)
+            tokenizer.src_lang = self.src_code
+        model.to(self.device).eval()
+        self._tokenizer, self._model = tokenizer, model
+        return tokenizer, model
+
+    def _check_languages(self, tokenizer) -> None:
         for code in (self.src_code, self.tgt_code):
             token = self.language_token(code)
             if tokenizer.convert_tokens_to_ids(token) in (None, tokenizer.unk_token_id):
                 raise ModelError(f"the {self.family} model {self.model!r} has no language token {token!r} "
                                  f"(--source-lang {self.source_lang}, --target-lang {self.target_lang})")
-        tokenizer.src_lang = self.src_code
-        model.to(self.device).eval()
-        self._tokenizer, self._model = tokenizer, model
-        return tokenizer, model
 
     def _translate_batch(self, texts: list[str]) -> list[str]:
         import torch
@@ -139,10 +149,11 @@ class Seq2SeqTranslator(Translator):
         tokenizer, model = self.load()
         enc = tokenizer(texts, return_tensors="pt", padding=True, truncation=True, max_length=512)
         enc = {k: v.to(self.device) for k, v in enc.items()}
-        bos = tokenizer.convert_tokens_to_ids(self.language_token(self.tgt_code))
+        token = self.language_token(self.tgt_code)
+        bos = tokenizer.convert_tokens_to_ids(token) if token is not None else None
+        forced = {"forced_bos_token_id": bos} if bos is not None else {}
         with torch.inference_mode():
-            out = model.generate(**enc, forced_bos_token_id=bos, num_beams=self.beam_size,
-                                 max_new_tokens=self.max_new_tokens)
+            out = model.generate(**enc, num_beams=self.beam_size, max_new_tokens=self.max_new_tokens, **forced)
         self.generate_calls += 1
         # the language token is not a special token in every tokenizer (M2M100's under transformers 5)
         out = [[i for i in row if i != bos] for row in out.tolist()]
