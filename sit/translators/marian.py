@@ -31,6 +31,11 @@ class MarianTranslator(Seq2SeqTranslator):
     def language_token(self, code: str) -> None:
         return None  # one model per language pair
 
+    def classes(self):
+        from transformers import MarianMTModel, MarianTokenizer
+
+        return MarianTokenizer, MarianMTModel
+
     def version(self) -> str:
         # the beam size has keyed Marian's cache through its version since before options existed
         mtime = super().version()

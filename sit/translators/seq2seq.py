@@ -118,12 +118,11 @@ class Seq2SeqTranslator(Translator):
         from ..resources import hf_load_kwargs, import_torch_transformers
 
         import_torch_transformers(f"the {self.name} translator")
-        from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-
         kw = hf_load_kwargs(str(self.model))
         try:
-            tokenizer = AutoTokenizer.from_pretrained(self.model, **kw)
-            model = AutoModelForSeq2SeqLM.from_pretrained(self.model, **kw)
+            tokenizer_class, model_class = self.classes()
+            tokenizer = tokenizer_class.from_pretrained(self.model, **kw)
+            model = model_class.from_pretrained(self.model, **kw)
         except ImportError as exc:
             raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: pip install sentencepiece "
                                          f"({exc})") from exc
@@ -135,6 +134,12 @@ class Seq2SeqTranslator(Translator):
         model.to(self.device).eval()
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
+
+    def classes(self):
+        """The transformers tokenizer and model classes that load :attr:`model`."""
+        from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+        return AutoTokenizer, AutoModelForSeq2SeqLM
 
     def _check_languages(self, tokenizer) -> None:
         for code in (self.src_code, self.tgt_code):
