@@ -82,14 +82,13 @@ def bench_mlm(work: Path, device: str, texts: list[str], sizes: list[str], batch
     return rows
 
 
-def bench_marian(work: Path, device: str, texts: list[str], batches: list[int], new_tokens: int) -> list[dict]:
+def opus_sized_marian(work: Path) -> Path:
+    """The tiny Marian's trained tokenizer files with a random model of opus-mt-en-zh's shape."""
     import torch
     from tiny_models import build_tiny_marian
     from transformers import MarianConfig, MarianMTModel
 
-    from sit.translators.marian import MarianTranslator
-
-    d = build_tiny_marian(work / "marian")  # trained tokenizer files; replace the model by a full-size one
+    d = build_tiny_marian(work / "marian")
     vocab = json.loads((d / "vocab.json").read_text())
     pad = vocab["<pad>"]
     cfg = MarianConfig(  # opus-mt-en-zh's shape
@@ -101,6 +100,13 @@ def bench_marian(work: Path, device: str, texts: list[str], batches: list[int], 
     with torch.no_grad():
         model.final_logits_bias.zero_()
     model.save_pretrained(d)
+    return d
+
+
+def bench_marian(work: Path, device: str, texts: list[str], batches: list[int], new_tokens: int) -> list[dict]:
+    from sit.translators.marian import MarianTranslator
+
+    d = opus_sized_marian(work)
     rows = []
     for bs in batches:
         tr = MarianTranslator("en", "es", model=str(d), device=device, batch_size=bs, max_new_tokens=new_tokens)

@@ -68,6 +68,11 @@ class BatchJob:
     work; with ``strict`` they propagate after the partial values are saved, otherwise the keys
     left are counted as failed and the error is logged and recorded in :attr:`BatchStats.errors`.
     ``encode``/``decode`` turn values into JSON for the cache and back.
+
+    With ``unanswered`` set, ``compute`` may answer ``None`` for a key it could not answer (an
+    empty or refused LLM answer): the other values of the batch are saved, that key is not cached
+    (a re-run asks again), and ``unanswered(keys)`` builds the error that is raised (``strict``)
+    or recorded while the work goes on.
     """
 
     compute: Callable[[list], Sequence[Any]]
@@ -83,6 +88,7 @@ class BatchJob:
     decode: Callable[[Any], Any] = _same
     recoverable: tuple[type[BaseException], ...] = ()
     strict: bool = True
+    unanswered: Optional[Callable[[list], Exception]] = None
 
 
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
@@ -115,15 +121,28 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
                 job.stats.errors.append(str(exc))
                 log.warning("%s; %d %s(s) left without an answer", exc, left, job.unit)
                 break
-            _save(job, result, list(zip(batch, out)))
+            _save(job, result, [(k, v) for k, v in zip(batch, out) if v is not None])
             bar.update(len(batch))
+            missing = [k for k, v in zip(batch, out) if v is None]
+            if missing:
+                _unanswered(job, missing)
     return result
+
+
+def _unanswered(job: BatchJob, keys: list) -> None:
+    exc = job.unanswered(keys)  # type: ignore[misc]
+    if job.strict:
+        raise exc
+    job.stats.failed += len(keys)
+    job.stats.errors.append(str(exc))
+    log.warning("%s", exc)
 
 
 def _run_batch(job: BatchJob, batch: list, n: int, total: int) -> list:
     out = list(job.compute(batch))
     job.stats.calls += 1
-    if len(out) != len(batch) or not all(job.valid(v) for v in out):
+    allow_none = job.unanswered is not None
+    if len(out) != len(batch) or not all((allow_none and v is None) or job.valid(v) for v in out):
         raise job.mismatch(n + 1, total, len(batch), len(out))
     return out
 

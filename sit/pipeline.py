@@ -38,6 +38,7 @@ class RunConfig:
     mlm_model: str = "bert-base-uncased"
     num_perturb: int = 10
     perturber_options: dict[str, Any] = field(default_factory=dict)
+    translator_options: dict[str, Any] = field(default_factory=dict)  # --translator-option
     parser: str = "auto"
     parser_model: Optional[str] = None
     relations: tuple[str, ...] = ("sit",)
@@ -52,6 +53,7 @@ class RunConfig:
     batch_size: Optional[int] = None
     qps: Optional[float] = None
     timeout: Optional[float] = None
+    concurrency: Optional[int] = None  # requests in flight (network translators)
     device: Optional[str] = None
     max_line_chars: int = MAX_LINE_CHARS
     limit: Optional[int] = None  # only the first N sentences
@@ -219,12 +221,13 @@ def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str],
 
 
 def _translator(config: RunConfig, cache: Cache, target: str):
-    from .translators import TRANSLATORS
+    from .translators import TRANSLATORS, translator_options
 
+    options = translator_options(config.translator, config.translator_options)
     return TRANSLATORS.create(
         config.translator, source_lang=config.source_lang, target_lang=target, model=config.model,
         cache=cache, batch_size=config.batch_size, progress=config.progress, qps=config.qps,
-        timeout=config.timeout,
+        timeout=config.timeout, concurrency=config.concurrency, device=config.device, **options,
     )
 
 
@@ -261,6 +264,7 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         top_k=config.top_k,
         seed=config.seed,
         perturber_options=perturber.options() if perturber else {},
+        translator_options=translator.options(),
         versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
         relations={r.name: r.signature() for r in relations},
     )

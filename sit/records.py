@@ -179,6 +179,7 @@ class RunSignature:
     seed: int
     versions: dict[str, str] = field(default_factory=dict)
     perturber_options: dict[str, Any] = field(default_factory=dict)
+    translator_options: dict[str, Any] = field(default_factory=dict)  # those that change translations
     relations: dict[str, dict[str, Any]] = field(default_factory=lambda: {"sit": {}})  # name -> options
 
     def to_dict(self) -> dict[str, Any]:
@@ -193,7 +194,8 @@ class RunSignature:
         """A one-line signature, e.g. ``tr:apertium(eng-spa)|lang:en-es|pert:wordnet(...)|...``."""
         v = self.versions
         parts = [
-            f"tr:{self.translator}({self.translator_model})",
+            f"tr:{self.translator}({self.translator_model})"
+            + "".join(f"|{k}:{v}" for k, v in sorted(self.translator_options.items())),
             f"lang:{self.source_lang}-{self.target_lang}",
             f"pert:{self.perturber}({self.perturber_model})|num:{self.num_perturb}"
             + "".join(

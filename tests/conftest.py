@@ -57,3 +57,28 @@ def english_tagger():
     from sit.perturb.substitution import Tagger
 
     return Tagger()
+
+
+@pytest.fixture(scope="session")
+def tiny_nllb(tmp_path_factory) -> Path:
+    from tiny_models import build_tiny_multilingual
+
+    return build_tiny_multilingual(tmp_path_factory.mktemp("models") / "tiny-nllb", "nllb")
+
+
+@pytest.fixture(scope="session")
+def tiny_m2m100(tmp_path_factory) -> Path:
+    from tiny_models import build_tiny_multilingual
+
+    return build_tiny_multilingual(tmp_path_factory.mktemp("models") / "tiny-m2m100", "m2m100")
+
+
+@pytest.fixture(scope="session")
+def tiny_marian_ct2(tiny_marian, tmp_path_factory) -> Path:
+    """The tiny MarianMT converted to CTranslate2 (float32 weights), with its tokenizer's files."""
+    ctranslate2 = pytest.importorskip("ctranslate2", reason="pip install ctranslate2 (the ct2 extra)")
+    out = tmp_path_factory.mktemp("models") / "tiny-marian-ct2"
+    files = [p.name for p in tiny_marian.iterdir() if p.name not in ("config.json", "model.safetensors", "generation_config.json")]
+    converter = ctranslate2.converters.TransformersConverter(str(tiny_marian), copy_files=files)
+    converter.convert(str(out), quantization="float32", force=True)
+    return out

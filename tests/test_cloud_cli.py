@@ -1,4 +1,4 @@
-"""`sit run --translator google|bing|baidu|youdao` end to end against the fake providers:
+"""`sit run --translator google|bing|baidu|youdao|openai|deepl` end to end against the fake providers:
 real translations (Apertium inside the fake where installed), resume after a mid-run failure
 with no repeated call, the rate limit held, secrets absent from every file the run wrote."""
 
@@ -16,14 +16,16 @@ from pathlib import Path
 import pytest
 from fakes import AUTH, QUOTA, apertium_translate, dictionary_translate, have_apertium
 from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
+from fakes.llm import DEEPL_KEY, OPENAI_KEY
 from fakes.providers import (
     BAIDU_APPID, BAIDU_SECRET, BING_KEY, GOOGLE_KEY, YOUDAO_APPKEY, YOUDAO_SECRET,
 )
 
 from sit.cli import main
 
-PROVIDERS = ["google", "bing", "baidu", "youdao"]
-SECRETS = [GOOGLE_KEY, BING_KEY, BAIDU_APPID, BAIDU_SECRET, YOUDAO_APPKEY, YOUDAO_SECRET]
+PROVIDERS = ["google", "bing", "baidu", "youdao", "openai", "deepl"]
+SECRETS = [GOOGLE_KEY, BING_KEY, BAIDU_APPID, BAIDU_SECRET, YOUDAO_APPKEY, YOUDAO_SECRET, OPENAI_KEY, DEEPL_KEY]
+ONE_TEXT_A_REQUEST = ("youdao", "openai")
 SENTENCES = ["The senator rejected the new budget proposal.", "The bank raised interest rates."]
 TRANSLATE = apertium_translate if have_apertium() else dictionary_translate
 
@@ -38,7 +40,7 @@ def corpus(tmp_path) -> Path:
 def sit_run(tmp_path, corpus, name, out, *extra):
     return main(["run", "--input", str(corpus), "--translator", name, "--target-lang", "es", "--perturber", "wordnet",
                  "--num-perturb", "3", "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / out),
-                 "--no-progress", *extra])
+                 "--no-progress", *(["--model", "qwen2.5:7b"] if name == "openai" else []), *extra])
 
 
 def rows(run_dir: Path) -> list[dict]:
@@ -89,7 +91,7 @@ def test_sit_run_resumes_after_the_quota_runs_out_with_no_repeated_call(serve, n
     assert sit_run(tmp_path, corpus, name, "run1", "--batch-size", "4", "--qps", "200") == 6  # incomplete
     first = json.loads((tmp_path / "run1" / "run.json").read_text())["counts"]
     err = capsys.readouterr().err
-    assert first["translated"] == (2 if name == "youdao" else 8)  # two requests got through
+    assert first["translated"] == (2 if name in ONE_TEXT_A_REQUEST else 8)  # two requests got through
     assert first["untranslated"] == first["translations"] - first["translated"] > 0
     assert f"sit: error: {first['untranslated']} of {first['translations']} text(s) were left untranslated" in err
     assert "run the same command again" in err and "Traceback" not in err
@@ -224,3 +226,28 @@ def test_an_invalid_endpoint_is_refused_without_showing_its_secrets(tmp_path, co
     err = capsys.readouterr().err
     assert "SIT_BING_ENDPOINT must be an http(s) URL" in err
     assert "proxyPASS4711" not in err and "queryKEY0815" not in err
+
+
+def test_openai_options_reach_the_signature_and_a_rerun_sends_nothing(serve, tmp_path, corpus, monkeypatch, capsys):
+    fake = serve("openai", translate=TRANSLATE, latency=0.02)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text("Translate from {source} to {target}:\n\n{text}")
+    opts = ["--translator-option", f"prompt={prompt}", "--translator-option", "temperature=0.2", "--concurrency", "4"]
+    assert sit_run(tmp_path, corpus, "openai", "run1", *opts) == 0
+    meta = json.loads((tmp_path / "run1" / "run.json").read_text())
+    sig = meta["signature"]
+    assert sig["translator_model"] == "qwen2.5:7b" and sig["translator_options"]["temperature"] == 0.2
+    assert sig["translator_options"]["mode"] == "single" and len(sig["translator_options"]["prompt"]) == 12
+    assert "|temperature:0.2" in meta["signature_line"]
+    assert fake.max_in_flight > 1 and len(fake.calls) == meta["counts"]["translated"]
+    n = len(fake.calls)
+    assert sit_run(tmp_path, corpus, "openai", "run2", *opts) == 0
+    assert len(fake.calls) == n  # everything from the cache
+    assert json.loads((tmp_path / "run2" / "run.json").read_text())["counts"]["cache_hits"] == n
+    capsys.readouterr()
+    assert sit_run(tmp_path, corpus, "openai", "run3", "--translator-option", "beams=2") == 2
+    err = capsys.readouterr().err
+    assert "sit: error: the openai translator has no option 'beams'; its options: prompt, temperature" in err
+    assert_no_secrets(tmp_path)

@@ -133,3 +133,112 @@ def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
+
+
+# The same English sentences in French, so that a tiny multilingual model must follow the forced
+# target-language token to choose between its two targets.
+N_MULTI = 2  # sentences the tiny multilingual models learn (kept small: seconds on two cores)
+FRENCH = [
+    "Le président a rencontré le ministre.",
+    "La banque a relevé les taux d'intérêt.",
+    "L'entreprise a ouvert une nouvelle usine.",
+    "Le sénateur a critiqué le gouverneur.",
+]
+
+
+def _nllb_tokenizer(out: Path, texts: list[str]):
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import NllbTokenizer
+
+    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
+    bpe.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always", split=True)
+    bpe.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=300, special_tokens=["<s>", "<pad>", "</s>", "<unk>"],
+                                                       show_progress=False))
+    model = json.loads(bpe.to_str())["model"]
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in model["merges"]]
+    return NllbTokenizer(vocab=model["vocab"], merges=merges, src_lang="eng_Latn", tgt_lang="spa_Latn")
+
+
+def _m2m100_tokenizer(out: Path, texts: list[str]):
+    import sentencepiece as spm
+    from transformers import M2M100Tokenizer
+
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(texts), model_prefix=str(out / "spm"), vocab_size=200, model_type="word",
+        character_coverage=1.0, bos_id=-1, eos_id=-1, unk_id=0, pad_id=-1, hard_vocab_limit=False, minloglevel=2)
+    sp = spm.SentencePieceProcessor(model_file=str(out / "spm.model"))
+    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
+    for i in range(sp.get_piece_size()):
+        vocab.setdefault(sp.id_to_piece(i), len(vocab))
+    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    (out / "spm.vocab").unlink()
+    return M2M100Tokenizer(vocab_file=str(out / "vocab.json"), spm_file=str(out / "spm.model"), src_lang="en",
+                           tgt_lang="es")
+
+
+def build_tiny_multilingual(out: Path, kind: str = "nllb", *, max_steps: int = 600, seed: int = 0) -> Path:
+    """A tiny NLLB (``kind="nllb"``: NllbTokenizer, FLORES-200 codes) or M2M100 (M2M100Tokenizer,
+    ``__es__`` codes) that translates the first :data:`N_MULTI` English sentences of
+    :data:`MARIAN_PAIRS` into their Spanish or into :data:`FRENCH`, whichever target-language
+    token is forced as the first generated token."""
+    import torch
+    from transformers import M2M100Config, M2M100ForConditionalGeneration
+
+    torch.manual_seed(seed)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    english = [s for s, _ in MARIAN_PAIRS[:N_MULTI]]
+    targets = {"es": [t for _, t in MARIAN_PAIRS[:N_MULTI]], "fr": FRENCH[:N_MULTI]}
+    build = _nllb_tokenizer if kind == "nllb" else _m2m100_tokenizer
+    tokenizer = build(out, english + targets["es"] + targets["fr"])
+    code = {"es": "spa_Latn", "fr": "fra_Latn", "en": "eng_Latn"} if kind == "nllb" else {"es": "es", "fr": "fr", "en": "en"}
+    tokenizer.src_lang = code["en"]
+    lang_token = (lambda c: c) if kind == "nllb" else tokenizer.get_lang_token
+    size = len(tokenizer)  # M2M100's language tokens come after its vocabulary, outside len()
+    if hasattr(tokenizer, "lang_token_to_id"):
+        size = max(size, max(tokenizer.lang_token_to_id.values()) + 1)
+    config = M2M100Config(
+        vocab_size=size, d_model=64, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+        decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128, max_position_embeddings=128,
+        pad_token_id=tokenizer.pad_token_id, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2,
+        scale_embedding=True, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0)
+    model = M2M100ForConditionalGeneration(config)
+    sources, labels, forced = [], [], []
+    for lang, texts in targets.items():
+        tokenizer.tgt_lang = code[lang]
+        enc = tokenizer(english, text_target=texts, return_tensors="pt", padding=True)
+        sources.append(enc)
+        lab = enc["labels"].clone()
+        lab[lab == tokenizer.pad_token_id] = -100
+        labels.append(lab)
+        forced.append(tokenizer.convert_tokens_to_ids(lang_token(code[lang])))
+    opt = torch.optim.AdamW(model.parameters(), lr=5e-3)
+    for step in range(1, max_steps + 1):
+        model.train()
+        for enc, lab in zip(sources, labels):
+            loss = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], labels=lab).loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        if step % 20 == 0 and _learned(model, tokenizer, sources, forced, list(targets.values())):
+            break
+    else:
+        raise RuntimeError(f"the tiny {kind} did not learn its pairs in {max_steps} steps")
+    model.eval()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+def _learned(model, tokenizer, sources, forced, targets) -> bool:
+    import torch
+
+    model.eval()
+    with torch.inference_mode():
+        for enc, bos, want in zip(sources, forced, targets):
+            gen = model.generate(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], num_beams=1,
+                                 max_new_tokens=40, forced_bos_token_id=bos)
+            gen = [[i for i in row if i != bos] for row in gen.tolist()]  # M2M100's may not be special
+            if tokenizer.batch_decode(gen, skip_special_tokens=True) != want:
+                return False
+    return True

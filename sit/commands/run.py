@@ -26,9 +26,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
     p.add_argument("--translator", default="apertium",
-                   help="apertium (offline default), marian, google, bing, baidu, youdao (see `sit list`)")
-    p.add_argument("--model", help="translator model: a MarianMT directory or hub id (default "
-                   "Helsinki-NLP/opus-mt-en-zh), or an Apertium pair such as eng-cat")
+                   help="apertium (offline default), marian, nllb, m2m100, ctranslate2, openai, deepl, google, "
+                        "bing, baidu, youdao (see `sit list` and docs/translators.md)")
+    p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
+                   "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
+                   "an OpenAI-compatible endpoint serves (required for openai), or an Apertium pair such as eng-cat")
+    p.add_argument("--translator-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of the translator (repeatable): openai prompt=FILE, temperature=0, mode=batch, "
+                        "batch_items=10; deepl formality=more; nllb/m2m100 beam_size=4; ctranslate2 "
+                        "compute_type=int8, beam_size=4 (docs/translators.md)")
     p.add_argument("--source-lang", default="en", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
     p.add_argument("--perturber", default="auto",
@@ -62,6 +68,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, help="texts per translator call")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
     p.add_argument("--timeout", type=float, help="seconds per translator request")
+    p.add_argument("--concurrency", type=int, help="requests in flight at once, under the --qps limit "
+                   "(network translators; default 1)")
     p.add_argument("--device", help="torch device for the models (default cuda where available, else cpu)")
     p.add_argument("--limit", type=int, help="test only the first N sentences")
     p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS,
@@ -72,7 +80,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def parse_relation_options(items: list[str]) -> dict[str, dict]:
     """``["rti.compare=all-words"]`` -> ``{"rti": {"compare": "all-words"}}``."""
     from ..errors import ConfigError
-    from ..perturb.options import parse_key_values
+    from ..options import parse_key_values
 
     out: dict[str, dict] = {}
     for key, value in parse_key_values(items, "--relation-option").items():
@@ -84,7 +92,7 @@ def parse_relation_options(items: list[str]) -> dict[str, dict]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..perturb.options import parse_key_values
+    from ..options import parse_key_values
     from ..pipeline import RunConfig
     from ..pipeline import run as run_pipeline
 
@@ -99,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         mlm_model=args.mlm_model,
         num_perturb=args.num_perturb,
         perturber_options=parse_key_values(args.perturber_option, "--perturber-option"),
+        translator_options=parse_key_values(args.translator_option, "--translator-option"),
         relations=tuple(args.relation.split(",")),
         relation_options=parse_relation_options(args.relation_option),
         parser=args.parser,
@@ -113,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         batch_size=args.batch_size,
         qps=args.qps,
         timeout=args.timeout,
+        concurrency=args.concurrency,
         device=args.device,
         limit=args.limit,
         max_line_chars=args.max_line_chars,

@@ -1,4 +1,4 @@
-"""Perturber options: one parser of ``KEY=VALUE`` and one validator, for ``sit run
+"""Perturber options: the one parser of ``KEY=VALUE`` and validator (:mod:`sit.options`), for ``sit run
 --perturber-option``, ``sit perturb --option`` (and its flags) and ``sit summarize``.
 
 A perturber takes the keyword parameters of its constructors (through ``**options`` up its
@@ -9,45 +9,11 @@ reordering). An option it does not take is an error naming the options it does t
 
 from __future__ import annotations
 
-import inspect
-import json
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Mapping, Optional
 
-from ..errors import ConfigError
+from ..options import MACHINERY, accepted_options, check_known, parse_key_values
 
-#: constructor parameters that are machinery, not options a user gives
-MACHINERY = frozenset({"self", "cache", "progress", "nlp", "tagger"})
-
-
-def parse_key_values(items: Iterable[str], flag: str = "--option") -> dict[str, Any]:
-    """``["rate=0.2", 'protect=["EU"]', "name=x"]`` -> ``{"rate": 0.2, "protect": ["EU"], "name": "x"}``:
-    values are JSON where they parse as JSON, else strings."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"{flag} takes KEY=VALUE, got {item!r}")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
-
-
-def accepted_options(cls: type, machinery: frozenset = MACHINERY) -> list[str]:
-    """The options class ``cls`` (a perturber, a relation) takes, in the order its constructors
-    declare them, less the ``machinery`` parameters."""
-    names: list[str] = []
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is None:
-            continue
-        params = inspect.signature(init).parameters.values()
-        names += [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        if not any(p.kind == p.VAR_KEYWORD for p in params):
-            break
-    ignored = set(getattr(cls, "ignored_options", ()))
-    return [n for n in dict.fromkeys(names) if n not in machinery and n not in ignored]
+__all__ = ["MACHINERY", "accepted_options", "parse_key_values", "perturber_options"]
 
 
 def perturber_options(
@@ -59,12 +25,7 @@ def perturber_options(
     from . import PERTURBERS
 
     accepted = accepted_options(PERTURBERS.get(name))
-    unknown = [k for k in given if k not in accepted]
-    if unknown:
-        raise ConfigError(
-            f"the {name} perturber has no option {', '.join(map(repr, unknown))}; "
-            f"its options: {', '.join(accepted) or 'none'}"
-        )
+    check_known(given, accepted, f"the {name} perturber")
     opts = {k: v for k, v in (defaults or {}).items() if k in accepted and v is not None}
     opts.update(given)
     return opts

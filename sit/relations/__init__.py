@@ -29,7 +29,7 @@ RELATIONS = Registry(
 
 def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
     """The relation ``name`` for this run; an option it does not have is a one-line error."""
-    from ..perturb.options import MACHINERY, accepted_options
+    from ..options import MACHINERY, accepted_options
 
     cls = RELATIONS.get(name)
     accepted = accepted_options(cls, MACHINERY | {"ctx"})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Translator, TranslatorStats
 
@@ -17,6 +19,21 @@ TRANSLATORS = Registry(
             "sit.translators.marian:MarianTranslator",
             TORCH_INSTALL_HINT,
             "MarianMT (opus-mt) through transformers, local",
+        ),
+        "nllb": Entry(
+            "sit.translators.seq2seq:NllbTranslator",
+            TORCH_INSTALL_HINT,
+            "NLLB-200 through transformers, local (FLORES-200 codes; default facebook/nllb-200-distilled-600M)",
+        ),
+        "m2m100": Entry(
+            "sit.translators.seq2seq:M2M100Translator",
+            TORCH_INSTALL_HINT,
+            "M2M100 through transformers, local (default facebook/m2m100_418M)",
+        ),
+        "ctranslate2": Entry(
+            "sit.translators.ct2:CTranslate2Translator",
+            "pip install 'sit[ct2]' (ctranslate2, transformers, sentencepiece)",
+            "a CTranslate2 model directory (converted Marian, NLLB or M2M100), local and fast on CPU",
         ),
         "google": Entry(
             "sit.translators.google:GoogleTranslator",
@@ -38,6 +55,16 @@ TRANSLATORS = Registry(
             "pip install requests",
             "Youdao Zhiyun text translation API (signType v3)",
         ),
+        "openai": Entry(
+            "sit.translators.openai_chat:OpenAITranslator",
+            "pip install requests",
+            "any OpenAI-compatible chat endpoint: OpenAI, vLLM, Ollama, llama.cpp, LM Studio (--model required)",
+        ),
+        "deepl": Entry(
+            "sit.translators.deepl:DeepLTranslator",
+            "pip install requests",
+            "DeepL API v2 (Pro, or Free with a key ending in :fx)",
+        ),
     },
 )
 
@@ -47,4 +74,13 @@ def get_translator(name: str, **kwargs) -> Translator:
     return TRANSLATORS.create(name, **kwargs)
 
 
-__all__ = ["TRANSLATORS", "Translator", "TranslatorStats", "get_translator"]
+def translator_options(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """``given`` (``--translator-option``), every key of which translator ``name`` must take
+    (a ConfigError listing its options otherwise)."""
+    from ..options import check_known
+
+    check_known(given, TRANSLATORS.get(name).option_names, f"the {name} translator")
+    return dict(given)
+
+
+__all__ = ["TRANSLATORS", "Translator", "TranslatorStats", "get_translator", "translator_options"]

@@ -26,11 +26,17 @@ class Translator:
 
     Subclasses set ``name`` and ``default_batch_size``, may override :meth:`model_id` and
     :meth:`version`, and implement :meth:`_translate_batch` (a list of non-empty texts in, the same
-    number of translations out, in order).
+    number of translations out, in order; ``None`` for a text the backend answered emptily or
+    refused: it is left untranslated and uncached, so a re-run asks again).
+
+    ``option_names`` are the constructor keywords a user may set with ``--translator-option``;
+    :meth:`options` returns those of them that change the translations (they join the cache key
+    and the run signature).
     """
 
     name: str = "base"
     default_batch_size: int = 32
+    option_names: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -43,11 +49,16 @@ class Translator:
         progress: bool = False,
         qps: Optional[float] = None,
         timeout: Optional[float] = None,
+        concurrency: Optional[int] = None,
+        device: Optional[str] = None,
     ):
-        # qps (requests per second) and timeout (seconds per request) matter to network adapters;
-        # local adapters accept and ignore them so the pipeline can pass one set of options.
+        # qps (requests per second), timeout (seconds per request) and concurrency (requests in
+        # flight) matter to network adapters, device (torch's) to local models; each adapter
+        # accepts and ignores the others so the pipeline can pass one set of options.
+        self.device = device
         self.qps = qps
         self.timeout = timeout
+        self.concurrency = concurrency
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.model = model
@@ -66,14 +77,21 @@ class Translator:
         """A version of the engine/model, so that an upgrade does not reuse stale cache entries."""
         return ""
 
-    def signature(self) -> dict[str, str]:
-        return {
+    def options(self) -> dict[str, Any]:
+        """The options that change the translations (prompt hash, temperature, beam size...)."""
+        return {}
+
+    def signature(self) -> dict[str, Any]:
+        sig: dict[str, Any] = {
             "name": self.name,
             "model": self.model_id(),
             "version": self.version(),
             "source_lang": self.source_lang,
             "target_lang": self.target_lang,
         }
+        if self.options():  # only where there are any: older caches keep their keys
+            sig["options"] = self.options()
+        return sig
 
     @property
     def store(self):
@@ -104,6 +122,7 @@ class Translator:
             valid=lambda t: isinstance(t, str),
             recoverable=(TranslationError,),
             strict=strict,
+            unanswered=self._unanswered,
         )
         result = cached_batches([t for t in texts if t.strip()], job)
         return [result.get(t) if t.strip() else t for t in texts]
@@ -112,6 +131,14 @@ class Translator:
         return ResponseMismatchError(
             f"{self.name}: batch {n} of {total} sent {sent} text(s) and got {got} translation(s) back "
             "(expected one text per text sent)",
+            translator=self.name,
+        )
+
+    def _unanswered(self, texts: list[str]) -> TranslationError:
+        first = texts[0] if len(texts[0]) <= 40 else texts[0][:37] + "..."
+        return TranslationError(
+            f"{self.name}: {len(texts)} text(s) got an empty or refused answer (first {first!r}); "
+            "they are left untranslated and not cached: run again to ask again",
             translator=self.name,
         )
 

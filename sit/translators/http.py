@@ -15,6 +15,8 @@ methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
   redacted like the credentials.
 * every HTTP attempt, retries included, waits for the rate limiter (``qps``), and ends within about
   ``timeout`` seconds: a server that trickles its answer is cut off at that deadline.
+* with ``concurrency`` N above 1, the requests of a batch run on N threads; the rate limiter and
+  the counters hold across them, and the batch's answers keep their order.
 * 429, 5xx, timeouts, connection errors, bodies cut short, invalid JSON and provider "busy" codes are retried up to
   ``max_retries`` times, waiting ``Retry-After`` where the provider sends it, else an exponential
   backoff with jitter; authentication errors are never retried.
@@ -32,6 +34,7 @@ import random
 import re
 import threading
 import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 from urllib.parse import parse_qsl, urlsplit
@@ -66,6 +69,8 @@ class Credential:
     field: str
     env: str
     required: bool = True
+    #: variables read when ``env`` is unset (the ecosystem's own, e.g. ``OPENAI_API_KEY``)
+    fallbacks: tuple[str, ...] = ()
 
 
 class RateLimiter:
@@ -161,6 +166,8 @@ class HttpTranslator(Translator):
     accepts_model: bool = False
     #: the API version, recorded in signatures and cache keys
     api_version: str = ""
+    #: seconds per request when --timeout is not given (an LLM on a CPU needs more)
+    default_timeout: float = DEFAULT_TIMEOUT
 
     def __init__(
         self,
@@ -173,6 +180,8 @@ class HttpTranslator(Translator):
         progress: bool = False,
         qps: Optional[float] = None,
         timeout: Optional[float] = None,
+        concurrency: Optional[int] = None,
+        device: Optional[str] = None,
         credentials: Optional[Mapping[str, str]] = None,
         endpoint: Optional[str] = None,
         session=None,
@@ -187,7 +196,7 @@ class HttpTranslator(Translator):
     ):
         super().__init__(
             source_lang, target_lang, model=model, cache=cache, batch_size=batch_size,
-            progress=progress, qps=qps, timeout=timeout,
+            progress=progress, qps=qps, timeout=timeout, concurrency=concurrency,
         )
         env = os.environ if env is None else env
         # credentials first: a missing one is the first thing the user hears, before any work
@@ -199,8 +208,10 @@ class HttpTranslator(Translator):
         self._secrets = sorted(secrets, key=len, reverse=True)
         self.batch_size = max(1, min(self.batch_size, self.max_items))
         timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
-        self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
+        self.timeout = timeout if timeout is not None else self.default_timeout
         self.qps = qps if qps is not None else self.default_qps
+        concurrency = check_number(concurrency, "--concurrency", minimum=1, integer=True, what="requests in flight")
+        self.concurrency = concurrency or 1
         self._clock = clock or time.monotonic
         self._sleep = sleep or time.sleep
         self.limiter = RateLimiter(self.qps, clock=self._clock, sleep=self._sleep)
@@ -216,6 +227,8 @@ class HttpTranslator(Translator):
         self.requests_sent = 0  # logical requests (a request retried three times counts once)
         self.attempts = 0  # HTTP attempts, retries included
         self.retries = 0
+        self._count_lock = threading.Lock()  # the counters above, under --concurrency
+        self._local = threading.local()  # the number of the request this thread is sending
         if session is None:
             import requests
 
@@ -235,11 +248,12 @@ class HttpTranslator(Translator):
         else:
             values = {}
             for spec in self.credentials_spec:
-                v = env.get(spec.env, "").strip()
+                v = next((x for x in (env.get(e, "").strip() for e in (spec.env, *spec.fallbacks)) if x), "")
                 if v:
                     values[spec.field] = v
             missing = [s for s in self.credentials_spec if s.field not in values]
-            self._file_section = load_section(self.name, env) if missing or not env.get(f"{self.env_prefix()}_ENDPOINT") else {}
+            self._file_section = load_section(self.name, env) if missing or not any(
+                env.get(v) for v in self.endpoint_vars()) else {}
             for spec in missing:
                 v = self._file_section.get(spec.field, "").strip()
                 if v:
@@ -261,16 +275,30 @@ class HttpTranslator(Translator):
             )
         return values
 
+    def endpoint_vars(self) -> tuple[str, ...]:
+        """The environment variables that replace the endpoint, first found wins."""
+        return (f"{self.env_prefix()}_ENDPOINT",)
+
+    def default_url(self) -> str:
+        """The provider's URL when nothing replaces it (DeepL's depends on the key)."""
+        return self.default_endpoint
+
+    def endpoint_url(self, value: str) -> str:
+        """The request URL for a configured endpoint value (an OpenAI base URL gains its path)."""
+        return value
+
     def _resolve_endpoint(self, given: Optional[str], env: Mapping[str, str]) -> str:
-        var = f"{self.env_prefix()}_ENDPOINT"
-        url = given or env.get(var, "").strip() or getattr(self, "_file_section", {}).get("endpoint", "") or self.default_endpoint
+        var = self.endpoint_vars()[0]
+        url = given or next((env.get(v, "").strip() for v in self.endpoint_vars() if env.get(v, "").strip()), "")
+        url = url or getattr(self, "_file_section", {}).get("endpoint", "")
+        url = self.endpoint_url(url) if url else self.default_url()
         try:
             parts = urlsplit(url)
             valid = parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 1) > 0
         except ValueError:  # an unclosed [IPv6], a port out of range
             valid = False
         if not valid or any(c.isspace() or not c.isprintable() for c in url):
-            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_endpoint}, not {public_url(url)!r}")
+            raise ConfigError(f"{var} must be an http(s) URL such as {self.default_url()}, not {public_url(url)!r}")
         if parts.scheme == "http" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
             log.warning("%s: %s is plain http; credentials and texts travel unencrypted", self.name, public_url(url))
         return url
@@ -303,7 +331,8 @@ class HttpTranslator(Translator):
         """Names the request in messages: its number in this run, size and first text."""
         first = texts[0] if texts else ""
         first = first if len(first) <= 40 else first[:37] + "..."
-        return f"batch #{self.requests_sent} ({len(texts)} text(s), first {first!r})"
+        n = getattr(self._local, "n", self.requests_sent)
+        return f"batch #{n} ({len(texts)} text(s), first {first!r})"
 
     def error(self, cls=ProviderError, message: str = "", **kwargs) -> TranslationError:
         """An exception of ``cls`` naming this adapter, with secrets redacted."""
@@ -347,7 +376,7 @@ class HttpTranslator(Translator):
         chars = size = 0
         for text in texts:
             c = len(text) + self.separator_size
-            b = len(text.encode("utf-8")) + self.separator_size
+            b = self.wire_bytes(text)
             if cur and (
                 len(cur) >= self.max_items
                 or (self.max_chars is not None and chars + c > self.max_chars)
@@ -362,10 +391,17 @@ class HttpTranslator(Translator):
             chunks.append(cur)
         return chunks
 
-    def _translate_batch(self, texts: list[str]) -> list[str]:
+    def wire_bytes(self, text: str) -> int:
+        """The bytes ``text`` adds to a request, as :attr:`max_bytes` counts them."""
+        return len(text.encode("utf-8")) + self.separator_size
+
+    def _translate_batch(self, texts: list[str]) -> list[Optional[str]]:
+        chunks = self.plan(texts)
+        if self.concurrency > 1 and len(chunks) > 1:
+            return self._concurrent(chunks)
         done_src: list[str] = []
-        done_out: list[str] = []
-        for chunk in self.plan(texts):
+        done_out: list[Optional[str]] = []
+        for chunk in chunks:
             try:
                 out = self.request(chunk)
             except TranslationError as exc:
@@ -376,9 +412,30 @@ class HttpTranslator(Translator):
             done_out.extend(out)
         return done_out
 
+    def _concurrent(self, chunks: list[list[str]]) -> list[Optional[str]]:
+        """The requests of one batch on ``concurrency`` threads, answers in order. After the first
+        failure no new request starts; the answers that came back travel on the error."""
+        with ThreadPoolExecutor(self.concurrency, thread_name_prefix=f"sit-{self.name}") as pool:
+            futures = [pool.submit(self.request, chunk) for chunk in chunks]
+            wait(futures, return_when=FIRST_EXCEPTION)
+            for f in futures:
+                f.cancel()
+        errors = [f.exception() for f in futures if not f.cancelled() and f.exception() is not None]
+        if errors:
+            exc = errors[0]
+            if not isinstance(exc, TranslationError):
+                raise exc
+            for chunk, f in zip(chunks, futures):
+                if not f.cancelled() and f.exception() is None:
+                    exc.partial.update((t, o) for t, o in zip(chunk, f.result()) if o is not None)
+            raise exc
+        return [out for f in futures for out in f.result()]
+
     def request(self, texts: list[str]) -> list[str]:
-        """One logical request, retried on retryable errors with backoff."""
-        self.requests_sent += 1
+        """One logical request, retried on retryable errors with backoff. Thread-safe."""
+        with self._count_lock:
+            self.requests_sent += 1
+            self._local.n = self.requests_sent
         attempt = 0
         while True:
             try:
@@ -395,11 +452,12 @@ class HttpTranslator(Translator):
                                 f"{self.max_retry_after:.0f} s: run again later to resume",)
                     raise
                 attempt += 1
-                self.retries += 1
+                with self._count_lock:
+                    self.retries += 1
                 log.warning("%s; retry %d of %d in %.1f s", exc, attempt, self.max_retries, delay)
                 self._sleep(delay)
                 continue
-            if not isinstance(out, list) or len(out) != len(texts) or not all(isinstance(t, str) for t in out):
+            if not isinstance(out, list) or len(out) != len(texts) or not all(t is None or isinstance(t, str) for t in out):
                 n = len(out) if isinstance(out, list) else type(out).__name__
                 raise self.mismatch(texts, f"sent {len(texts)} text(s), got {n} translation(s)")
             return out
@@ -420,7 +478,8 @@ class HttpTranslator(Translator):
         kwargs.setdefault("method", "POST")
         kwargs.setdefault("url", self.endpoint)
         self.limiter.acquire()
-        self.attempts += 1
+        with self._count_lock:
+            self.attempts += 1
         log.debug("%s: %s: %d character(s)", self.name, self.where(texts), sum(map(len, texts)))
         deadline = time.monotonic() + self.timeout
         try:

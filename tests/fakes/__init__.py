@@ -347,12 +347,14 @@ def single(form: dict[str, list[str]], name: str) -> str:
     return values[0]
 
 
+from .llm import FakeDeepL, FakeOpenAI  # noqa: E402
 from .providers import FakeBaidu, FakeBing, FakeGoogle, FakeYoudao  # noqa: E402
 
-FAKES = {"google": FakeGoogle, "bing": FakeBing, "baidu": FakeBaidu, "youdao": FakeYoudao}
+FAKES = {"google": FakeGoogle, "bing": FakeBing, "baidu": FakeBaidu, "youdao": FakeYoudao, "openai": FakeOpenAI,
+         "deepl": FakeDeepL}
 
 __all__ = [
-    "AUTH", "Call", "FAKES", "Fault", "FakeBaidu", "FakeBing", "FakeGoogle", "FakeProvider", "FakeYoudao",
+    "AUTH", "Call", "FAKES", "Fault", "FakeBaidu", "FakeDeepL", "FakeOpenAI", "FakeBing", "FakeGoogle", "FakeProvider", "FakeYoudao",
     "MALFORMED", "MISORDER", "MISSING", "REORDER", "QUOTA", "SERVER_ERROR", "SHORT", "UNAVAILABLE", "apertium_translate", "code",
     "dictionary_translate", "have_apertium", "rate", "slow",
 ]
