@@ -4,13 +4,18 @@
 batches, checks each batch's answer (one valid value per key sent), writes each finished batch to
 the cache before the next one starts (a kill loses at most the batch in flight), counts in one
 :class:`BatchStats` and drives the progress bar.
+
+Where the hook runs is the engine's business (:mod:`sit.engine`): without one, in this process;
+with one (``BatchJob.remote``), the batches the cache lacks go out to workers that rebuild the
+stage from its :class:`~sit.registry.Factory`, and their answers come back in order, batch by
+batch, to this loop, which stays the only writer of the cache. The stage does not know.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, Iterator, Optional, Sequence
 
 from .cache import MISSING, Store
 from .progress import progress
@@ -58,6 +63,29 @@ def _same(value: Any) -> Any:
 
 
 @dataclass
+class Remote:
+    """How an engine runs a stage's hook elsewhere: ``factory`` rebuilds the stage (without its
+    cache) in a worker, whose ``method`` answers each batch; ``setup`` holds attributes set on the
+    rebuilt stage (a cluster-wide rate limiter). ``engine.run(remote, batches)`` yields, in the
+    order of ``batches``, each batch's value or the exception its hook raised."""
+
+    engine: Any
+    factory: Any  # sit.registry.Factory
+    method: str
+    setup: dict = field(default_factory=dict)
+
+
+def remote(stage: Any, method: str) -> Optional[Remote]:
+    """The :class:`Remote` of ``stage``'s hook ``method`` where an engine that runs stages
+    elsewhere is attached to it (``stage.engine``) and the stage can be rebuilt
+    (``stage.factory``, set by :meth:`sit.registry.Registry.create`); else None (in process)."""
+    engine, factory = getattr(stage, "engine", None), getattr(stage, "factory", None)
+    if engine is None or factory is None or not getattr(engine, "remote", False):
+        return None
+    return Remote(engine, factory, method, engine.setup_for(stage))
+
+
+@dataclass
 class BatchJob:
     """How one stage runs its batches.
 
@@ -67,7 +95,10 @@ class BatchJob:
     ``recoverable`` (a ``partial`` dict on them holds the values the batch finished) stop the
     work; with ``strict`` they propagate after the partial values are saved, otherwise the keys
     left are counted as failed and the error is logged and recorded in :attr:`BatchStats.errors`.
-    ``encode``/``decode`` turn values into JSON for the cache and back.
+    ``encode``/``decode`` turn values into JSON for the cache and back. ``finish(keys, value)``,
+    run here on what ``compute`` (or the remote hook) returned for a batch, gives the batch's
+    answer (a stage whose hook also returns side figures keeps them with it). With ``remote`` the
+    batches are answered by its engine instead of ``compute``.
     """
 
     compute: Callable[[list], Sequence[Any]]
@@ -83,6 +114,8 @@ class BatchJob:
     decode: Callable[[Any], Any] = _same
     recoverable: tuple[type[BaseException], ...] = ()
     strict: bool = True
+    finish: Optional[Callable[[list, Any], Any]] = None
+    remote: Optional[Remote] = None
 
 
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
@@ -100,10 +133,11 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
             result[key] = job.decode(hit)
             job.stats.cache_hits += 1
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
+    answers = _answers(job, batches)
     with progress(len(todo), job.desc, job.unit, job.show_progress) as bar:
         for n, batch in enumerate(batches):
             try:
-                out = _run_batch(job, batch, n, len(batches))
+                out = _check(job, batch, next(answers), n, len(batches))
             except job.recoverable as exc:
                 sent = set(batch)
                 partial = getattr(exc, "partial", None) or {}
@@ -120,9 +154,24 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     return result
 
 
-def _run_batch(job: BatchJob, batch: list, n: int, total: int) -> list:
-    out = list(job.compute(batch))
+def _answers(job: BatchJob, batches: list[list]) -> Iterator[Any]:
+    """Each batch's value (or the exception its hook raised), in order, computed lazily: here
+    one batch at a time, or by the job's engine, which may work ahead on later batches."""
+    if job.remote is not None and batches:
+        yield from job.remote.engine.run(job.remote, batches)
+        return
+    for batch in batches:
+        try:
+            yield job.compute(batch)
+        except Exception as exc:  # handed to _check, which raises it where the loop can see it
+            yield exc
+
+
+def _check(job: BatchJob, batch: list, value: Any, n: int, total: int) -> list:
+    if isinstance(value, BaseException):
+        raise value
     job.stats.calls += 1
+    out = list(job.finish(batch, value) if job.finish is not None else value)
     if len(out) != len(batch) or not all(job.valid(v) for v in out):
         raise job.mismatch(n + 1, total, len(batch), len(out))
     return out

@@ -156,6 +156,17 @@ class SubstitutionPerturber(Perturber):
         raise NotImplementedError
 
     def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
+        return self._finish_batch(sentences, self._perturb_keys(sentences))
+
+    def _finish_batch(self, keys: list[str], value) -> list[list[tuple[str, Edit]]]:
+        """Keep the drop counts that came with a batch's candidates (computed here or in an
+        engine's worker, which has no cache) and answer with the candidates."""
+        kept, dropped = value
+        self._remember_drops(keys, [Counter(d) for d in dropped])
+        return kept
+
+    def _perturb_keys(self, sentences: list[str]):
+        """(the kept candidates of each sentence, the drop counts of each sentence)."""
         docs = self.tagger.tag(sentences, entities=True)
         slots_of = [slots(doc, strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)
@@ -169,8 +180,7 @@ class SubstitutionPerturber(Perturber):
         kept, dropped = self.quality.apply(self.tagger, candidates, sentences, docs, self.name)
         for n, count in enumerate(rare):
             dropped[n]["rare"] += count
-        self._remember_drops(sentences, dropped)
-        return kept
+        return kept, [dict(d) for d in dropped]
 
     def _choose(self, words: list[str], slot: Slot, rare: list[int], n: int) -> list[tuple[str, Any]]:
         """The first ``num_perturb`` acceptable, distinct, frequent-enough proposals (with their
