@@ -64,15 +64,14 @@ def _same(value: Any) -> Any:
 
 @dataclass
 class Remote:
-    """How an engine runs a stage's hook elsewhere: ``factory`` rebuilds the stage (without its
-    cache) in a worker, whose ``method`` answers each batch; ``setup`` holds attributes set on the
-    rebuilt stage (a cluster-wide rate limiter). ``engine.run(remote, batches)`` yields, in the
-    order of ``batches``, each batch's value or the exception its hook raised."""
+    """How an engine runs a stage's hook elsewhere: ``factory`` rebuilds ``stage`` (without its
+    cache) in a worker, whose ``method`` answers each batch. ``engine.run(remote, batches)``
+    yields, in the order of ``batches``, each batch's value or the exception its hook raised."""
 
     engine: Any
     factory: Any  # sit.registry.Factory
     method: str
-    setup: dict = field(default_factory=dict)
+    stage: Any  # the driver's instance (what the engine may need to know of it, such as its qps)
 
 
 def remote(stage: Any, method: str) -> Optional[Remote]:
@@ -82,7 +81,7 @@ def remote(stage: Any, method: str) -> Optional[Remote]:
     engine, factory = getattr(stage, "engine", None), getattr(stage, "factory", None)
     if engine is None or factory is None or not getattr(engine, "remote", False):
         return None
-    return Remote(engine, factory, method, engine.setup_for(stage))
+    return Remote(engine, factory, method, stage)
 
 
 @dataclass

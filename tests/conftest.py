@@ -57,3 +57,75 @@ def english_tagger():
     from sit.perturb.substitution import Tagger
 
     return Tagger()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One local Ray cluster for the session (2 CPUs), started with ``ray start --head --block``
+    and stopped by ending that process; this process is connected to it and ``RAY_ADDRESS``
+    names it, so ``sit run --engine ray`` subprocesses use it too. Skipped without Ray."""
+    ray = pytest.importorskip("ray", reason='Ray is not installed (pip install "sit-mt[ray]")')
+    import subprocess
+    import time
+
+    port = _free_port()
+    # a throw-away cluster on 127.0.0.1: no token authentication (Ray's default for a new local cluster)
+    saved = {k: os.environ.get(k) for k in ("RAY_ADDRESS", "RAY_AUTH_MODE")}
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(TESTS.parent), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", "--num-cpus=2", "--num-gpus=0",
+         f"--port={port}", "--include-dashboard=false", "--disable-usage-stats"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+                break
+            except Exception:
+                if time.monotonic() > deadline or head.poll() is not None:
+                    raise
+                time.sleep(1)
+        os.environ["RAY_ADDRESS"] = address
+        yield address
+    finally:
+        ray.shutdown()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        _stop_session(head)
+
+
+def _stop_session(head) -> None:
+    """End the process group the fixture started (``ray start`` and the Ray processes it ran)."""
+    import signal
+    import subprocess
+    import time
+
+    for sig, wait in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(head.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            head.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            continue
+        time.sleep(1)  # what ray start's children left of the group
+    try:
+        os.killpg(head.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass

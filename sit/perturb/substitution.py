@@ -113,6 +113,7 @@ class SubstitutionPerturber(Perturber):
     ``encoder``, ``min_similarity``, ``per_slot``) are accepted by every implementation."""
 
     deterministic = True
+    uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
 
     def __init__(
         self,

@@ -17,6 +17,7 @@ DEFAULT_MARIAN = "Helsinki-NLP/opus-mt-en-zh"
 
 class MarianTranslator(Translator):
     name = "marian"
+    uses_gpu = True  # an engine gives its workers --gpus-per-worker
     # 32 sentences a generate() call; on a GPU raise it with --batch-size (an H100 translates
     # about 44 sentences/s at 16, 111 at 64, 387 at 200: benchmarks/bench_models.py)
     default_batch_size = 32
