@@ -115,7 +115,7 @@ def _stop_session(head) -> None:
     import subprocess
     import time
 
-    for sig, wait in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
         try:
             os.killpg(head.pid, sig)
         except ProcessLookupError:

@@ -8,8 +8,8 @@ finish, to the driver's batch loop (:func:`sit.batching.cached_batches`), which 
 to the cache: the driver stays the one writer, and a run killed half-way resumes from it.
 
 - Workers: one CPU each, or ``--gpus-per-worker`` GPUs for stages that run a model on torch
-  (``uses_gpu``); the pool grows to what the cluster holds (or ``--workers``), never beyond the
-  number of batches.
+  (``uses_gpu``); the pool is as large as the cluster holds (or ``--workers``), never more actors
+  than batches; each actor takes one batch at a time.
 - Faults: an actor that dies is restarted and its batch retried (``max_restarts``,
   ``max_task_retries``); a batch that kills its worker every time ends the stage's work with a
   :class:`~sit.errors.WorkerLostError` (a translator leaves the texts untranslated, as with any
@@ -130,8 +130,9 @@ class RayEngine:
                 StageWorker, batch_size=1, batch_format="numpy",
                 fn_constructor_kwargs={"factory": remote.factory, "method": remote.method,
                                        "setup": self.setup_for(stage)},
-                # one batch at a time per actor: a worker that dies takes no other batch down with it
-                compute=ray.data.ActorPoolStrategy(min_size=1, max_size=size, max_tasks_in_flight_per_actor=1),
+                # a fixed pool (Ray Data's autoscaler does not grow a pool of one task per actor), one
+                # batch at a time per actor: a worker that dies takes no other batch down with it
+                compute=ray.data.ActorPoolStrategy(size=size, max_tasks_in_flight_per_actor=1),
                 num_cpus=1, num_gpus=self.gpus_for(stage) or None,
                 max_restarts=self.retries, max_task_retries=self.retries,
             )
