@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterator, Optional, Sequence
+from typing import Any, Callable, Hashable, Optional, Sequence
 
 from .cache import MISSING, Store
 from .progress import progress
@@ -132,11 +132,14 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
             result[key] = job.decode(hit)
             job.stats.cache_hits += 1
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
-    answers = _answers(job, batches)
+    # an engine answers the batches in order, as its workers finish them; else each is computed
+    # here when its turn comes
+    answers = job.remote.engine.run(job.remote, batches) if job.remote is not None and batches else None
     with progress(len(todo), job.desc, job.unit, job.show_progress) as bar:
         for n, batch in enumerate(batches):
             try:
-                out = _check(job, batch, next(answers), n, len(batches))
+                value = next(answers) if answers is not None else job.compute(batch)
+                out = _check(job, batch, value, n, len(batches))
             except job.recoverable as exc:
                 sent = set(batch)
                 partial = getattr(exc, "partial", None) or {}
@@ -151,19 +154,6 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
             _save(job, result, list(zip(batch, out)))
             bar.update(len(batch))
     return result
-
-
-def _answers(job: BatchJob, batches: list[list]) -> Iterator[Any]:
-    """Each batch's value (or the exception its hook raised), in order, computed lazily: here
-    one batch at a time, or by the job's engine, which may work ahead on later batches."""
-    if job.remote is not None and batches:
-        yield from job.remote.engine.run(job.remote, batches)
-        return
-    for batch in batches:
-        try:
-            yield job.compute(batch)
-        except Exception as exc:  # handed to _check, which raises it where the loop can see it
-            yield exc
 
 
 def _check(job: BatchJob, batch: list, value: Any, n: int, total: int) -> list:

@@ -30,11 +30,14 @@ class RebuildingEngine:
     def run(self, remote, batches):
         stage = pickle.loads(pickle.dumps(remote.factory)).build()
         self.built.append(stage)
-        for batch in batches:
-            try:
-                yield pickle.loads(pickle.dumps(getattr(stage, remote.method)(batch)))
-            except Exception as exc:
-                yield exc
+        return iter([self._answer(stage, remote.method, batch) for batch in batches])
+
+    @staticmethod
+    def _answer(stage, method, batch):
+        try:
+            return pickle.loads(pickle.dumps(getattr(stage, method)(batch)))
+        except Exception as exc:  # handed back to the batch loop, as a worker's error is
+            return exc
 
 
 TEXTS = ["The senator criticized the governor.", "The bank raised interest rates.",

@@ -113,7 +113,7 @@ class RayEngine:
     # -- the work ----------------------------------------------------------------------------------
     def run(self, remote, batches: list[list]) -> Iterator[Any]:
         """Each batch's value (or the exception its hook raised), in the order of ``batches``,
-        as the workers finish them."""
+        as the workers finish them (Ray starts the work when the first answer is read)."""
         self.start()
         import ray.data
 
@@ -136,7 +136,10 @@ class RayEngine:
                 num_cpus=1, num_gpus=self.gpus_for(stage) or None,
                 max_restarts=self.retries, max_task_retries=self.retries,
             )
-        log.debug("ray: %d batch(es) of %s on up to %d worker(s)", len(batches), remote.factory.target, size)
+        log.debug("ray: %d batch(es) of %s on %d worker(s)", len(batches), remote.factory.target, size)
+        return self._answers(ds, remote, len(batches))
+
+    def _answers(self, ds, remote, total: int) -> Iterator[Any]:
         rows = ds.iter_rows()
         expected = 0
         try:
@@ -146,14 +149,14 @@ class RayEngine:
                 expected += 1
                 yield pickle.loads(row["answer"])[1]
         except ray.exceptions.RayError as exc:
-            yield self._lost(remote, expected, len(batches), _first_line(exc))
+            yield self._lost(remote, expected, total, _first_line(exc))
             return
         finally:
             close = getattr(rows, "close", None)
             if close is not None:
                 close()
-        if expected < len(batches):
-            yield self._lost(remote, expected, len(batches), "its worker died on every try")
+        if expected < total:
+            yield self._lost(remote, expected, total, "its worker died on every try")
 
     def _lost(self, remote, n: int, total: int, why: str) -> WorkerLostError:
         return WorkerLostError(f"{remote.factory.target.rpartition(':')[2]}: batch {n + 1} of {total} failed on "
