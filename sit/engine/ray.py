@@ -63,8 +63,9 @@ class RayEngine:
 
     # -- the cluster -----------------------------------------------------------------------------
     def start(self) -> None:
-        """Connect to the cluster (``--ray-address``, ``RAY_ADDRESS``), else start a local Ray;
-        done on the first batch that is not cached, so a re-run from the cache starts nothing."""
+        """Connect to the cluster (``--ray-address``, ``RAY_ADDRESS``), else to one ``ray start``
+        ran on this machine, else start a local Ray (``local`` always starts one); done on the
+        first batch that is not cached, so a re-run from the cache starts nothing."""
         if ray.is_initialized():
             return
         try:
