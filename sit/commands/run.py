@@ -70,7 +70,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", default="local", choices=("local", "ray"),
                    help="where the model stages run: local (this process, default) or ray (a Ray cluster; "
                         'pip install "sit-mt[ray]"; see docs/scale.md). The results do not depend on it')
-    p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else a local instance)")
+    p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else one `ray start` ran on "
+                        "this machine, else a new local instance; `local` always starts a new one)")
     p.add_argument("--gpus-per-worker", type=float, default=0.0,
                    help="--engine ray: GPUs of each worker of a model stage (masked LM, Marian, Stanza); default 0")
     p.add_argument("--workers", type=int, help="--engine ray: workers per stage (default: what the cluster holds)")
