@@ -10,8 +10,9 @@ throughput with one and with every GPU, e.g. with ``--translator marian --model 
     python3 benchmarks/bench_engine.py [--dataset news] [--limit N] [--perturber auto]
         [--translator apertium] [--ray-address ADDR] [--workers N] [--gpus-per-worker G]
 
-Each figure is wall seconds per stage of ``run.json``'s timings, the whole process included.
-Stop any local Ray the run starts with the process (it does): nothing is left running.
+Figures: wall seconds of the whole process, of the run, and per stage (``run.json``'s timings).
+A local Ray instance a run starts is stopped when that run ends. ``--ray-address local`` keeps the
+benchmark off any cluster already running on the machine.
 """
 
 from __future__ import annotations
