@@ -64,3 +64,57 @@ DISTANCES: dict[str, Callable[..., float]] = {
     "relation": relation_distance,
     "head-relation": head_relation_distance,
 }
+
+
+# -- the surface gate ------------------------------------------------------------------------
+#: the longest hunk (in tokens, either side) that can be the translated substitute itself
+SUBSTITUTE_HUNK = 3
+
+
+def _variant(x: str, y: str, stops: frozenset[str]) -> bool:
+    """Two tokens that differ only by agreement or function words: both stop words (el/la,
+    del/de), or the same stem (atacado/atacada, nuevo/nuevos: a shared prefix of 4 characters,
+    or of all but one character for shorter words)."""
+    x, y = x.lower(), y.lower()
+    if x == y or (x in stops and y in stops):
+        return True
+    n = min(len(x), len(y))
+    need = 4 if n >= 5 else max(n - 1, 2)
+    return n >= 2 and x[:need] == y[:need]
+
+
+def _hunk_kind(a: list[str], b: list[str], stops: frozenset[str]) -> str:
+    """``agreement`` (function words and inflections only), ``substitute`` (a short block of
+    other words, none of them moved from the other side) or ``structure``."""
+    if len(a) == len(b) and all(_variant(x, y, stops) for x, y in zip(a, b)):
+        return "agreement"
+    if all(t.lower() in stops for t in a + b):
+        return "agreement"
+    moved = {t.lower() for t in a if t.lower() not in stops} & {t.lower() for t in b if t.lower() not in stops}
+    if moved or max(len(a), len(b)) > SUBSTITUTE_HUNK or not a or not b:
+        return "structure"
+    return "substitute"
+
+
+def surface_change(a: tuple[str, ...], b: tuple[str, ...], stops: frozenset[str] = frozenset()) -> list[str]:
+    """How the token sequences of two translations differ beyond the translated substitute.
+
+    The word-level alignment of ``a`` and ``b`` is split into hunks; hunks of agreement or
+    function words (``stops``) are allowed anywhere, and one short hunk of other words (at most
+    :data:`SUBSTITUTE_HUNK` tokens a side, no word moved) is the substitute's own translation.
+    Returns a description of every other hunk (words inserted, dropped, moved, or a second
+    content change); empty when the two translations are parallel, so a structure difference the
+    parser reports is the parser's, not the translator's."""
+    found, substitutes = [], 0
+    for op, a0, a1, b0, b1 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        ha, hb = list(a[a0:a1]), list(b[b0:b1])
+        kind = _hunk_kind(ha, hb, stops)
+        if kind == "agreement":
+            continue
+        if kind == "substitute" and substitutes == 0:
+            substitutes += 1
+            continue
+        found.append(f"{' '.join(ha) or '∅'} → {' '.join(hb) or '∅'}")
+    return found

@@ -119,6 +119,31 @@ def choose_perturber(config: RunConfig, cache: Cache):
     return perturber, f"{reason}; {perturber.describe()}"
 
 
+#: the numeric settings of a run: (field, option, check_number's rule)
+NUMBERS = (
+    ("num_perturb", "--num-perturb", {"integer": True, "minimum": 1}),
+    ("threshold", "--threshold", {}),
+    ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
+    ("seed", "--seed", {"integer": True}),
+    ("batch_size", "--batch-size", {"integer": True, "minimum": 1}),
+    ("qps", "--qps", {"above": 0, "what": "requests per second"}),
+    ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
+    ("limit", "--limit", {"integer": True, "minimum": 1}),
+    ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
+)
+
+
+def checked_numbers(config: RunConfig) -> RunConfig:
+    """``config`` with its numbers checked by :func:`sit.validate.check_number` (strings parsed):
+    a value that is not finite, not an integer where one is needed or out of range is a
+    ConfigError naming the option, before any work."""
+    from dataclasses import replace
+
+    from .validate import check_number
+
+    return replace(config, **{f: check_number(getattr(config, f), opt, **rule) for f, opt, rule in NUMBERS})
+
+
 def _default_out(config: RunConfig) -> Path:
     stem = config.dataset or (Path(config.input).stem if config.input else "input")
     return Path("runs") / f"{stem}-{config.translator}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
@@ -129,6 +154,7 @@ def run(config: RunConfig) -> RunResult:
     ``config.engine``; write the run directory."""
     from .engine import create_engine
 
+    config = checked_numbers(config)
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
                            workers=config.workers)

@@ -13,22 +13,24 @@ from .errors import ConfigError
 
 
 def check_number(value, name: str, *, minimum: Optional[float] = None, above: Optional[float] = None,
-                 integer: bool = False, what: str = ""):
-    """``value`` if it is a finite number (an integer where ``integer``) with ``value >= minimum``
-    and ``value > above``; else a ConfigError naming ``name``. Strings are parsed (environment
-    variables); ``None`` passes through (the default applies)."""
+                 maximum: Optional[float] = None, integer: bool = False, what: str = ""):
+    """``value`` if it is a finite number (an integer where ``integer``) with ``value >= minimum``,
+    ``value > above`` and ``value <= maximum``; else a ConfigError naming ``name``. Strings are
+    parsed (environment variables, KEY=VALUE options); ``None`` passes through (the default applies)."""
     if value is None:
         return None
     kind = "an integer" if integer else "a finite number"
     rule = kind + (f" of at least {minimum:g}" if minimum is not None else "") + (
-        f" above {above:g}" if above is not None else "") + (f" ({what})" if what else "")
+        f" above {above:g}" if above is not None else "") + (
+        f" and at most {maximum:g}" if maximum is not None else "") + (f" ({what})" if what else "")
     try:
         if isinstance(value, bool):
             raise ValueError
         number = (int(value) if isinstance(value, int) else _int(value)) if integer else float(value)
     except (TypeError, ValueError):
         raise ConfigError(f"{name} must be {rule}, not {value!r}") from None
-    if not math.isfinite(number) or (minimum is not None and number < minimum) or (above is not None and number <= above):
+    if (not math.isfinite(number) or (minimum is not None and number < minimum)
+            or (above is not None and number <= above) or (maximum is not None and number > maximum)):
         raise ConfigError(f"{name} must be {rule}, not {value!r}")
     return number
 

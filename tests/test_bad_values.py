@@ -54,6 +54,43 @@ def test_sit_run_refuses_invalid_values_before_any_work(tmp_path, corpus, monkey
     assert not (tmp_path / "run").exists() and not (tmp_path / "cache").exists()
 
 
+@pytest.mark.parametrize("option, rule", [
+    (["--top-k", "-1"], "--top-k must be an integer of at least 0 (0 keeps all), not -1"),
+    (["--num-perturb", "0"], "--num-perturb must be an integer of at least 1, not 0"),
+    (["--num-perturb", "-3"], "--num-perturb must be an integer of at least 1, not -3"),
+    (["--threshold", "nan"], "--threshold must be a finite number, not nan"),
+    (["--threshold", "inf"], "--threshold must be a finite number, not inf"),
+    (["--batch-size", "0"], "--batch-size must be an integer of at least 1, not 0"),
+    (["--batch-size", "-2"], "--batch-size must be an integer of at least 1, not -2"),
+    (["--limit", "0"], "--limit must be an integer of at least 1, not 0"),
+    (["--limit", "-1"], "--limit must be an integer of at least 1, not -1"),
+    (["--max-line-chars", "0"], "--max-line-chars must be an integer of at least 1, not 0"),
+    (["--qps", "0"], "--qps must be a finite number above 0 (requests per second), not 0.0"),
+    (["--qps", "-1"], "--qps must be a finite number above 0 (requests per second), not -1.0"),
+    (["--timeout", "-1"], "--timeout must be a finite number above 0 (seconds per request), not -1.0"),
+    (["--timeout", "inf"], "--timeout must be a finite number above 0 (seconds per request), not inf"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_sit_run_numbers_go_through_the_one_check_before_any_work(tmp_path, corpus, capsys, option, rule):
+    """The offline default translator (which ignores --qps and --timeout) refuses them all the same:
+    exit 2, one line, no run directory, no cache."""
+    code = main(["run", "--input", str(corpus), "--perturber", "wordnet", "--cache-dir", str(tmp_path / "cache"),
+                 "--out", str(tmp_path / "run"), "--no-progress", *option])
+    assert code == 2
+    assert one_error(capsys) == f"sit: error: {rule}"
+    assert not (tmp_path / "run").exists() and not (tmp_path / "cache").exists()
+
+
+def test_run_config_numbers_are_checked_for_python_callers_too(tmp_path):
+    from sit.errors import ConfigError
+    from sit.pipeline import RunConfig, checked_numbers, run
+
+    with pytest.raises(ConfigError, match=r"^--top-k must be an integer of at least 0 \(0 keeps all\), not 2.5$"):
+        run(RunConfig(dataset="politics", top_k=2.5, out=str(tmp_path / "run")))
+    assert not (tmp_path / "run").exists()
+    ok = checked_numbers(RunConfig(dataset="politics", top_k="4", limit=2.0, threshold="0.5"))
+    assert (ok.top_k, ok.limit, ok.threshold) == (4, 2, 0.5) and type(ok.limit) is int
+
+
 @pytest.mark.parametrize("option, names", [
     (["--success-threshold", "nan"], "--success-threshold"),
     (["--success-threshold", "inf"], "--success-threshold"),
@@ -70,3 +107,29 @@ def test_sit_eval_refuses_invalid_values(tmp_path, capsys, option, names):
     line = one_error(capsys)
     assert names in line and ("finite" in line or "at least" in line)
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("option, rule", [
+    (["--size", "0"], "--size must be an integer of at least 1, not 0"),
+    (["--size", "-1"], "--size must be an integer of at least 1, not -1"),
+    (["--batch-size", "0"], "--batch-size must be an integer of at least 1, not 0"),
+    (["--lead-threshold", "nan"], "--lead-threshold must be a finite number of at least 0 (chrF, 0-100), not nan"),
+    (["--lead-threshold", "-5"], "--lead-threshold must be a finite number of at least 0 (chrF, 0-100), not -5.0"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_sit_summarize_numbers_go_through_the_one_check(tmp_path, capsys, option, rule):
+    out = tmp_path / "out.jsonl"
+    code = main(["summarize", "--input", "lead_docs", "--perturbation", "sentence_reorder", "--no-progress",
+                 "--cache-dir", str(tmp_path / "cache"), "--output", str(out), *option])
+    assert code == 2
+    assert one_error(capsys) == f"sit: error: {rule}"
+    assert not out.exists()
+
+
+def test_seq2seq_generation_numbers_are_checked_when_the_summarizer_is_made():
+    from sit.errors import ConfigError
+    from sit.summarize import SUMMARIZERS
+
+    with pytest.raises(ConfigError, match="^--num-beams must be an integer of at least 1, not 0$"):
+        SUMMARIZERS.create("seq2seq", model="unused", num_beams=0)
+    with pytest.raises(ConfigError, match="^--max-new-tokens must be an integer of at least 1, not -1$"):
+        SUMMARIZERS.create("seq2seq", model="unused", max_new_tokens=-1)

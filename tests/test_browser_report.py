@@ -22,8 +22,8 @@ import pytest
 from sit.cli import main
 from sit.report import write_reports
 from sit.report.labels import load_labels
-from sit.report.precision import run_precision
-from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_signature, write_sample_run
+from sit.report.precision import precision_by_relation, run_precision
+from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_relation_issues, sample_signature, write_sample_run
 from sit.rundir import load_run
 
 CHROMIUM = os.environ.get("SIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -99,6 +99,10 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     assert "showing 30 of 30 flagged sentences, 90 of 90 issues" in page.inner_text("#status")
     dists = [float(t.split()[1]) for t in page.locator("#list .sent .dist").all_inner_texts()]
     assert dists == sorted(dists, reverse=True)
+    # the page opens on the findings: the worst sentences are open, the run's details closed
+    assert page.locator("#list .sent").nth(0).locator(".sent-body").is_visible()
+    assert page.locator("#list .sent").nth(0).locator(".issue mark").count() >= 1
+    assert not page.locator("#run-details .sigline").is_visible()
 
     # filter: minimum distance, then text search, then relation
     threshold = sorted({i.distance for i in run.issues})[-2]
@@ -230,3 +234,57 @@ def test_hostile_inputs_render_as_text(tmp_path, tab):
     page.screenshot(path=str(ARTIFACTS / "report-hostile.png"))
     assert tab.errors == [], tab.errors
     assert tab.dialogs == []
+
+
+def test_relation_filter_and_labels_per_relation(tmp_path, tab):
+    run_dir = write_sample_run(tmp_path / "rel", sample_relation_issues(5, seed=4))
+    write_reports(run_dir, ("html",))
+    run = load_run(run_dir)
+    page = tab.open(run_dir / "report.html")
+    groups = ["sit", "rti", "patinv", "sit.untranslated"]
+    assert [o for o in page.locator("#f-group option").evaluate_all("os => os.map(o => o.value)")] == ["", *groups]
+    _wait_rows(page, 5 + 5 + 5 + 1)  # each group's sentences apart, in the run's order
+    assert page.locator("#list .sent .group").all_inner_texts()[:6] == ["sit"] * 5 + ["rti"]
+    page.select_option("#f-group", "rti")
+    _wait_rows(page, 5)
+    assert set(page.locator("#list .sent").evaluate_all("ss => ss.map(s => s.dataset.group)")) == {"rti"}
+    assert "10 of 26 issues" in page.inner_text("#status")
+
+    # sit's 0-1 and rti's 0-1 have the same source and rank: marks stay apart
+    sent = page.locator("#s-rti\\:0")
+    sent.locator(".sent-head").click()
+    assert sent.locator("dt").all_inner_texts()[:4] == ["container #0", "translation", "container", "phrase"]
+    sent.locator('[data-id="rti:0-1"] .mark-bug').click()
+    sent.locator('[data-id="rti:0-2"] .mark-ok').click()
+    page.select_option("#f-group", "sit")
+    _wait_rows(page, 5)
+    page.locator("#s-0 .sent-head").click()
+    page.locator('[data-id="0-1"] .mark-ok').click()
+    assert page.locator('[data-id="0-1"] .mark-ok').get_attribute("aria-pressed") == "true"
+    page.click("#run-details > summary")  # the precision table is one click away
+    rti_rows = page.locator('#precision-table tr[data-group="rti"]').all_inner_texts()
+    assert rti_rows[0].split() == ["rti", "top-1", "20.0%", "(1/5)"]
+    assert page.locator('#precision-table tr[data-group="sit"]').first.inner_text().split()[-1] == "(0/5)"
+    with page.expect_download() as info:
+        page.click("#b-export")
+    labels_path = tmp_path / "labels.jsonl"
+    info.value.save_as(str(labels_path))
+    rows = [json.loads(line) for line in labels_path.read_text(encoding="utf-8").splitlines()]
+    assert [(r["relation"], r["issue_id"], r["label"]) for r in rows] == [
+        ("sit", "0-1", "not_bug"), ("rti", "rti:0-1", "bug"), ("rti", "rti:0-2", "not_bug")]
+    results = precision_by_relation(run, load_labels(labels_path))
+    assert [p.hits for p in results["rti"].at_k] == [1, 1, 1] and results["sit"].bugs == 0
+    assert "patinv" not in results
+
+    # the exported file imports back onto the right issues of a fresh page
+    fresh = Page(tab.page.context.browser)
+    try:
+        write_reports(run_dir, ("html",))
+        p2 = fresh.open(run_dir / "report.html")
+        p2.set_input_files("#b-import", str(labels_path))
+        p2.wait_for_function("() => document.getElementById('storage-note').textContent.indexOf('imported 3') === 0")
+        assert "3 of 26 issues marked: 1 bug, 2 not a bug" in p2.inner_text("#triage-summary")
+        assert fresh.errors == []
+    finally:
+        fresh.close()
+    assert tab.errors == [], tab.errors

@@ -143,3 +143,29 @@ def test_run_with_a_noise_perturber_and_its_options(tmp_path):
     assert 0 < len(pairs) <= 12 and all(p["perturbed"] != p["original"] for p in pairs)
     bad = sit("run", "--dataset", "business", "--perturber", "character_swap", "--perturber-option", "bogus=1", check=False)
     assert bad.returncode == 2 and "has no option 'bogus'" in bad.stderr
+
+
+def test_every_model_loader_names_the_one_torch_install_hint_without_torch():
+    """In a fresh interpreter where `import torch` fails, the masked LM, the Marian translator, the
+    seq2seq summarizer and the registries' lazy entries all give registry.TORCH_INSTALL_HINT."""
+    code = """
+import sys
+sys.modules["torch"] = None  # import torch now raises ImportError
+from sit.errors import MissingDependencyError
+from sit.registry import TORCH_INSTALL_HINT
+from sit.perturb.mlm import _import_transformers as mlm
+from sit.summarize.seq2seq import _import_transformers as seq2seq
+from sit.translators import TRANSLATORS
+messages = []
+import os, tempfile
+local = tempfile.mkdtemp()  # a local model directory: the location check passes, the import fails
+open(os.path.join(local, "config.json"), "w").write("{}")
+for load in (mlm, seq2seq, lambda: TRANSLATORS.create("marian", model=local, target_lang="zh").load()):
+    try:
+        load()
+    except MissingDependencyError as exc:
+        messages.append(str(exc))
+print(len(messages), all(TORCH_INSTALL_HINT in m for m in messages), messages[0].count(TORCH_INSTALL_HINT))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["3", "True", "1"], proc.stdout + proc.stderr

@@ -116,7 +116,8 @@ def test_sit_run_holds_the_rate_limit(serve, tmp_path, corpus, monkeypatch):
     monkeypatch.setenv("SIT_HTTP_MAX_RETRIES", "0")  # a refused request would show as untranslated
     start = time.monotonic()
     # the SIT paper's unfiltered candidates: enough texts for a burst of requests
-    paper = [a for o in ("min_zipf=0", "grammar=false", "encoder=none", "per_slot=0") for a in ("--perturber-option", o)]
+    paper = [a for o in ("min_zipf=0", "grammar=false", "collocations=false", "usual_senses=false",
+                                  "encoder=none", "per_slot=0") for a in ("--perturber-option", o)]
     assert sit_run(tmp_path, corpus, "youdao", "run", "--qps", "20", *paper) == 0
     counts = json.loads((tmp_path / "run" / "run.json").read_text())["counts"]
     assert counts["untranslated"] == 0 and fake.too_fast == 0

@@ -161,13 +161,41 @@ def test_sit_gives_the_table_figures_and_per_line_scores(row):
     assert (result.note is None) is with_ref
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_parallel_and_serial_runs_give_identical_figures(jobs):
-    paths = {k: str(EXAMPLES / v) for k, v in MT.items()}
-    result = evaluate_files(**paths, jobs=jobs)
-    s, t, _ = independent(MT, "chrf", "chrf", 1.0, True)
-    assert list(result.source.scores) == s  # exactly, not approximately
-    assert list(result.target.scores) == t
+WORKER_RUN = """
+import json, os, sys
+from sit.eval import fast
+real = fast._score_chunk
+def recording(kind, groups):  # forked workers inherit this; each scored chunk names its process
+    with open(sys.argv[1], "a") as fh:
+        fh.write(f"{os.getpid()}\\n")
+    return real(kind, groups)
+fast._score_chunk = recording
+from sit.cli import main
+print(os.getpid())
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_sit_eval_jobs_2_scores_in_a_worker_process_with_identical_figures(tmp_path):
+    """``sit eval --jobs 2`` in a fresh single-threaded interpreter (where forking is safe): one
+    chunk is scored by a forked worker (another process id), and the figures are exactly the
+    serial ones. BLEU takes the sacrebleu path (chrF goes through fastchrf's threads instead)."""
+    import json
+    import subprocess
+    import sys
+
+    pids = tmp_path / "pids"
+    args = [f"--{k.replace('_', '-')}={EXAMPLES / v}" for k, v in MT.items()]
+    proc = subprocess.run([sys.executable, "-c", WORKER_RUN, str(pids), "eval", *args, "--s-src", "bleu",
+                           "--s-tgt", "bleu", "--jobs", "2", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    parent, body = proc.stdout.split("\n", 1)
+    scored_in = pids.read_text().split()
+    assert len(scored_in) == 2, "both scorings' lines split in two chunks, scored together"
+    assert parent in scored_in and set(scored_in) - {parent}, "a worker process scored a chunk"
+    data = json.loads(body)
+    s, t, _ = independent(MT, "bleu", "bleu", 1.0, True)
+    assert data["s_src"]["scores"] == s and data["d_tgt"]["scores"] == t  # exactly, not approximately
 
 
 # -- the fast metrics are sacrebleu's, bit for bit ------------------------------------------------

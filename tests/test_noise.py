@@ -320,3 +320,33 @@ def test_a_kill_during_perturb_keeps_the_finished_batches(tmp_path):
     assert again.computed == 12  # the 12 others (a repeated sentence draws its own seed)
     fresh = PERTURBERS.create("character_swap").perturb(BATCHED, random.Random(3))
     assert pairs == fresh
+
+
+# -- word_synonym reads WordNet through the one engine (sit.perturb.wordnet) ---------------------
+
+
+def test_the_wordnet_engine_gives_single_word_lemmas_in_wordnet_order():
+    from sit.perturb.wordnet import WordNetLexicon, single_word
+
+    lex = WordNetLexicon()
+    # car.n.01 (auto, automobile, machine, motorcar), then car.n.02 (railcar; railway_car is two words)
+    assert lex.synonyms("car", "n", 2) == ["auto", "automobile", "machine", "motorcar", "railcar"]
+    assert lex.synonyms("car", "n", 1) == ["auto", "automobile", "machine", "motorcar"]
+    assert lex.plural("noontide") == "noontides" and lex.plural("city") == "cities"
+    assert [single_word(w) for w in ("auto", "railway_car", "well-known", "Paris", "B12")] == [
+        True, False, False, False, False]
+
+
+def test_word_synonym_uses_the_wordnet_engine_and_a_cached_rerun_reads_no_wordnet(tmp_path):
+    from sit.cache import Cache
+    from sit.perturb.wordnet import WordNetLexicon
+
+    p = PERTURBERS.create("word_synonym", cache=Cache(tmp_path))
+    assert isinstance(p.lexicon, WordNetLexicon) and p.model_id() == "wordnet-3.0"
+    first = p.perturb([S, D], random.Random(7))
+    assert [x.perturbed for x in first] == [  # what the catalogue's own WordNet code gave before
+        "The quick brownish fox jumps over the lazy dog.",
+        "Rain fell all nighttime. The river rose quickly. Roads were closed by noon."]
+    again = PERTURBERS.create("word_synonym", cache=Cache(tmp_path))
+    assert again.perturb([S, D], random.Random(7)) == first
+    assert again.cache_hits == 2 and again.lexicon._reader is None

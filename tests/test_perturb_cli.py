@@ -35,8 +35,12 @@ def records(path):
         ("character_swap", [], [
             "The qucik brown fox jumps over the lazy dog.", "", "a", "Zürich café serves naïve crpêes",
             "Rain fell all night. The river rose quiclky."]),
-        ("homoglyph", ["--n", "2"], None),
-        ("word_delete", ["--seed", "3"], None),
+        ("homoglyph", ["--n", "2"], [  # two letters per line become Cyrillic look-alikes
+            "The qu\u0456ck brown fo\u0445 jumps over the lazy dog.", "", "a",
+            "Zürich café \u0455erves naïve crêpe\u0455", "Rain fell all night. The river r\u043ese \u051buickly."]),
+        ("word_delete", ["--seed", "3"], [
+            "The quick brown jumps over the lazy dog.", "", "a", "café serves naïve crêpes",
+            "Rain fell all night. The river quickly."]),
         ("sentence_reorder", [], [
             LINES[0], "", "a", LINES[3], "The river rose quickly. Rain fell all night."]),
     ],
@@ -49,6 +53,8 @@ def test_perturb_writes_aligned_lines_and_records(tmp_path, src, capsys, name, e
     assert got[-1] == "" and len(got) - 1 == len(LINES)
     recs = records(tmp_path / "adv.txt.edits.jsonl")
     assert [r["line"] for r in recs] == [1, 2, 3, 4, 5]
+    assert got[:-1] == expected
+    assert [r["applied"] for r in recs] == [e != line for e, line in zip(expected, LINES)]  # both kinds below
     for line, perturbed, r in zip(LINES, got, recs):
         assert r["original"] == line and r["perturbed"] == perturbed and r["perturbation"] == name
         if r["applied"]:
@@ -59,8 +65,6 @@ def test_perturb_writes_aligned_lines_and_records(tmp_path, src, capsys, name, e
         else:
             assert perturbed == line and r["reason"] and r["edits"] == []
     assert recs[1]["reason"] == "empty text"
-    if expected is not None:
-        assert got[:-1] == expected
     err = capsys.readouterr().err
     assert "line(s) left unchanged: empty text" in err
     # the same command again gives the same bytes
@@ -89,7 +93,7 @@ def test_records_path_and_cannot_apply_reason(tmp_path, src):
         (["--perturbation", "document_reorder", "--option", "protect=[\"EU\"]"], 2, "has no option 'protect'"),
         (["--perturbation", "wordnet", "--paraphrase-model", "t5"], 2, "the wordnet perturber has no option 'model'"),
         (["--perturbation", "character_swap", "--option", "rate"], 2, "--option takes KEY=VALUE"),
-        (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a fraction"),
+        (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a finite number above 0 and at most 1 (the fraction of eligible units), not 2.0"),
         (["--perturbation", "character_swap", "--option", "bogus=1"], 2, "the character_swap perturber has no option 'bogus'"),
         (["--perturbation", "character_swap", "--protect", "("], 2, "bad protect pattern"),
     ],

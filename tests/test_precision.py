@@ -8,8 +8,8 @@ from sit.cli import main
 from sit.errors import InputError
 from sit.records import Edit, Issue, Pair
 from sit.report.labels import Label, load_labels, match_labels, normalize_category, parse_labels
-from sit.report.precision import compute_precision
-from sit.report.sample import sample_issues, write_sample_run
+from sit.report.precision import compute_precision, precision_by_relation
+from sit.report.sample import sample_issues, sample_relation_issues, write_sample_run
 from sit.rundir import load_run
 
 
@@ -28,7 +28,7 @@ def _labels(spec):
     out = {}
     for (sid, rank), value in spec.items():
         label, category = value if isinstance(value, tuple) else (value, None)
-        out[(sid, rank)] = Label(sid, rank, label, category)
+        out[("sit", sid, rank)] = Label(sid, rank, label, category)
     return out
 
 
@@ -73,12 +73,12 @@ def test_top_k_defaults_to_the_largest_sentence():
 
 def test_labels_for_another_run_are_refused():
     issues = _issues([2])
-    foreign = {(0, 1): Label(0, 1, "bug", None, "a different sentence"), (9, 1): Label(9, 1, "bug")}
+    foreign = {("sit", 0, 1): Label(0, 1, "bug", None, "a different sentence"), ("sit", 9, 1): Label(9, 1, "bug")}
     with pytest.raises(InputError, match="none of the 2 labels"):
         compute_precision(issues, foreign, 2)
-    mixed = {**foreign, (0, 2): Label(0, 2, "bug", None, "src 0 v2")}
+    mixed = {**foreign, ("sit", 0, 2): Label(0, 2, "bug", None, "src 0 v2")}
     match = match_labels(issues, mixed)
-    assert set(match.labels) == {(0, 2)} and match.unknown == ((9, 1),) and match.mismatched == ((0, 1),)
+    assert set(match.labels) == {("sit", 0, 2)} and match.unknown == (("sit", 9, 1),) and match.mismatched == (("sit", 0, 1),)
     result = compute_precision(issues, mixed, 2)
     assert (result.unknown_labels, result.mismatched_labels, result.bugs) == (1, 1, 1)
 
@@ -102,7 +102,7 @@ def test_parse_labels(row, want):
 def test_a_cleared_mark_and_a_later_line_win():
     rows = [{"source_id": 1, "rank": 1, "label": "bug"}, {"source_id": 1, "rank": 1, "label": "not_bug"},
             {"source_id": 2, "rank": 1, "label": None}]
-    assert parse_labels(rows) == {(1, 1): Label(1, 1, "not_bug")}
+    assert parse_labels(rows) == {("sit", 1, 1): Label(1, 1, "not_bug")}
 
 
 @pytest.mark.parametrize(
@@ -127,7 +127,7 @@ def test_load_labels_missing_file(tmp_path):
         load_labels(tmp_path / "nope.jsonl")
 
 
-@pytest.mark.parametrize("value, want", [("over-translation", "over-translation"), ("Incorrect modification", "incorrect-modification"),
+@pytest.mark.parametrize("value, want", [("over-translation", "over-translation"), ("Incorrect modification", "incorrect-modification"), ("word", "mistranslation"),
                                          ("unclear_logic", "unclear-logic"), ("", None), ("nonsense", None)])
 def test_normalize_category(value, want):
     assert normalize_category(value) == want
@@ -159,7 +159,7 @@ def test_cli_precision(labelled_run, capsys):
     assert lines["1"][1] == "20.0%" and lines["2"][1] == "40.0%" and lines["3"][1] == "40.0%"
     assert "under-translation" in out
     assert main(["precision", str(run_dir), str(labels), "--json", "--top-k", "2"]) == 0
-    result = json.loads(capsys.readouterr().out)
+    result = json.loads(capsys.readouterr().out)["relations"]["sit"]
     assert [p["hits"] for p in result["precision"]] == [1, 2]
     assert result["categories"] == {"under-translation": 1, "uncategorised": 1}
 
@@ -169,3 +169,57 @@ def test_cli_precision_errors(labelled_run, capsys, extra, message):
     run_dir, labels = labelled_run
     assert main(["precision", str(run_dir), str(labels), *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_labels_name_their_relation_and_old_files_load_as_sit():
+    rows = [{"source_id": 3, "rank": 1, "label": "bug"},  # written before relations: sit
+            {"issue_id": "rti:3-1", "label": "not_bug"},  # the page's id names the relation
+            {"source_id": 3, "rank": 1, "relation": "patinv", "label": "bug"},
+            {"source_id": 3, "rank": 1, "relation": "sit", "kind": "untranslated", "label": "bug"}]
+    labels = parse_labels(rows)
+    assert set(labels) == {("sit", 3, 1), ("rti", 3, 1), ("patinv", 3, 1), ("sit.untranslated", 3, 1)}
+    assert labels[("rti", 3, 1)].label == "not_bug" and labels[("sit", 3, 1)].label == "bug"
+    assert labels[("rti", 3, 1)].to_dict()["issue_id"] == "rti:3-1"
+    assert labels[("sit.untranslated", 3, 1)].to_dict()["relation"] == "sit"
+    assert parse_labels([labels[("sit.untranslated", 3, 1)].to_dict()]) == {("sit.untranslated", 3, 1): labels[("sit.untranslated", 3, 1)]}
+
+
+@pytest.fixture
+def relations_run(tmp_path):
+    """A run with sit, rti, patinv and sit.untranslated findings on the same sentences, and one
+    labels file judging three of the groups (same source ids and ranks in each)."""
+    run_dir = write_sample_run(tmp_path / "run", sample_relation_issues(4, seed=1))
+    rows = [{"source_id": 0, "rank": 1, "relation": "rti", "label": "bug", "category": "mistranslation"},
+            {"source_id": 1, "rank": 1, "relation": "rti", "label": "not_bug"},
+            {"source_id": 1, "rank": 2, "relation": "rti", "label": "bug"},
+            {"source_id": 0, "rank": 1, "relation": "patinv", "label": "not_bug"},
+            {"source_id": 0, "rank": 1, "label": "not_bug"}]  # an old line: sit
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return run_dir, labels
+
+
+def test_one_labels_file_gives_precision_per_relation(relations_run, capsys):
+    run_dir, labels = relations_run
+    results = precision_by_relation(load_run(run_dir), load_labels(labels))
+    assert list(results) == ["sit", "rti", "patinv"]  # the run's order; sit.untranslated has no labels
+    assert [p.hits for p in results["rti"].at_k] == [1, 2, 2] and results["rti"].at_k[0].sentences == 4
+    assert [p.hits for p in results["patinv"].at_k] == [0, 0, 0] and results["patinv"].not_bugs == 1
+    assert results["sit"].bugs == 0 and results["sit"].labelled == 1
+    assert results["rti"].categories == {"mistranslation": 1, "uncategorised": 1}
+    assert main(["precision", str(run_dir), str(labels)]) == 0
+    out = capsys.readouterr().out
+    assert out.index("== sit:") < out.index("== rti:") < out.index("== patinv:") and "sit.untranslated" not in out
+    assert main(["precision", str(run_dir), str(labels), "--relation", "rti", "--json"]) == 0
+    only = json.loads(capsys.readouterr().out)["relations"]
+    assert list(only) == ["rti"] and [p["hits"] for p in only["rti"]["precision"]] == [1, 2, 2]
+    assert main(["precision", str(run_dir), str(labels), "--relation", "rti,nosuch"]) == 2
+    assert "no 'nosuch' findings; its groups: sit, rti, patinv, sit.untranslated" in capsys.readouterr().err
+
+
+def test_labels_of_no_group_of_the_run_are_refused(relations_run, tmp_path, capsys):
+    run_dir, _ = relations_run
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"source_id": 0, "rank": 1, "relation": "purity", "label": "bug"}) + "\n")
+    assert main(["precision", str(run_dir), str(other)]) == 2
+    assert "none of the 1 labels judges a finding of this run" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from conftest import requires_apertium
+from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
 
 from sit.bags import missing_from, target_bag
 from sit.distance import relation_diff, relation_distance
@@ -86,9 +87,16 @@ def test_three_relations_share_one_translation_pass(tmp_path):
     texts = [r["text"] for r in rows]
     assert len(texts) == len(set(texts)) == counts["translations"] == counts["translated"], "each text once"
     pairs = [json.loads(x) for x in (out / "pairs.jsonl").read_text().splitlines()]
-    shared = {(p["original"], p["perturbed"]) for p in pairs if p["relation"] == "sit"} & \
-             {(p["original"], p["perturbed"]) for p in pairs if p["relation"] == "patinv"}
-    assert shared, "patinv reuses sit's substitutions, translated once"
+    needs = {}
+    for p in pairs:
+        for text in (p["original"], p["perturbed"]):
+            needs.setdefault(text, set()).add(p["relation"])
+    shared = [t for t, rels in needs.items() if len(rels) > 1]
+    assert shared and all(texts.count(t) == 1 for t in shared), "texts two relations need are translated once"
+    contrast = [p for p in pairs if p["relation"] == "patinv" and p["edit"]["perturber"] == "contrast"]
+    assert contrast, "patinv's own different-meaning substitutions"
+    sit_words = {(p["edit"]["before"], p["edit"]["after"]) for p in pairs if p["relation"] == "sit"}
+    assert not sit_words & {(p["edit"]["before"], p["edit"]["after"]) for p in contrast}
     issues = [json.loads(x) for x in (out / "issues.jsonl").read_text().splitlines()]
     assert {i["relation"] for i in issues} >= {"sit"}
     for i in issues:
@@ -110,3 +118,74 @@ def test_three_relations_share_one_translation_pass(tmp_path):
 def test_relation_errors_are_one_line(tmp_path, extra, message):
     p = sit("run", "--dataset", "politics", "--limit", "2", "--out", str(tmp_path / "r"), *extra, check=False)
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
+
+
+RELATION_SENTENCES = [
+    "The president met the minister.",
+    "The bank raised interest rates.",
+    "Thousands of angry students marched to protest proposed cuts to university funding.",
+    "The senator criticized the governor for the rising state budget deficit.",
+]
+
+
+def _relations_run(main, tmp_path, out, *extra):
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(RELATION_SENTENCES) + "\n")
+    return main(["run", "--input", str(f), "--target-lang", "es", "--perturber", "wordnet", "--num-perturb", "3",
+                 "--relation", "sit,rti,patinv", "--relation-option", "patinv.words=run",
+                 "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / out), "--no-progress", *extra])
+
+
+def _check_one_pass(run_dir):
+    """Every relation built cases; every text the run needed was translated once, and texts that
+    two relations need are among them once."""
+    meta = json.loads((run_dir / "run.json").read_text())
+    counts = meta["counts"]
+    assert all(counts["relations"][r]["cases"] > 0 for r in ("sit", "rti", "patinv")), counts["relations"]
+    texts = [json.loads(x)["text"] for x in (run_dir / "translations.jsonl").read_text().splitlines()]
+    assert len(texts) == len(set(texts)) == counts["translations"]
+    pairs = [json.loads(x) for x in (run_dir / "pairs.jsonl").read_text().splitlines()]
+    sit_texts = {p["perturbed"] for p in pairs if p["relation"] == "sit"}
+    patinv_texts = {p["perturbed"] for p in pairs if p["relation"] == "patinv"}
+    assert sit_texts & patinv_texts, "patinv.words=run shares sit's perturbed sentences"
+    issues = [json.loads(x) for x in (run_dir / "issues.jsonl").read_text().splitlines()]
+    return counts, issues
+
+
+def test_relations_through_the_tiny_marian(tmp_path, tiny_marian):
+    from sit.cli import main
+
+    marian = ["--translator", "marian", "--model", str(tiny_marian)]
+    assert _relations_run(main, tmp_path, "run", *marian) == 0
+    counts, issues = _check_one_pass(tmp_path / "run")
+    assert counts["translated"] == counts["translations"] and counts["translator_calls"] > 0
+    found = {i["relation"] for i in issues}
+    assert {"rti", "patinv"} <= found, found
+    for i in issues:
+        if i["relation"] == "patinv":
+            assert i["original_translation"] == i["perturbed_translation"]
+    assert _relations_run(main, tmp_path, "again", *marian) == 0
+    again = json.loads((tmp_path / "again" / "run.json").read_text())["counts"]
+    assert again["translator_calls"] == 0 and again["cache_hits"] == counts["translations"]
+    assert (tmp_path / "again" / "issues.jsonl").read_text() == (tmp_path / "run" / "issues.jsonl").read_text()
+
+
+def test_relations_through_a_fake_cloud_provider(tmp_path, serve, monkeypatch):
+    from collections import Counter
+
+    from fakes import apertium_translate, dictionary_translate, have_apertium
+
+    from sit.cli import main
+
+    fake = serve("google", translate=apertium_translate if have_apertium() else dictionary_translate)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
+    assert _relations_run(main, tmp_path, "run", "--translator", "google", "--qps", "200") == 0
+    counts, issues = _check_one_pass(tmp_path / "run")
+    sent = Counter(fake.translated_texts)
+    assert set(sent.values()) == {1} and len(sent) == counts["translations"], "each text sent once"
+    assert {"rti", "patinv"} & {i["relation"] for i in issues}
+    calls = len(fake.calls)
+    assert _relations_run(main, tmp_path, "again", "--translator", "google", "--qps", "200") == 0
+    assert len(fake.calls) == calls, "a re-run sends nothing"
+    assert json.loads((tmp_path / "again" / "run.json").read_text())["counts"]["translator_calls"] == 0

@@ -13,7 +13,7 @@ from sit.report.html import embed_json
 from sit.report.labels import Label
 from sit.report.markdown import md_escape
 from sit.report.model import build_view, format_relations, histogram, relation_changes
-from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_signature, write_sample_run
+from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_relation_issues, sample_signature, write_sample_run
 from sit.rundir import load_run
 
 
@@ -158,8 +158,9 @@ def test_markdown_escapes_hostile_inputs_and_highlights(hostile_dir, run_dir):
     md = render(load_run(run_dir), "markdown")
     issue = load_run(run_dir).issues[0]
     assert f"**{issue.pair.edit.after}**" in md  # the substituted word is highlighted
-    assert md.count("#### Issue ") == 36
-    assert md.count("### ") - md.count("#### ") == 12
+    assert md.count("##### Issue ") == 36
+    assert md.count("#### ") - md.count("##### ") == 12  # one heading per flagged sentence
+    assert md.count("\n### sit: ") == 1  # under the one group of findings
 
 
 def test_jsonl_has_one_line_per_issue_in_page_order(run_dir):
@@ -188,11 +189,12 @@ def test_renderings_agree_on_the_issues(run_dir):
 def test_labels_show_in_every_rendering(run_dir):
     run = load_run(run_dir)
     first = min(run.issues, key=lambda i: (i.pair.source_id, i.rank))
-    labels = {(first.pair.source_id, first.rank): Label(first.pair.source_id, first.rank, "bug", "under-translation")}
+    label = Label(first.pair.source_id, first.rank, "bug", "under-translation")
+    labels = {label.key: label}
     view = build_view(run, labels)
     issue = next(i for s in view["sentences"] for i in s["issues"] if i["id"] == f"{first.pair.source_id}-{first.rank}")
     assert (issue["label"], issue["category"]) == ("bug", "under-translation")
-    assert view["precision"]["bugs"] == 1
+    assert view["precision"]["sit"]["bugs"] == 1
     assert "- **label:** bug (under-translation)" in render(run, "markdown", labels)
     assert "top-k precision" in render(run, "text", labels)
     rows = [json.loads(line) for line in render(run, "jsonl", labels).splitlines()]
@@ -257,14 +259,19 @@ def test_cli_report_errors(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_report_cli_does_not_recompute(run_dir, monkeypatch):
-    """Re-rendering reads only the run directory (no translator, parser or perturber is built)."""
+def test_report_cli_does_not_recompute(run_dir):
+    """Re-rendering reads only the run directory: in a fresh interpreter (this session's imports
+    cannot hide one), rendering imports no translator, parser, perturber, relation or model library."""
+    import subprocess
     import sys
 
-    before = set(sys.modules)
-    render(load_run(run_dir), "html")
-    loaded = set(sys.modules) - before
-    assert not [m for m in loaded if m.startswith(("sit.translators.", "sit.parse.", "sit.perturb.", "torch", "spacy"))]
+    code = ("import sys; from sit.report import render; from sit.rundir import load_run; "
+            "sys.stdout.write(render(load_run(sys.argv[1]), 'html')); "
+            "print(sorted(m for m in sys.modules if m.startswith(('sit.translators', 'sit.parse', 'sit.perturb', "
+            "'sit.relations', 'torch', 'transformers', 'spacy', 'stanza', 'nltk'))), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code, str(run_dir)], capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip() == "[]", proc.stderr
+    assert proc.stdout == render(load_run(run_dir), "html")
 
 
 @pytest.mark.parametrize("name, damage", [
@@ -285,3 +292,47 @@ def test_a_damaged_run_directory_is_a_one_line_error(run_dir, capsys, name, dama
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert err.startswith("sit: error: ") and name in err
     assert not (run_dir / "out").exists()
+
+
+def test_the_page_inlines_its_css_and_script_from_package_data_unchanged(run_dir):
+    from importlib import resources
+
+    static = resources.files("sit.report").joinpath("static")
+    css, js = (static.joinpath(n).read_text(encoding="utf-8") for n in ("report.css", "report.js"))
+    assert len(css) > 1000 and len(js) > 1000
+    page = render(load_run(run_dir), "html")
+    assert f"<style>{css}</style>" in page and f"<script>{js}</script>" in page
+
+
+def test_every_rendering_groups_findings_by_relation(tmp_path):
+    run = load_run(write_sample_run(tmp_path / "rel", sample_relation_issues(3, seed=2)))
+    rti_label = Label(0, 1, "bug", "mistranslation", group="rti")  # same source and rank as a sit issue
+    view = build_view(run, {rti_label.key: rti_label})
+    assert [(g["group"], g["sentences"], g["issues"]) for g in view["groups"]] == [
+        ("sit", 3, 6), ("rti", 3, 6), ("patinv", 3, 3), ("sit.untranslated", 1, 1)]
+    assert [s["group"] for s in view["sentences"]] == ["sit"] * 3 + ["rti"] * 3 + ["patinv"] * 3 + ["sit.untranslated"]
+    assert len({s["key"] for s in view["sentences"]}) == 10  # one key per sentence of each group
+    labelled = [(i["id"], i["label"]) for s in view["sentences"] for i in s["issues"] if i["label"]]
+    assert labelled == [("rti:0-1", "bug")], "the label names the rti issue only, not sit's 0-1"
+    assert list(view["precision"]) == ["rti"] and view["precision"]["rti"]["precision"][0]["hits"] == 1
+    rti = next(s for s in view["sentences"] if s["group"] == "rti")
+    assert rti["sides"] == ["container", "phrase"]
+    md = render(run, "markdown", {rti_label.key: rti_label})
+    heads = [line for line in md.splitlines() if line.startswith("### ")]
+    assert [h.split(":")[0] for h in heads] == ["### rti", "### sit", "### rti", "### patinv", "### sit.untranslated"]
+    assert md.index("### rti: a noun phrase") < md.index("- **phrase translation:**") < md.index("### patinv: ")
+    assert "- **not in the container's translation:** traducido" in md
+    text = render(run, "text", {rti_label.key: rti_label})
+    assert "== rti: a noun phrase is translated differently" in text and "== sit:" not in text
+    rows = [json.loads(line) for line in render(run, "jsonl").splitlines()]
+    assert {(r["relation"], r["kind"]) for r in rows} == {("sit", ""), ("rti", ""), ("patinv", ""), ("sit", "untranslated")}
+
+
+def test_the_page_opens_on_the_findings_with_the_run_details_one_click_away(run_dir):
+    page = render(load_run(run_dir), "html")
+    details = page.index('<details id="run-details">')
+    assert page.index("<h1>") < details < page.index('id="list"')
+    closed = page[details:page.index("</details>")]
+    assert "<h2>Signature</h2>" in closed and "<h2>Counts</h2>" in closed and 'class="sigline"' in closed
+    assert '<details id="run-details" open' not in page
+    assert page.index("</details>") < page.index('id="list"')

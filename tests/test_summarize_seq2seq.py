@@ -18,6 +18,7 @@ from sit.perturb import PERTURBERS  # noqa: E402
 from sit.summarize import SUMMARIZERS  # noqa: E402
 from sit.summarize.data import bundled_path, read_jsonl  # noqa: E402
 from sit.summarize.robustness import lead_bias  # noqa: E402
+from sit.perturb.text import sentences  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -113,13 +114,27 @@ def test_sentence_paraphrase_with_a_model(tiny, docs):
     assert [o[0].text for o in a] == [o[0].text for o in b]
     assert a[1][0].reason == "empty text"
     first = a[0][0]
-    if first.applied:  # the first sentence is replaced, the rest kept
-        c = first.changes[0]
-        assert c.position == 0 and c.start == 0 and first.text.endswith(docs[0].text[c.end:])
-    else:
-        assert first.reason == "the model returned the sentence unchanged"
+    assert first.applied, first.reason  # the untrained model's output is never the sentence itself
+    lead = sentences(docs[0].text)[0]
+    c = first.changes[0]  # the first sentence is replaced, the rest kept byte for byte
+    assert (c.position, c.start, c.end, c.before) == (0, 0, lead.end, lead.text)
+    assert first.text == c.after + docs[0].text[lead.end:] and c.after != lead.text
+    assert a[2][0].applied and a[2][0].text == a[2][0].changes[0].after  # a one-sentence text: all of it
     pairs = p.perturb(texts, random.Random(0))
     assert len(pairs) == 3 and pairs[0].edit.level == "sentence"
+
+
+def test_a_paraphrase_equal_to_the_sentence_is_no_perturbation(tiny, monkeypatch):
+    import sit.summarize.seq2seq as seq2seq
+
+    def echo(tokenizer, net, device, texts, **kwargs):  # the sentence back, once with other spacing
+        return [[t, "  " + t.replace(" ", "   ")] for t in texts]
+
+    monkeypatch.setattr(seq2seq, "generate", echo)
+    p = PERTURBERS.create("sentence_paraphrase", model=tiny, num_beams=2)
+    o = p.perturb_detailed(["Short one. Second one."], random.Random(0))[0][0]
+    assert not o.applied and o.text == "Short one. Second one."
+    assert o.reason == "the model returned the sentence unchanged"
 
 
 def _devices(net) -> set[str]:

@@ -30,6 +30,7 @@ def test_plural_nouns_stay_plural_and_structure_is_kept(perturber, english_tagge
     sentence = "The angry senators rejected the new budget proposal."
     pairs = perturber.perturb([sentence])
     doc = english_tagger.tag([sentence])[0]
+    assert any(doc[p.edit.position].tag_ == "NNS" for p in pairs), "a plural noun (senators) is replaced"
     for pair in pairs:
         new = english_tagger.tag([pair.perturbed])[0]
         i = pair.edit.position
@@ -48,5 +49,7 @@ def test_never_the_first_or_last_token_and_deterministic(perturber):
 
 
 def test_capitalisation_follows_the_original(perturber):
-    pairs = perturber.perturb(["Yesterday Angry senators rejected it."])
-    assert all(p.edit.after[0].isupper() for p in pairs if p.edit.before == "Angry")
+    pairs = perturber.perturb(["Two Angry senators rejected the new budget."])
+    afters = [p.edit.after for p in pairs if p.edit.before == "Angry"]
+    assert afters and all(a[0].isupper() and a[1:].islower() for a in afters), afters
+    assert {a.lower() for a in afters} & {"furious", "mad", "outraged", "enraged"}, afters

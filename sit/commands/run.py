@@ -131,9 +131,20 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
     )
     result = run_pipeline(config)
+    _print_summary(result)
+    if result.incomplete:
+        from ..errors import IncompleteRunError
+
+        raise IncompleteRunError(f"{result.incomplete}; the reports are in {result.run_dir}")
+    return 0
+
+
+def _print_summary(result) -> None:
+    """What the run did, on stderr; the run directory on stdout."""
     c = result.counts
     err = sys.stderr
-    print(f"sit: perturber: {result.perturber_reason}", file=err)
+    if result.perturber_reason:  # no perturber when no relation of the run substitutes words
+        print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
     print(
@@ -150,8 +161,3 @@ def run(args: argparse.Namespace) -> int:
           f"{sum(result.timings.values()):.1f} s", file=err)
     print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
     print(result.run_dir)
-    if result.incomplete:
-        from ..errors import IncompleteRunError
-
-        raise IncompleteRunError(f"{result.incomplete}; the reports are in {result.run_dir}")
-    return 0

@@ -223,86 +223,88 @@ def evaluate(
     """
     threshold = check_number(threshold, "--success-threshold")
     jobs = check_number(jobs, "--jobs", minimum=1, integer=True)
-    given = {k: v for k, v in (("src", src), ("adv_src", adv_src), ("out", out), ("adv_out", adv_out),
-                               ("ref", ref)) if v is not None}
-    labels = {k: k.replace("_", "-") for k in ("src", "adv_src", "out", "adv_out", "ref")}
-    labels.update(names or {})
-    option = {k: "--" + k.replace("_", "-") for k in labels}
-    for a, b in (("src", "adv_src"), ("out", "adv_out"), ("adv_src", "src"), ("adv_out", "out")):
-        if a in given and b not in given:
-            raise ConfigError(f"{option[a]} needs {option[b]}")
-    source_side, target_side = "src" in given, "out" in given
-    if "ref" in given and not target_side:
-        raise ConfigError("--ref needs --out and --adv-out (the outputs it is the reference of)")
-    if not (source_side or target_side):
-        raise ConfigError(
-            "nothing to evaluate: give --src and --adv-src (source side) and/or --out and --adv-out "
-            "(target side, with --ref for the reference-based criterion)"
-        )
-    lines = {k: list(v) for k, v in given.items()}
+    lines, labels = _given_lines(src=src, adv_src=adv_src, out=out, adv_out=adv_out, ref=ref, names=names)
     n = _check_lengths({labels[k]: v for k, v in lines.items()})
     if n == 0:
         raise InputError("there are no lines to evaluate")
     if check_tok:
         for k, v in lines.items():
             _warn_tokenized(**{labels[k]: v})
-    with_reference = "ref" in given
-
-    src_scorer = make_scorer(s_src, jobs) if source_side else None
-    tgt_scorer = make_scorer(s_tgt, jobs) if target_side else None
-
-    s_scores: Optional[list[float]] = None
-    t_scores: Optional[list[float]] = None
-    t_base: Optional[list[float]] = None
-    t_hyp: Optional[list[float]] = None
-    same_metric = (
-        isinstance(src_scorer, SacreBLEUScorer) and isinstance(tgt_scorer, SacreBLEUScorer)
-        and src_scorer.kind == tgt_scorer.kind
-    )
-    if same_metric:  # both sides in one pass: one set of worker processes, each string read once per line
-        tgt_columns = [lines["out"], lines["adv_out"]] if with_reference else [lines["adv_out"]]
-        tgt_refs = lines["ref"] if with_reference else lines["out"]
-        (s_cols, t_cols) = fast.score_groups(
-            src_scorer.kind, [([lines["adv_src"]], lines["src"]), (tgt_columns, tgt_refs)],
-            jobs=src_scorer.jobs if src_scorer.jobs is not None else jobs,
-        )
-        s_scores = s_cols[0]
-        if with_reference:
-            t_base, t_hyp = t_cols
-        else:
-            t_scores = t_cols[0]
-    else:
-        if src_scorer is not None:
-            s_scores = src_scorer.score(lines["adv_src"], lines["src"], lang=src_lang, check_tok=False)
-        if tgt_scorer is not None:
-            if with_reference:
-                t_scores = tgt_scorer.rd_score(lines["adv_out"], lines["out"], lines["ref"], lang=tgt_lang,
-                                               check_tok=False)
-            else:
-                t_scores = tgt_scorer.score(lines["adv_out"], lines["out"], lang=tgt_lang, check_tok=False)
-    if t_base is not None:
-        t_scores = [relative_decrease(b, h) for b, h in zip(t_base, t_hyp)]
+    with_reference = "ref" in lines
+    src_scorer = make_scorer(s_src, jobs) if "src" in lines else None
+    tgt_scorer = make_scorer(s_tgt, jobs) if "out" in lines else None
+    s_scores, t_scores = _scores(src_scorer, tgt_scorer, lines, jobs, src_lang, tgt_lang)
     for what, scores in (("s_src", s_scores), ("target", t_scores)):
         if scores is not None and len(scores) != n:
             raise ConfigError(f"the {what} scorer returned {len(scores)} scores for {n} lines")
-
-    source = target = None
-    if s_scores is not None:
-        source = SideResult("s_src", src_scorer.key, src_scorer.name, f"Source side preservation ({src_scorer.name}):",
-                            tuple(s_scores), summarize(s_scores), src_scorer.signature())
-    if t_scores is not None:
-        if with_reference:
-            measure, title = "d_tgt", f"Target side degradation (relative decrease in {tgt_scorer.name}):"
-        else:
-            measure, title = "s_tgt", f"Target side preservation ({tgt_scorer.name}):"
-        target = SideResult(measure, tgt_scorer.key, tgt_scorer.name, title, tuple(t_scores), summarize(t_scores),
-                            tgt_scorer.signature())
+    source = _side("s_src", src_scorer, s_scores, "Source side preservation ({}):")
+    target = (_side("d_tgt", tgt_scorer, t_scores, "Target side degradation (relative decrease in {}):")
+              if with_reference else _side("s_tgt", tgt_scorer, t_scores, "Target side preservation ({}):"))
     success = None
     if source is not None and target is not None:
         rule = with_reference_success if with_reference else reference_less_success
         success = tuple(rule(s, t, threshold) for s, t in zip(source.scores, target.scores))
     return EvalResult(n=n, with_reference=with_reference, threshold=threshold, source=source, target=target,
                       success=success)
+
+
+def _side(measure: str, scorer, scores: Optional[list[float]], title: str) -> Optional[SideResult]:
+    if scores is None:
+        return None
+    return SideResult(measure, scorer.key, scorer.name, title.format(scorer.name), tuple(scores), summarize(scores),
+                      scorer.signature())
+
+
+def _given_lines(*, names: Optional[dict[str, str]], **given) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The given sides as lists ({"src": [...], ...}) and what messages call each, after checking
+    that they pair up (--src with --adv-src, --out with --adv-out, --ref with the outputs)."""
+    given = {k: v for k, v in given.items() if v is not None}
+    labels = {k: k.replace("_", "-") for k in ("src", "adv_src", "out", "adv_out", "ref")}
+    labels.update(names or {})
+    option = {k: "--" + k.replace("_", "-") for k in labels}
+    for a, b in (("src", "adv_src"), ("out", "adv_out"), ("adv_src", "src"), ("adv_out", "out")):
+        if a in given and b not in given:
+            raise ConfigError(f"{option[a]} needs {option[b]}")
+    if "ref" in given and "out" not in given:
+        raise ConfigError("--ref needs --out and --adv-out (the outputs it is the reference of)")
+    if "src" not in given and "out" not in given:
+        raise ConfigError(
+            "nothing to evaluate: give --src and --adv-src (source side) and/or --out and --adv-out "
+            "(target side, with --ref for the reference-based criterion)"
+        )
+    return {k: list(v) for k, v in given.items()}, labels
+
+
+def _scores(src_scorer, tgt_scorer, lines: dict[str, list[str]], jobs, src_lang, tgt_lang):
+    """(s_src scores or None, target scores or None): d_tgt with a reference, else s_tgt."""
+    with_reference = "ref" in lines
+    if (isinstance(src_scorer, SacreBLEUScorer) and isinstance(tgt_scorer, SacreBLEUScorer)
+            and src_scorer.kind == tgt_scorer.kind):
+        return _scores_in_one_pass(src_scorer, lines, jobs)
+    s_scores = t_scores = None
+    if src_scorer is not None:
+        s_scores = src_scorer.score(lines["adv_src"], lines["src"], lang=src_lang, check_tok=False)
+    if tgt_scorer is not None:
+        if with_reference:
+            t_scores = tgt_scorer.rd_score(lines["adv_out"], lines["out"], lines["ref"], lang=tgt_lang,
+                                           check_tok=False)
+        else:
+            t_scores = tgt_scorer.score(lines["adv_out"], lines["out"], lang=tgt_lang, check_tok=False)
+    return s_scores, t_scores
+
+
+def _scores_in_one_pass(scorer, lines: dict[str, list[str]], jobs):
+    """Both sides scored by one sacrebleu metric in one pass: one set of worker processes, each
+    string read once per line."""
+    with_reference = "ref" in lines
+    tgt_columns = [lines["out"], lines["adv_out"]] if with_reference else [lines["adv_out"]]
+    tgt_refs = lines["ref"] if with_reference else lines["out"]
+    s_cols, t_cols = fast.score_groups(scorer.kind, [([lines["adv_src"]], lines["src"]), (tgt_columns, tgt_refs)],
+                                       jobs=scorer.jobs if scorer.jobs is not None else jobs)
+    if with_reference:
+        t_base, t_hyp = t_cols
+        return s_cols[0], [relative_decrease(b, h) for b, h in zip(t_base, t_hyp)]
+    return s_cols[0], t_cols[0]
 
 
 def evaluate_files(

@@ -32,6 +32,7 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
 from ..records import Edit
+from ..validate import check_number
 from .base import Perturber
 from .homoglyphs import HOMOGLYPHS
 from .text import DOCUMENT_SEPARATOR, Span, documents, is_number, is_stop_word, sentences, words
@@ -184,16 +185,12 @@ class NoisePerturber(Perturber):
         progress: bool = False,
     ):
         super().__init__(cache=cache, progress=progress)
-        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
-            raise ConfigError(f"{self.name}: n (edits per text) must be a positive integer, not {n!r}")
-        if rate is not None and not (isinstance(rate, (int, float)) and 0 < rate <= 1):
-            raise ConfigError(f"{self.name}: rate must be a fraction in (0, 1], not {rate!r}")
+        n = check_number(n, f"{self.name}: n", minimum=1, integer=True, what="edits per text")
+        rate = check_number(rate, f"{self.name}: rate", above=0, maximum=1, what="the fraction of eligible units")
         if n is not None and rate is not None:
             raise ConfigError(f"{self.name}: give either n (edits per text) or rate, not both")
-        if not isinstance(num_perturb, int) or num_perturb < 1:
-            raise ConfigError(f"{self.name}: num_perturb must be a positive integer, not {num_perturb!r}")
-        if not isinstance(min_word_length, int) or min_word_length < 1:
-            raise ConfigError(f"{self.name}: min_word_length must be a positive integer")
+        num_perturb = check_number(num_perturb, f"{self.name}: num_perturb", minimum=1, integer=True)
+        min_word_length = check_number(min_word_length, f"{self.name}: min_word_length", minimum=1, integer=True)
         self.n = n
         self.rate = rate
         self.num_perturb = num_perturb
@@ -574,17 +571,15 @@ class WordSynonym(NoisePerturber):
 
     def __init__(self, *, senses: int = 1, wordnet_root: Optional[str] = None, **options):
         super().__init__(**options)
-        if not isinstance(senses, int) or senses < 1:
-            raise ConfigError(f"{self.name}: senses must be a positive integer")
-        from ..resources import wordnet
+        senses = check_number(senses, f"{self.name}: senses", minimum=1, integer=True)
+        from .wordnet import WordNetLexicon
 
         self.senses = senses
-        self.wn = wordnet(wordnet_root)  # raises with an install hint when missing
-        self._inflect = None
+        self.lexicon = WordNetLexicon(wordnet_root)  # raises with an install hint when missing
         self._memo: dict[tuple[str, str, str], list[str]] = {}
 
     def model_id(self) -> str:
-        return f"wordnet-{self.wn.get_version()}"
+        return f"wordnet-{self.lexicon.version}"
 
     def options(self):
         return {**super().options(), "senses": self.senses}
@@ -592,32 +587,16 @@ class WordSynonym(NoisePerturber):
     def synonyms(self, word: str, lemma: str, pos: str, tag: str) -> list[str]:
         """Same-POS WordNet synonyms of ``word`` (inflected and cased like it), WordNet's order."""
         key = (word, lemma, tag)
-        if key in self._memo:
-            return self._memo[key]
-        out: list[str] = []
-        for syn in self.wn.synsets(lemma, pos=self._WN_POS[pos])[: self.senses]:
-            for l in syn.lemmas():
-                name = l.name()
-                if "_" in name or "-" in name or not name.isalpha() or name[0].isupper():
-                    continue
-                if name.lower() == lemma:
-                    continue
-                new = self._inflect_like(name.lower(), tag)
+        if key not in self._memo:
+            out: list[str] = []
+            for name in self.lexicon.synonyms(lemma, self._WN_POS[pos], self.senses):
+                new = self.lexicon.plural(name) if tag == "NNS" else name
                 if word[:1].isupper():
                     new = new[:1].upper() + new[1:]
                 if new.lower() != word.lower() and new not in out:
                     out.append(new)
-        self._memo[key] = out
-        return out
-
-    def _inflect_like(self, word: str, tag: str) -> str:
-        if tag == "NNS":
-            if self._inflect is None:
-                import inflect
-
-                self._inflect = inflect.engine()
-            return self._inflect.plural_noun(word) or word
-        return word
+            self._memo[key] = out
+        return self._memo[key]
 
     def _token(self, word: Span, doc: Any):
         for tok in doc:

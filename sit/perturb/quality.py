@@ -11,12 +11,19 @@ written. Candidates pass, cheapest check first:
    name, no adjective after its noun as in ``attorneys general``), and re-parsed, the new sentence
    keeps the slot's grammar: the same word at the same token, the same fine-grained tag (so number
    too), the same dependency relation and head;
-3. **context fit**: a sentence encoder says how close the new sentence stays to the original
+3. **collocations** (opt-in, ``collocations=true``): where the original word forms a known English bigram with its left or right
+   neighbour (``video game``, ``high winds``), the new word must form one too
+   (:mod:`sit.perturb.collocations`);
+4. **related words** (opt-in, ``min_word_similarity`` > 0): the sentence encoder, given the two
+   words alone, finds them related (cosine >= ``min_word_similarity``): ``official`` -> ``cook`` goes, ``city`` -> ``town`` stays;
+5. **context fit**: the encoder says how close the new sentence stays to the original
    (cosine of normalised mean-pooled embeddings); below ``min_similarity`` the candidate goes,
    and at most ``per_slot`` of the closest candidates are kept for each word.
 
-Each part can be switched off (``min_zipf=0``, ``grammar=false``, ``encoder=none``) for the SIT
-paper's original behaviour. Every option is part of the perturber's signature, so it keys the
+Checks 1, 2 and 5 are on by default; each can be switched off (``min_zipf=0``, ``grammar=false``,
+``encoder=none``, ``per_slot=0``) for the SIT paper's original behaviour. Checks 3 and 4 (with
+WordNet's ``usual_senses`` and ``wsd``) make substitutes somewhat more natural and findings more
+precise, but leave far fewer findings; docs/precision.md has the measured trade-off. Every option is part of the perturber's signature, so it keys the
 perturbation cache and is written to ``run.json``.
 """
 
@@ -36,7 +43,7 @@ log = logging.getLogger("sit.perturb")
 #: the sentence encoder the ``auto`` choice falls back to where no package ships one
 HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
-DROP_REASONS = ("rare", "grammar", "dissimilar", "per_slot")
+DROP_REASONS = ("rare", "grammar", "collocation", "unrelated", "dissimilar", "per_slot")
 
 
 @dataclass(frozen=True)
@@ -57,15 +64,19 @@ class QualityOptions:
 
     min_zipf: float = 3.0
     grammar: bool = True
+    collocations: bool = False  # opt-in: more natural substitutes, far fewer findings (docs/precision.md)
     encoder: str = "auto"  # auto | none | a sentence-transformers directory or hub id
     min_similarity: float = 0.8
+    min_word_similarity: float = 0.0  # the two words alone; 0 (the default) turns the check off
     per_slot: int = 3  # 0 keeps every candidate that passes
 
     def __post_init__(self):
         if self.min_zipf < 0 or self.min_zipf != self.min_zipf:
             raise ConfigError(f"min_zipf must be a number >= 0 (0 turns the frequency floor off), got {self.min_zipf!r}")
-        if not (0 <= self.min_similarity <= 1):
-            raise ConfigError(f"min_similarity must be between 0 and 1, got {self.min_similarity!r}")
+        for name in ("min_similarity", "min_word_similarity"):
+            value = getattr(self, name)
+            if not (0 <= value <= 1):
+                raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
         if self.per_slot < 0:
             raise ConfigError(f"per_slot must be >= 0 (0 keeps all), got {self.per_slot!r}")
 
@@ -177,14 +188,19 @@ class QualityFilter:
         self._wordfreq = bool(options.min_zipf) or _has_wordfreq()
         self.encoder_name, self.encoder_reason = resolve_encoder(options.encoder)
         self.encoder = SentenceEncoder(self.encoder_name, device=device) if self.encoder_name else None
+        from .collocations import Bigrams
+
+        self.bigrams = Bigrams() if options.collocations else None
 
     def signature(self) -> dict[str, Any]:
         o = self.options
         return {
             "min_zipf": o.min_zipf,
             "grammar": o.grammar,
+            "collocations": self.bigrams.source() if self.bigrams else "none",
             "encoder": self.encoder.model_id() if self.encoder else "none",
             "min_similarity": o.min_similarity if self.encoder else None,
+            "min_word_similarity": o.min_word_similarity if self.encoder else None,
             "per_slot": o.per_slot,
         }
 
@@ -192,6 +208,10 @@ class QualityFilter:
         o = self.options
         parts = [f"Zipf >= {o.min_zipf:g}" if o.min_zipf else "no frequency floor",
                  "slot grammar kept" if o.grammar else "coarse POS only"]
+        if self.bigrams:
+            parts.append("collocations kept")
+        if self.encoder and o.min_word_similarity:
+            parts.append(f"word similarity >= {o.min_word_similarity:g}")
         parts.append(f"similarity >= {o.min_similarity:g} ({self.encoder_reason})" if self.encoder else self.encoder_reason)
         if o.per_slot:
             parts.append(f"at most {o.per_slot} per word")
@@ -200,17 +220,31 @@ class QualityFilter:
     def apply(
         self, tagger, candidates: list[Candidate], originals: Sequence[str], docs: Sequence, perturber: str
     ) -> tuple[list[list[tuple[str, Edit]]], list[Counter]]:
-        """Filter ``candidates`` (already past :meth:`frequency`) of the sentences ``originals``
+        """Filter ``candidates`` (already past :meth:`word_check`) of the sentences ``originals``
         (tagged as ``docs``).
 
         Returns, per sentence, the kept (new sentence, edit) pairs in slot order and, within a slot,
         most similar first; and per sentence a Counter of the candidates each check dropped."""
         dropped = [Counter() for _ in originals]
-        kept = self._pool(self._grammatical(tagger, candidates, docs, dropped), dropped)
-        scored = self._similar(kept, originals, dropped)
+        kept = self._related(self._grammatical(tagger, candidates, docs, dropped), dropped)
+        scored = self._similar(self._pool(kept, dropped), originals, dropped)
         return self._per_slot(scored, len(originals), perturber, dropped), dropped
 
     # -- the checks, cheapest first ----------------------------------------------------------
+    def word_check(self, doc, index: int, word: str) -> tuple[Optional[str], Optional[float]]:
+        """The checks of a proposed ``word`` for token ``index`` of ``doc`` that need no new
+        sentence: why it goes (``rare``, ``collocation``) or None, and its Zipf frequency. They run
+        as words are proposed, before a perturber takes its first ``num_perturb``."""
+        ok, z = self.frequency(word)
+        if not ok:
+            return "rare", z
+        if self.bigrams is not None:
+            left = doc[index - 1].text if index > 0 else None
+            right = doc[index + 1].text if index + 1 < len(doc) else None
+            if self.bigrams.broken(left, doc[index].text, word, right):
+                return "collocation", z
+        return None, z
+
     def frequency(self, word: str) -> tuple[bool, Optional[float]]:
         """Whether ``word`` is frequent enough, and its Zipf frequency (None where wordfreq is not
         installed and no floor needs it). Runs as words are proposed, before any sentence is built."""
@@ -239,6 +273,19 @@ class QualityFilter:
                 out.append(cand)
             else:
                 dropped[cand.sentence_index]["grammar"] += 1
+        return out
+
+    def _related(self, kept: list[Candidate], dropped) -> list[Candidate]:
+        """Candidates whose word, alone, the encoder finds related to the original word."""
+        if self.encoder is None or not self.options.min_word_similarity or not kept:
+            return kept
+        sims = self.encoder.similarity([(c.slot.text.lower(), c.word.lower()) for c in kept])
+        out = []
+        for cand, sim in zip(kept, sims):
+            if sim < self.options.min_word_similarity:
+                dropped[cand.sentence_index]["unrelated"] += 1
+            else:
+                out.append(cand)
         return out
 
     def _pool(self, kept: list[Candidate], dropped) -> list[Candidate]:
@@ -310,9 +357,9 @@ def _has_wordfreq() -> bool:
 def options_from(kwargs: dict[str, Any]) -> QualityOptions:
     """The quality options among a perturber's keyword options (the others are left alone)."""
     base = QualityOptions()
-    names = ("min_zipf", "grammar", "encoder", "min_similarity", "per_slot")
+    names = ("min_zipf", "grammar", "collocations", "encoder", "min_similarity", "min_word_similarity", "per_slot")
     given = {k: kwargs[k] for k in names if kwargs.get(k) is not None}
-    for key in ("min_zipf", "min_similarity"):
+    for key in ("min_zipf", "min_similarity", "min_word_similarity"):
         if key in given:
             try:
                 given[key] = float(given[key])
@@ -323,8 +370,9 @@ def options_from(kwargs: dict[str, Any]) -> QualityOptions:
             given["per_slot"] = int(given["per_slot"])
         except (TypeError, ValueError):
             raise ConfigError(f"per_slot takes a whole number, got {given['per_slot']!r}") from None
-    if "grammar" in given and not isinstance(given["grammar"], bool):
-        raise ConfigError(f"grammar takes true or false, got {given['grammar']!r}")
+    for key in ("grammar", "collocations"):
+        if key in given and not isinstance(given[key], bool):
+            raise ConfigError(f"{key} takes true or false, got {given[key]!r}")
     if "encoder" in given:
         given["encoder"] = str(given["encoder"])
     return replace(base, **given)

@@ -110,7 +110,8 @@ def acceptable(word: str, original: str) -> bool:
 class SubstitutionPerturber(Perturber):
     """One word at a time, replaced by a word the implementation proposes (:meth:`_propose`),
     through the quality stage. Keyword options of the quality stage (``min_zipf``, ``grammar``,
-    ``encoder``, ``min_similarity``, ``per_slot``) are accepted by every implementation."""
+    ``collocations``, ``encoder``, ``min_similarity``, ``min_word_similarity``, ``per_slot``) are
+    accepted by every implementation."""
 
     deterministic = True
     uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
@@ -125,16 +126,18 @@ class SubstitutionPerturber(Perturber):
         progress: bool = False,
         min_zipf: Optional[float] = None,
         grammar: Optional[bool] = None,
+        collocations: Optional[bool] = None,
         encoder: Optional[str] = None,
         min_similarity: Optional[float] = None,
+        min_word_similarity: Optional[float] = None,
         per_slot: Optional[int] = None,
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
         self.device = device
         self._tagger = tagger
-        quality = dict(min_zipf=min_zipf, grammar=grammar, encoder=encoder, min_similarity=min_similarity,
-                       per_slot=per_slot)
+        quality = dict(min_zipf=min_zipf, grammar=grammar, collocations=collocations, encoder=encoder,
+                       min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot)
         self.quality = QualityFilter(options_from(quality), device=device)
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
         self.dropped: Counter = Counter()
@@ -149,8 +152,8 @@ class SubstitutionPerturber(Perturber):
         return {"num_perturb": self.num_perturb, **self.quality.signature()}
 
     def signature(self) -> dict[str, Any]:
-        # v2: quality stage; cached values carry the drop counts of their sentence
-        return {**super().signature(), "v": 2}
+        # v3: collocations, related words, dominant senses; cached values carry the drop counts
+        return {**super().signature(), "v": 3}
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
         """For each doc and each of its slots, the proposed words, best first (case as proposed)."""
@@ -172,28 +175,28 @@ class SubstitutionPerturber(Perturber):
         slots_of = [slots(doc, strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)
         candidates: list[Candidate] = []
-        rare = [0] * len(sentences)
+        early = [Counter() for _ in sentences]
         for n, (doc, doc_slots, words_of) in enumerate(zip(docs, slots_of, proposals)):
             for slot, words in zip(doc_slots, words_of):
-                for w, z in self._choose(words, slot, rare, n):
+                for w, z in self._choose(words, doc, slot, early[n]):
                     text, start = replace_token(doc, slot.index, w)
                     candidates.append(Candidate(n, slot, w, text, start, z))
         kept, dropped = self.quality.apply(self.tagger, candidates, sentences, docs, self.name)
-        for n, count in enumerate(rare):
-            dropped[n]["rare"] += count
+        for n, counts in enumerate(early):
+            dropped[n].update(counts)
         return kept, [dict(d) for d in dropped]
 
-    def _choose(self, words: list[str], slot: Slot, rare: list[int], n: int) -> list[tuple[str, Any]]:
-        """The first ``num_perturb`` acceptable, distinct, frequent-enough proposals (with their
-        Zipf frequency); proposals under the frequency floor are counted in ``rare[n]``."""
+    def _choose(self, words: list[str], doc, slot: Slot, dropped: Counter) -> list[tuple[str, Any]]:
+        """The first ``num_perturb`` acceptable, distinct proposals that pass the quality stage's
+        word checks (with their Zipf frequency); the others are counted in ``dropped`` by reason."""
         chosen: dict[str, Any] = {}
         for w in words:
             w = match_case(w, slot.text)
             if not acceptable(w, slot.text) or w in chosen:
                 continue
-            ok, z = self.quality.frequency(w)
-            if not ok:
-                rare[n] += 1
+            why, z = self.quality.word_check(doc, slot.index, w)
+            if why:
+                dropped[why] += 1
                 continue
             chosen[w] = z
             if len(chosen) >= self.num_perturb:

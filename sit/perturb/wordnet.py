@@ -1,16 +1,33 @@
 """The offline SIT perturber: same-POS WordNet neighbours of nouns and adjectives.
 
-Nouns get synonyms and co-hyponyms (other hyponyms of their hypernyms) from their most frequent
-senses, adjectives their synonyms and similar adjectives; plural nouns keep their inflection.
-Candidates are ordered by WordNet's sense-tagged frequency, so the output is deterministic, and
-pass the shared quality stage (:mod:`sit.perturb.quality`).
+Nouns get synonyms and co-hyponyms (other hyponyms of their hypernyms), adjectives their synonyms
+and similar adjectives, from its ``senses`` most frequent senses, or with ``wsd=true`` only from the
+sense the word has in the sentence (the one whose gloss the sentence encoder finds closest to the
+sentence); plural nouns keep their inflection.
+With ``usual_senses=true``, a neighbour is proposed only in a sense it usually has: the sense is among its own
+``DOMINANT_SENSES`` most frequent ones, and the word is used as a noun (adjective) at least as
+often as in any other part of speech (``cast``, ``set`` and ``hurt`` are mostly verbs). Candidates
+are ordered by WordNet's sense-tagged frequency, so the output is deterministic, and pass the
+shared quality stage (:mod:`sit.perturb.quality`).
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from .substitution import Slot, SubstitutionPerturber, Tagger
+
+#: a neighbour's sense must be among its own this many most frequent senses of the part of speech
+DOMINANT_SENSES = 2
+#: WordNet's synset parts of speech for the slot's coarse tag
+WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s")}
+
+
+def gloss(synset) -> str:
+    """What a sense means, as the sentence encoder reads it: "minister, government minister: a
+    person appointed to a high office in the government"."""
+    names = ", ".join(l.name().replace("_", " ") for l in synset.lemmas()[:4])
+    return f"{names}: {synset.definition()}"
 
 
 class WordNetPerturber(SubstitutionPerturber):
@@ -22,6 +39,8 @@ class WordNetPerturber(SubstitutionPerturber):
         *,
         num_perturb: int = 10,
         senses: int = 3,
+        usual_senses: bool = False,
+        wsd: bool = False,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
         device: Optional[str] = None,
@@ -30,53 +49,59 @@ class WordNetPerturber(SubstitutionPerturber):
         **quality,
     ):
         super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
-        from ..resources import wordnet_root as resolve_root
-        from ..resources import wordnet_version
+        for name, value in (("usual_senses", usual_senses), ("wsd", wsd)):
+            if not isinstance(value, bool):
+                from ..errors import ConfigError
 
+                raise ConfigError(f"{name} takes true or false, got {value!r}")
         self.senses = senses
-        self.root = resolve_root(wordnet_root)  # raises with an install hint when missing
-        self.wn_version = wordnet_version(self.root)
-        self._wn = None  # loaded on first use: a re-run answered from the cache needs none
-        self._inflect = None
+        self.usual_senses = usual_senses
+        self.wsd = wsd
+        self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
+        self.root = self.lexicon.root
+        self.wn_version = self.lexicon.version
         self._counts: Optional[dict[str, int]] = None
 
     @property
     def wn(self):
-        if self._wn is None:
-            from ..resources import wordnet
-
-            self._wn = wordnet(self.root)
-        return self._wn
+        """NLTK's WordNet reader, loaded on first use: a re-run answered from the cache needs none."""
+        return self.lexicon.reader
 
     def model_id(self) -> str:
         return f"wordnet-{self.wn_version}"
 
     def options(self):
-        return {**super().options(), "senses": self.senses}
+        return {**super().options(), "senses": self.senses, "usual_senses": self.usual_senses,
+                "wsd": self.wsd and self.quality.encoder is not None}
 
     def describe(self) -> str:
         return (f"wordnet (WordNet {self.wn_version} same-POS neighbours, {self.num_perturb} per word; "
                 f"{self.quality.describe()})")
 
     # -- candidates ----------------------------------------------------------------------------
-    def neighbours(self, lemma: str, pos: str) -> list[str]:
-        """Same-POS neighbours of ``lemma`` (single words), most frequent first."""
-        wn = self.wn
+    def senses_of(self, lemma: str, pos: str) -> list:
+        """The senses of ``lemma`` neighbours are drawn from: its ``senses`` most frequent."""
+        return self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
+
+    def neighbours(self, lemma: str, pos: str, synsets: Optional[list] = None) -> list[str]:
+        """Same-POS neighbours of ``lemma`` (single words) in ``synsets`` (default: every sense of
+        :meth:`senses_of`), the first sense's first, then most frequent first."""
+        synsets = self.senses_of(lemma, pos) if synsets is None else synsets
         scores: dict[str, int] = {}
         sense: dict[str, int] = {}
 
         def add(lemma_obj, rank: int):
             name = lemma_obj.name()
-            if "_" in name or "-" in name or not name.isalpha() or name[0].isupper():
+            if not single_word(name):
                 return
             word = name.lower()
-            if word == lemma:
+            if word == lemma or (self.usual_senses and not self.usual_sense(word, lemma_obj.synset(), pos)):
                 return
             sense.setdefault(word, rank)
             scores[word] = scores.get(word, 0) + self.sense_counts().get(lemma_obj.key(), 0)
 
         if pos == "NOUN":
-            for rank, syn in enumerate(wn.synsets(lemma, pos="n")[: self.senses]):
+            for rank, syn in enumerate(synsets):
                 for l in syn.lemmas():
                     add(l, rank)
                 for hyper in syn.hypernyms():
@@ -85,7 +110,7 @@ class WordNetPerturber(SubstitutionPerturber):
                             for l in hypo.lemmas():
                                 add(l, rank)
         else:
-            for rank, syn in enumerate(wn.synsets(lemma, pos="a")[: self.senses]):
+            for rank, syn in enumerate(synsets):
                 for l in syn.lemmas():
                     add(l, rank)
                 for sim in syn.similar_tos():
@@ -94,6 +119,22 @@ class WordNetPerturber(SubstitutionPerturber):
         # the most frequent sense's neighbours first, then by sense-tagged frequency, then
         # alphabetically (NLTK's relation lists come in hash order: never rely on it)
         return sorted(scores, key=lambda w: (sense[w], -scores[w], w))
+
+    def usual_sense(self, word: str, synset, pos: str) -> bool:
+        """Whether ``synset`` is a sense ``word`` usually has, in the part of speech ``pos`` that
+        the word usually takes (sense-tagged counts; a word WordNet never counted passes the
+        second test)."""
+        if synset not in self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES]:
+            return False
+        counts = self.sense_counts()
+        own = other = 0
+        for l in self.wn.lemmas(word):
+            n = counts.get(l.key(), 0)
+            if l.synset().pos() in WN_POS[pos]:
+                own += n
+            else:
+                other += n
+        return own >= other
 
     def sense_counts(self) -> dict[str, int]:
         """Sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's
@@ -113,22 +154,89 @@ class WordNetPerturber(SubstitutionPerturber):
         return self._counts
 
     def inflect(self, word: str, tag: str) -> str:
-        if tag in ("NNS", "NNPS"):
-            if self._inflect is None:
-                import inflect
-
-                self._inflect = inflect.engine()
-            return self._inflect.plural_noun(word) or word
-        return word
+        return self.lexicon.plural(word) if tag in ("NNS", "NNPS") else word
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
         """WordNet neighbours of each slot's lemma (inflected like the slot); comparatives,
         superlatives and proper-noun tags are left alone (they would need re-inflection)."""
+        senses = self._disambiguate(docs, slots_of)
         out = []
-        for doc_slots in slots_of:
+        for n, doc_slots in enumerate(slots_of):
             out.append([
-                [self.inflect(w, slot.tag) for w in self.neighbours(slot.lemma, slot.pos)]
+                [self.inflect(w, slot.tag) for w in self.neighbours(slot.lemma, slot.pos, senses[n][k])]
                 if slot.tag in ("JJ", "NN", "NNS", "") else []
-                for slot in doc_slots
+                for k, slot in enumerate(doc_slots)
             ])
         return out
+
+    def _disambiguate(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list]]:
+        """The senses to draw each slot's neighbours from. With ``wsd`` and a sentence encoder,
+        the one sense whose gloss (lemmas and definition) the encoder finds closest to the
+        sentence (one batched call for the whole batch): the political ``minister``, the sports
+        ``coach``; otherwise every sense of :meth:`senses_of`."""
+        senses = [[self.senses_of(slot.lemma, slot.pos) for slot in doc_slots] for doc_slots in slots_of]
+        encoder = self.quality.encoder
+        if not self.wsd or encoder is None:
+            return senses
+        asks = [(n, k, syn) for n, row in enumerate(senses) for k, syns in enumerate(row) if len(syns) > 1
+                for syn in syns]
+        sims = encoder.similarity([(docs[n].text, gloss(syn)) for n, k, syn in asks])
+        best: dict[tuple[int, int], tuple[float, Any]] = {}
+        for (n, k, syn), sim in zip(asks, sims):
+            if (n, k) not in best or sim > best[(n, k)][0]:  # ties keep the more frequent sense
+                best[(n, k)] = (sim, syn)
+        for (n, k), (_, syn) in best.items():
+            senses[n][k] = [syn]
+        return senses
+
+# ---------------------------------------------------------------------------------------------
+# the WordNet engine the noise catalogue's word_synonym uses (one reader, one lemma rule, one
+# plural inflection)
+
+
+def single_word(name: str) -> bool:
+    """Whether a WordNet lemma name can replace a word: one alphabetic word (no multi-word ``_``
+    or hyphenated lemma, no digit) that is no proper name (no capital first letter)."""
+    return name.isalpha() and not name[0].isupper()
+
+
+class WordNetLexicon:
+    """WordNet as sit reads it: the data directory (resolved at construction, so a missing WordNet
+    fails before any work, with its install hint), its version, NLTK's reader (loaded on first
+    use: a re-run answered from the cache needs none) and English plurals for re-inflection."""
+
+    def __init__(self, root: Optional[str] = None):
+        from ..resources import wordnet_root, wordnet_version
+
+        self.root = wordnet_root(root)  # raises with an install hint when missing
+        self.version = wordnet_version(self.root)
+        self._reader = None
+        self._inflect = None
+
+    @property
+    def reader(self):
+        if self._reader is None:
+            from ..resources import wordnet
+
+            self._reader = wordnet(self.root)
+        return self._reader
+
+    def synonyms(self, lemma: str, pos: str, senses: int) -> list[str]:
+        """The single-word lemmas (lower-case, :func:`single_word`) of the ``senses`` most
+        frequent senses of ``lemma`` with WordNet part of speech ``pos`` (``n``, ``v``, ``a``,
+        ``r``), in WordNet's order, without ``lemma`` itself or repeats."""
+        out: list[str] = []
+        for syn in self.reader.synsets(lemma, pos=pos)[:senses]:
+            for lem in syn.lemmas():
+                word = lem.name().lower()
+                if single_word(lem.name()) and word != lemma and word not in out:
+                    out.append(word)
+        return out
+
+    def plural(self, word: str) -> str:
+        """The plural of the noun ``word`` (``word`` itself where none is known)."""
+        if self._inflect is None:
+            import inflect
+
+            self._inflect = inflect.engine()
+        return self._inflect.plural_noun(word) or word

@@ -1,24 +1,34 @@
 """``patinv``: sentences with different meanings should not get the same translation
 (Pathological Invariance, ESEC/FSE 2020).
 
-Different-meaning sentences come two ways: the run's substitutions whose new word is no synonym
-of the old one (no shared WordNet synset) and has another stem, and removals of one meaningful
-constituent (an adjective or adverb modifier, a prepositional phrase) found in the English
-dependency parse. A pair whose two translations are identical is a finding: the translator lost
-the difference.
+Different-meaning sentences come two ways: substitutions of one noun or adjective by a word of
+clearly different meaning, and removals of one meaningful constituent (an adjective or adverb
+modifier, a prepositional phrase) found in the English dependency parse. A pair whose two
+translations are identical is a finding: the translator lost the difference.
+
+Substitutes come from ``words``: ``contrast`` (default) proposes its own
+(:mod:`sit.perturb.contrast`: nouns of the same WordNet lexicographer file that are not close to
+the word, adjective antonyms; grammar kept); ``run`` reuses the run's ``--perturber`` pairs, whose
+words are *similar* by design (city -> town), so most of their shared translations are right.
+Either way a substitution is kept only when the new word is no synonym of the old one (no shared
+WordNet sense, similar sense or pertainym) and has another stem.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any, Mapping, Optional, Sequence
 
+from ..errors import ConfigError
 from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
 
 #: dependency relations whose subtree can go and leave a sentence of another meaning
 REMOVABLE = {"amod": 3, "advmod": 3, "prep": 6}  # relation -> most tokens removed
+#: where substitutes come from (see the module docstring)
+WORDS = ("contrast", "run")
 
 
 def removals(doc, source_id: int, text: str) -> list[Pair]:
@@ -59,20 +69,35 @@ def _related(wn, word: str) -> set:
 class PatInvRelation(Relation):
     name = "patinv"
 
-    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True):
+    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast"):
         super().__init__(ctx)
+        if words not in WORDS:
+            raise ConfigError(f"unknown patinv words {words!r}; choose one of: {', '.join(WORDS)}")
         self.substitute = substitute
         self.remove = remove
-        if substitute:
-            ctx.perturber()
+        self.words = words
+        self._contrast = None
+        if substitute:  # build before any work: a missing WordNet fails now
+            self._contrast = self._make_contrast() if words == "contrast" else ctx.perturber()
         self._wn = None
         self._stem = None
 
+    def _make_contrast(self):
+        from ..perturb.contrast import ContrastPerturber
+
+        tagger = getattr(self.ctx._perturber, "tagger", None)
+        return ContrastPerturber(cache=self.ctx.cache, progress=self.ctx.progress, tagger=tagger)
+
     def signature(self) -> dict[str, Any]:
-        return {"substitute": self.substitute, "remove": self.remove}
+        sig = {"substitute": self.substitute, "remove": self.remove, "words": self.words}
+        if self.substitute and self.words == "contrast":
+            sig["contrast"] = {"model": self._contrast.model_id(), **self._contrast.options()}
+        return sig
 
     def describe(self) -> str:
-        ways = [w for w, on in (("non-synonym substitutions", self.substitute), ("constituent removals", self.remove)) if on]
+        subs = "different-meaning substitutions (" + (self._contrast.describe() if self.words == "contrast" and
+                                                      self._contrast else "the run's perturber") + ")"
+        ways = [w for w, on in ((subs, self.substitute), ("constituent removals", self.remove)) if on]
         return "patinv: " + " and ".join(ways)
 
     def different_meaning(self, edit: Edit) -> bool:
@@ -92,13 +117,19 @@ class PatInvRelation(Relation):
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         cases = []
         if self.substitute:
-            for p in self.ctx.substitutions(ids, texts):
+            for p in self._substitutions(ids, texts):
                 if self.different_meaning(p.edit):
                     cases.append(Pair(p.source_id, p.original, p.perturbed, p.edit, relation="patinv"))
         if self.remove:
             for sid, text, doc in zip(ids, texts, self.ctx.english(texts)):
                 cases.extend(removals(doc, sid, text))
         return cases
+
+    def _substitutions(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        if self.words == "run":
+            return self.ctx.substitutions(ids, texts)
+        pairs = self._contrast.perturb(list(texts), random.Random(self.ctx.seed), ids=list(ids))
+        return [p for p in pairs if p.perturbed != p.original]
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         found = []

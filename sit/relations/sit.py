@@ -2,9 +2,13 @@
 translation (Structure-Invariant Testing, ICSE 2020).
 
 Cases are the run's substitution pairs; both translations are parsed in the target language and
-compared by relation counts (:mod:`sit.distance`). A substitute the translator left as it was
-(the word itself in the translation where the original's translation did not have it) is an
-``untranslated`` finding of its own: useful, but not a structure violation, so it never takes a
+compared by relation counts (:mod:`sit.distance`). With ``surface`` (the default), a pair is a
+structure finding only if the translations also differ on the surface beyond the substitute's own
+translation and agreement (:func:`sit.distance.surface_change`): parallel translations that the
+parser labels differently are parser noise, counted as ``parallel``. A substitute the translator left as it was
+(the word itself in the translation where the original's translation did not have it), or an
+original word left as it was where the substitute was translated, is an ``untranslated`` finding
+of its own: useful, but not a structure violation, so it never takes a
 place in the structure ranking.
 """
 
@@ -14,7 +18,7 @@ import re
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
-from ..distance import DISTANCES, relation_diff
+from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
 from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
@@ -46,11 +50,27 @@ def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, 
     return extra
 
 
+def untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str):
+    """The word of the edit one translation left as it was: (word, which side, how many more
+    times), the substitute in the perturbed translation first, else the original word in the
+    original's translation (the substitute then only un-hid that error); None if both were
+    translated."""
+    count = left_untranslated(edit, translation, perturbed_translation, target_lang)
+    if count:
+        return edit.after, "perturbed", count
+    swapped = replace(edit, after=edit.before)
+    count = left_untranslated(swapped, perturbed_translation, translation, target_lang)
+    return (edit.before, "original", count) if count else None
+
+
 class SitRelation(Relation):
     name = "sit"
 
-    def __init__(self, ctx, *, distance: str = "relation", discount: bool = True):
+    def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True):
         super().__init__(ctx)
+        if not isinstance(surface, bool):
+            raise ConfigError(f"sit.surface takes true or false, got {surface!r}")
+        self.surface = surface
         if distance not in DISTANCES:
             raise ConfigError(f"unknown distance {distance!r}; choose one of: {', '.join(DISTANCES)}")
         self.distance = distance
@@ -59,11 +79,12 @@ class SitRelation(Relation):
         ctx.parser()
 
     def signature(self) -> dict[str, Any]:
-        return {"distance": self.distance, "discount": self.discount}
+        return {"distance": self.distance, "discount": self.discount, "surface": self.surface}
 
     def describe(self) -> str:
         return (f"sit: {self.distance} distance"
-                + (", the substituted token's own arc discounted" if self.discount else ", plain counts"))
+                + (", the substituted token's own arc discounted" if self.discount else ", plain counts")
+                + (", parallel translations are no finding" if self.surface else ""))
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         return self.ctx.substitutions(ids, texts)
@@ -82,24 +103,38 @@ class SitRelation(Relation):
             if a is None or b is None:  # an empty translation: nothing to parse
                 continue
             d = distance_fn(a, b, discount=self.discount)
-            missing = left_untranslated(pair.edit, y, y2, self.ctx.target_lang)
+            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang)
             if missing:
-                compared.append(Issue(pair, y, y2, float(missing), {}, kind="untranslated",
-                                      evidence={"word": pair.edit.after, "structure_distance": d}))
+                word, side, count = missing
+                compared.append(Issue(pair, y, y2, float(count), {}, kind="untranslated",
+                                      evidence={"word": word, "side": side, "structure_distance": d}))
             else:
-                compared.append(Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount)))
-        issues = rank_issues(compared, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+                compared.append(self._structure(pair, y, y2, a, b, d))
+        parallel = [c for c in compared if not c.kind and self.surface and not c.evidence.get("surface")]
+        keep = [c for c in compared if c.kind or not (self.surface and not c.evidence.get("surface"))]
+        issues = rank_issues(keep, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         teapot, issues = _teapot(compared, issues, self.ctx.cache)
         structure = [i for i in issues if not i.kind]
         counts = {
             "cases": len(cases),
             "compared": len(compared),
             "untranslated_pairs": sum(1 for c in compared if c.kind),
+            "parallel_pairs": sum(1 for c in parallel if c.distance > self.ctx.threshold),
             "issues": len(structure),
             "untranslated_issues": len(issues) - len(structure),
             "flagged_sentences": len({i.pair.source_id for i in structure}),
         }
         return Checked(issues, counts, {"teapot": teapot})
+
+    def _structure(self, pair: Pair, y: str, y2: str, a, b, d: float) -> Issue:
+        """The structure comparison of one pair; ``evidence["surface"]`` lists how the two
+        translations differ beyond the substitute (empty: parallel)."""
+        evidence = {}
+        if self.surface:
+            from ..bags import stop_words
+
+            evidence["surface"] = surface_change(a.tokens, b.tokens, stop_words(self.ctx.target_lang))
+        return Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount), evidence=evidence)
 
 
 def _teapot(compared: list[Issue], issues: list[Issue], cache=None):

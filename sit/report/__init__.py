@@ -35,9 +35,10 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
         text = render_text(run)
         if labels:
-            from .precision import run_precision
+            from .model import GROUP_TITLES
+            from .precision import format_by_relation, precision_by_relation
 
-            text += "\n" + run_precision(run, labels).format()
+            text += "\n" + format_by_relation(precision_by_relation(run, labels), GROUP_TITLES)
         return text
     from .model import build_view
 

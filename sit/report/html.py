@@ -8,8 +8,11 @@ with ``<``, ``>`` and ``&`` escaped) and are laid out by the script with ``textC
 nothing taken from inputs or translations is ever parsed as HTML. Sentences are rendered a page
 at a time and a sentence's issues only when it is opened, which keeps 10,000 issues fast.
 
-Triage marks live in the browser (``localStorage``, keyed by the run) and export as
-``labels.jsonl`` for ``sit precision``.
+The flagged sentences come per group of findings (``sit``, ``sit.untranslated``, ``rti``,
+``patinv``: one relation's ranking each), in the run's order, and the ``relation`` filter shows one
+group. Triage marks live in the browser (``localStorage``, keyed by the run), the triage panel
+shows top-k precision per relation, and the marks export as ``labels.jsonl`` (each line names its
+relation) for ``sit precision``.
 """
 
 from __future__ import annotations
@@ -123,6 +126,9 @@ def _table(rows: list[tuple[str, str]], cls: str) -> str:
 
 
 def _header(view: dict[str, Any]) -> str:
+    """The title, any warnings and the triage count; the signature, how the run chose its components, counts,
+    timings, TEAPOT scores, triage precision and charts sit in a closed ``<details>``, so the
+    first screen is the findings."""
     sig_rows = [(_e(name), f"<bdi>{_e(value)}</bdi>") for _key, name, value in view["signature_fields"]]
     if view["versions"]:
         sig_rows.append(("versions", _e(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
@@ -138,10 +144,14 @@ def _header(view: dict[str, Any]) -> str:
             teapot_rows.append(("success rate", f"{100 * value:.2f} %"))
         else:
             teapot_rows.append((_e(key.replace("_", " ")), _num(value)))
-    parts = [
-        f'<header class="top"><h1>{_e(view["title"])}</h1>',
-        f'<p class="sigline"><code>{_e(view["signature_line"])}</code></p>',
-    ]
+    parts = [f'<header class="top"><h1>{_e(view["title"])}</h1>']
+    for warning in view["warnings"]:
+        parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
+    parts.append('<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>')
+    # the run's metadata one click away: the first screen is the findings
+    parts.append('<details id="run-details"><summary>Run details: signature, counts, timings, '
+                 'TEAPOT scores, triage precision, charts</summary>')
+    parts.append(f'<p class="sigline"><code>{_e(view["signature_line"])}</code></p>')
     meta_bits = []
     if view["created"]:
         meta_bits.append(f"created {_e(view['created'])}")
@@ -153,34 +163,34 @@ def _header(view: dict[str, Any]) -> str:
         parts.append(f'<p class="muted">perturber: {_e(view["perturber_reason"])}</p>')
     for name, note in view.get("notes", []):
         parts.append(f'<p class="muted">{_e(name)}: {_e(note)}</p>')
-    for warning in view["warnings"]:
-        parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
     parts.append('<div class="panels">')
+    parts.append('<section class="panel" id="triage-panel"><h2>Triage</h2>'
+                 '<table class="kv num" id="precision-table"></table>'
+                 '<p class="muted" id="storage-note"></p></section>')
     parts.append(f'<section class="panel wide"><h2>Signature</h2>{_table(sig_rows, "kv")}</section>')
     parts.append(f'<section class="panel"><h2>Counts</h2>{_table(count_rows, "kv num")}</section>')
     if timing_rows:
         parts.append(f'<section class="panel"><h2>Timings</h2>{_table(timing_rows, "kv num")}</section>')
     if teapot_rows:
         parts.append(f'<section class="panel"><h2>TEAPOT</h2>{_table(teapot_rows, "kv num")}</section>')
-    parts.append('<section class="panel" id="triage-panel"><h2>Triage</h2>'
-                 '<p id="triage-summary" aria-live="polite">no marks yet</p>'
-                 '<table class="kv num" id="precision-table"></table>'
-                 '<p class="muted" id="storage-note"></p></section>')
     parts.append('</div><div class="panels">')
     parts.append(f'<section class="panel chart-panel"><h2>Distances</h2>{histogram_svg(view["histogram"])}</section>')
     parts.append(f'<section class="panel chart-panel"><h2>Relations that change</h2>'
                  f'{relations_svg(view["relations"])}</section>')
-    parts.append("</div></header>")
+    parts.append("</div></details></header>")
     return "".join(parts)
 
 
 def _toolbar(view: dict[str, Any]) -> str:
     rel_options = "".join(f'<option value="{_e(s["relation"])}">{_e(s["relation"])} ({s["issues"]:,})</option>'
                           for s in sorted(view["relations"], key=lambda s: s["relation"]))
+    group_options = "".join(f'<option value="{_e(g["group"])}" title="{_e(g["title"])}">{_e(g["group"])} '
+                            f'({g["sentences"]:,} sentences, {g["issues"]:,} issues)</option>' for g in view["groups"])
     return (
         '<nav class="toolbar" aria-label="filters">'
+        f'<label>relation <select id="f-group"><option value="">all</option>{group_options}</select></label>'
         '<label>min distance <input id="f-min" type="number" min="0" step="any" value="0" inputmode="decimal"></label>'
-        f'<label>relation <select id="f-rel"><option value="">any</option>{rel_options}</select></label>'
+        f'<label>dependency <select id="f-rel"><option value="">any</option>{rel_options}</select></label>'
         '<label class="grow">search <input id="f-q" type="search" placeholder="text in sources or translations (/)"></label>'
         '<label>marks <select id="f-label"><option value="all">all</option><option value="unlabelled">unlabelled</option>'
         '<option value="bug">bug</option><option value="not_bug">not a bug</option></select></label>'

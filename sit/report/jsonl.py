@@ -1,6 +1,6 @@
 """The JSONL report (``report.jsonl``): one line per issue, in page order, from the view model.
 
-Each line is the issue as the page shows it: ids, ranks (``sentence_position`` is the
+Each line is the issue as the page shows it: ids, its relation and kind, ranks (``sentence_position`` is the
 sentence's place in the worst-first order), texts, highlight spans, relation changes, scores,
 the sentence's own translation, and the triage label when labels were given.
 """
@@ -17,6 +17,8 @@ def render_jsonl(view: dict[str, Any]) -> str:
         for i in s["issues"]:
             row = {
                 "issue_id": i["id"],
+                "relation": i["relation"],
+                "kind": i["kind"],
                 "sentence_position": s["position"],
                 "source_id": i["source_id"],
                 "rank": i["rank"],
@@ -32,6 +34,7 @@ def render_jsonl(view: dict[str, Any]) -> str:
                 "translation_marks": i["translation_marks"],
                 "relations": i["relations"],
                 "scores": i["scores"],
+                "evidence": i["evidence"],
                 "label": i["label"],
                 "category": i["category"],
             }

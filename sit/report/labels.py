@@ -2,12 +2,16 @@
 
 One JSON object per line, as the HTML report exports them::
 
-    {"issue_id": "12-1", "source_id": 12, "rank": 1, "label": "bug",
-     "category": "under-translation", "perturbed": "...", "run": "..."}
+    {"issue_id": "rti:12-1", "relation": "rti", "kind": "", "source_id": 12, "rank": 1,
+     "label": "bug", "category": "under-translation", "perturbed": "...", "run": "..."}
 
 ``label`` is ``"bug"`` or ``"not_bug"``; ``category`` is one of :data:`CATEGORIES` or null.
-An issue is identified by its source id and its rank within that source sentence; ``perturbed``
-(the perturbed source) lets :func:`match_labels` tell labels written for another run.
+An issue is identified by its group (``relation`` and ``kind`` as in ``issues.jsonl``: ``sit``,
+``sit.untranslated``, ``rti``, ``patinv``), its source id and its rank within that group and
+source sentence, so the labels of every relation of a run live in one file. A line without a
+relation takes it from the ``issue_id`` prefix (``rti:12-1``), else it is ``sit`` (files written
+before relations load unchanged). ``perturbed`` (the perturbed source) lets :func:`match_labels`
+tell labels written for another run.
 """
 
 from __future__ import annotations
@@ -46,12 +50,31 @@ _CATEGORY_ALIASES = {
     "word-mistranslation": "mistranslation",
     "phrase-mistranslation": "mistranslation",
     "unclear logic": "unclear-logic",
+    # the short names of docs/labels/GUIDE.md
+    "under": "under-translation",
+    "over": "over-translation",
+    "modification": "incorrect-modification",
+    "word": "mistranslation",
+    "logic": "unclear-logic",
 }
 
 
-def issue_id(source_id: int, rank: int) -> str:
-    """The stable id of an issue in a run: ``"<source id>-<rank>"``."""
-    return f"{source_id}-{rank}"
+#: the group of a label that names none (files written before relations)
+DEFAULT_GROUP = "sit"
+
+LabelKey = tuple[str, int, int]  # (group, source id, rank)
+
+
+def issue_id(source_id: int, rank: int, group: str = DEFAULT_GROUP) -> str:
+    """The stable id of an issue in a run: ``"<source id>-<rank>"`` for ``sit``'s own findings,
+    ``"<group>:<source id>-<rank>"`` for every other group."""
+    plain = f"{source_id}-{rank}"
+    return plain if group == DEFAULT_GROUP else f"{group}:{plain}"
+
+
+def issue_key(issue: Issue) -> LabelKey:
+    """The key a label of ``issue`` has."""
+    return (issue.group, issue.pair.source_id, issue.rank)
 
 
 @dataclass(frozen=True)
@@ -61,18 +84,22 @@ class Label:
     label: str  # BUG or NOT_BUG
     category: Optional[str] = None
     perturbed: Optional[str] = None
+    group: str = DEFAULT_GROUP  # relation, and kind after a dot: sit, sit.untranslated, rti, patinv
 
     @property
     def is_bug(self) -> bool:
         return self.label == BUG
 
     @property
-    def key(self) -> tuple[int, int]:
-        return (self.source_id, self.rank)
+    def key(self) -> LabelKey:
+        return (self.group, self.source_id, self.rank)
 
     def to_dict(self) -> dict[str, Any]:
+        relation, _, kind = self.group.partition(".")
         return {
-            "issue_id": issue_id(self.source_id, self.rank),
+            "issue_id": issue_id(self.source_id, self.rank, self.group),
+            "relation": relation,
+            "kind": kind,
             "source_id": self.source_id,
             "rank": self.rank,
             "label": self.label,
@@ -94,12 +121,24 @@ def normalize_category(value: Any) -> Optional[str]:
     return _CATEGORY_ALIASES.get(text) or _CATEGORY_ALIASES.get(text.replace("_", "-").replace(" ", "-"))
 
 
+def _group(row: dict, where: str) -> str:
+    """The group a label row names: ``relation`` (+ ``kind``), else the ``issue_id`` prefix, else sit."""
+    relation, kind = row.get("relation"), row.get("kind")
+    if relation in (None, "") and isinstance(row.get("issue_id"), str) and ":" in row["issue_id"]:
+        relation = row["issue_id"].partition(":")[0]
+    if relation in (None, ""):
+        return DEFAULT_GROUP
+    if not isinstance(relation, str) or not isinstance(kind, (str, type(None))):
+        raise InputError(f"{where}: `relation` and `kind` must be text (like \"rti\" or \"sit\", \"untranslated\")")
+    return f"{relation}.{kind}" if kind and "." not in relation else relation
+
+
 def _parse(row: Any, where: str) -> Optional[Label]:
     if not isinstance(row, dict):
         raise InputError(f"{where}: a label must be a JSON object")
     source_id, rank = row.get("source_id"), row.get("rank")
     if (source_id is None or rank is None) and isinstance(row.get("issue_id"), str):
-        head, _, tail = row["issue_id"].rpartition("-")
+        head, _, tail = row["issue_id"].rpartition(":")[2].rpartition("-")
         source_id, rank = head, tail
     try:
         source_id, rank = int(source_id), int(rank)
@@ -114,12 +153,12 @@ def _parse(row: Any, where: str) -> Optional[Label]:
     if row.get("category") not in (None, "") and category is None:
         known = ", ".join(CATEGORIES)
         raise InputError(f"{where}: unknown error category {row.get('category')!r}; use one of: {known}")
-    return Label(source_id, rank, label, category, row.get("perturbed"))
+    return Label(source_id, rank, label, category, row.get("perturbed"), _group(row, where))
 
 
-def parse_labels(rows: Iterable[Any], origin: str = "labels") -> dict[tuple[int, int], Label]:
-    """Labels keyed by (source id, rank); a later line for the same issue replaces an earlier one."""
-    out: dict[tuple[int, int], Label] = {}
+def parse_labels(rows: Iterable[Any], origin: str = "labels") -> dict[LabelKey, Label]:
+    """Labels keyed by (group, source id, rank); a later line for the same issue replaces an earlier one."""
+    out: dict[LabelKey, Label] = {}
     for n, row in enumerate(rows, start=1):
         label = _parse(row, f"{origin}:{n}")
         if label is not None:
@@ -127,7 +166,7 @@ def parse_labels(rows: Iterable[Any], origin: str = "labels") -> dict[tuple[int,
     return out
 
 
-def load_labels(path: str | os.PathLike) -> dict[tuple[int, int], Label]:
+def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
     """Read a ``labels.jsonl`` file exported by the HTML report."""
     p = Path(path)
     try:
@@ -153,18 +192,19 @@ def load_labels(path: str | os.PathLike) -> dict[tuple[int, int], Label]:
 class LabelMatch:
     """Labels that belong to a run's issues, and those that do not."""
 
-    labels: dict[tuple[int, int], Label]
-    unknown: tuple[tuple[int, int], ...]  # no such issue in the run
-    mismatched: tuple[tuple[int, int], ...]  # the issue exists but its perturbed source differs
+    labels: dict[LabelKey, Label]
+    unknown: tuple[LabelKey, ...]  # no such issue in the run
+    mismatched: tuple[LabelKey, ...]  # the issue exists but its perturbed source differs
 
 
-def match_labels(issues: Iterable[Issue], labels: dict[tuple[int, int], Label]) -> LabelMatch:
-    """Keep the labels that name an issue of the run (same source id, rank and perturbed source).
+def match_labels(issues: Iterable[Issue], labels: dict[LabelKey, Label]) -> LabelMatch:
+    """Keep the labels that name an issue of the run (same group, source id, rank and perturbed
+    source).
 
     Raises :class:`InputError` when labels were given but none belongs to the run.
     """
-    by_key = {(i.pair.source_id, i.rank): i for i in issues}
-    kept: dict[tuple[int, int], Label] = {}
+    by_key = {issue_key(i): i for i in issues}
+    kept: dict[LabelKey, Label] = {}
     unknown, mismatched = [], []
     for key, label in labels.items():
         issue = by_key.get(key)

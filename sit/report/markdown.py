@@ -82,32 +82,50 @@ def render_markdown(view: dict[str, Any]) -> str:
     lines += ["", "## Flagged sentences", ""]
     if not view["sentences"]:
         lines.append("No issues: every perturbation kept the structure of its translation.")
-    for s in view["sentences"]:
-        lines += [f"### {s['position']}. Source {s['source_id']} (max distance {_num(s['max_distance'])})", "",
-                  f"- **source:** {md_escape(s['source'])}", f"- **translation:** {md_escape(s['translation'])}", ""]
-        for i in s["issues"]:
-            head = f"#### Issue {md_escape(i['id'])}: rank {i['rank']}, distance {_num(i['distance'])}"
-            lines += [head, ""]
-            lines.append(f"- **edit:** ~~{md_escape(i['before'])}~~ → **{md_escape(i['after'])}**")
-            lines.append(f"- **source:** {_highlight(i['original'], i['source_marks'][0], '~~')}")
-            lines.append(f"- **perturbed:** {_highlight(i['perturbed'], i['source_marks'][1], '**')}")
-            lines.append(f"- **translation:** {_highlight(i['original_translation'], i['translation_marks'][0], '~~')}")
-            lines.append(f"- **perturbed translation:** "
-                         f"{_highlight(i['perturbed_translation'], i['translation_marks'][1], '**')}")
-            if i["relations"]:
-                lines.append("- **relations:** " + ", ".join(f"{md_escape(rel)} {a} → {b}" for rel, a, b in i["relations"]))
-            if i["scores"]:
-                lines.append("- **scores:** " + ", ".join(f"{md_escape(k)} {v:.3f}" for k, v in i["scores"].items()))
-            if i["label"]:
-                cat = f" ({md_escape(CATEGORIES.get(i['category'], i['category']))})" if i["category"] else ""
-                lines.append(f"- **label:** {'bug' if i['label'] == 'bug' else 'not a bug'}{cat}")
-            lines.append("")
+    for g in view.get("groups", []):
+        lines += [f"### {md_escape(g['group'])}: {md_escape(g['title'])}", "",
+                  f"{g['issues']} issue(s) in {g['sentences']} sentence(s).", ""]
+        for s in view["sentences"]:
+            if s["group"] == g["group"]:
+                lines += _sentence_md(s)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _precision_md(p: dict[str, Any]) -> list[str]:
-    lines = ["## Precision from labels", "",
-             f"{p['labelled']} of {p['issues']} issues labelled: {p['bugs']} bug, {p['not_bugs']} not a bug.", "",
+def _sentence_md(s: dict[str, Any]) -> list[str]:
+    """One flagged sentence of one group and its issues."""
+    a, b = s["sides"]
+    lines = [f"#### {s['position']}. Source {s['source_id']} (max distance {_num(s['max_distance'])})", "",
+             f"- **{a}:** {md_escape(s['source'])}", f"- **translation:** {md_escape(s['translation'])}", ""]
+    for i in s["issues"]:
+        lines += [f"##### Issue {md_escape(i['id'])}: rank {i['rank']}, distance {_num(i['distance'])}", ""]
+        lines.append(f"- **edit:** ~~{md_escape(i['before'])}~~ → **{md_escape(i['after'])}**")
+        lines.append(f"- **{a}:** {_highlight(i['original'], i['source_marks'][0], '~~')}")
+        lines.append(f"- **{b}:** {_highlight(i['perturbed'], i['source_marks'][1], '**')}")
+        lines.append(f"- **translation:** {_highlight(i['original_translation'], i['translation_marks'][0], '~~')}")
+        lines.append(f"- **{b} translation:** "
+                     f"{_highlight(i['perturbed_translation'], i['translation_marks'][1], '**')}")
+        if i["relations"]:
+            lines.append("- **relations:** " + ", ".join(f"{md_escape(rel)} {x} → {y}" for rel, x, y in i["relations"]))
+        if i["evidence"].get("missing"):
+            lines.append("- **not in the container's translation:** " + md_escape(", ".join(i["evidence"]["missing"])))
+        if i["scores"]:
+            lines.append("- **scores:** " + ", ".join(f"{md_escape(k)} {v:.3f}" for k, v in i["scores"].items()))
+        if i["label"]:
+            cat = f" ({md_escape(CATEGORIES.get(i['category'], i['category']))})" if i["category"] else ""
+            lines.append(f"- **label:** {'bug' if i['label'] == 'bug' else 'not a bug'}{cat}")
+        lines.append("")
+    return lines
+
+
+def _precision_md(by_group: dict[str, dict[str, Any]]) -> list[str]:
+    lines = ["## Precision from labels"]
+    for group, p in by_group.items():
+        lines += ["", f"### {md_escape(group)}", ""] + _precision_table(p)
+    return lines
+
+
+def _precision_table(p: dict[str, Any]) -> list[str]:
+    lines = [f"{p['labelled']} of {p['issues']} issues labelled: {p['bugs']} bug, {p['not_bugs']} not a bug.", "",
              "| k | precision | hits | sentences | judged | unlabelled in top-k |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in p["precision"]:
         prec = "-" if row["precision"] is None else f"{100 * row['precision']:.1f}%"

@@ -1,8 +1,8 @@
 """The view model every rendering is made from (HTML page, Markdown, JSONL).
 
 :func:`build_view` turns a loaded run directory (and optional triage labels) into plain,
-JSON-serialisable data: the header (signature, counts, timings), the flagged sentences worst
-first with their ranked issues, highlight spans for the substituted word and the word-level
+JSON-serialisable data: the header (signature, counts, timings), the flagged sentences of each
+group of findings (``sit``, ``rti``, ...; :data:`GROUP_TITLES`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
 translation diff, a distance histogram and per-relation statistics. The renderers only lay it out.
 """
 
@@ -15,8 +15,8 @@ from typing import Any, Optional
 from ..records import Issue
 from ..rundir import RunData
 from .diff import edit_spans, word_diff
-from .labels import CATEGORIES, Label, issue_id, match_labels
-from .precision import compute_precision
+from .labels import CATEGORIES, Label, LabelKey, issue_id, issue_key, match_labels
+from .precision import precision_by_relation
 
 COUNT_KEYS = ("sentences", "perturbations", "translations", "translator_calls", "cache_hits",
               "untranslated", "flagged_sentences", "issues")
@@ -29,8 +29,28 @@ SIGNATURE_FIELDS = (
 )
 
 
+#: what each group of findings claims (report sections and filters)
+GROUP_TITLES = {
+    "sit": "the structure of the translation changed under a similar word",
+    "sit.untranslated": "the substitute was left untranslated",
+    "rti": "a noun phrase is translated differently alone than in its container",
+    "patinv": "sentences of different meaning got the same translation",
+}
+#: what the two source texts of a pair are, per relation (default: source, perturbed)
+SIDES = {"rti": ("container", "phrase"), "patinv": ("source", "changed")}
+
+
+def by_group(issues: list[Issue]) -> dict[str, list[Issue]]:
+    """The issues of each group (``sit``, ``sit.untranslated``, ``rti``, ...), in the run's order."""
+    groups: dict[str, list[Issue]] = {}
+    for issue in issues:
+        groups.setdefault(issue.group, []).append(issue)
+    return groups
+
+
 def group_issues(issues: list[Issue]) -> list[tuple[int, list[Issue]]]:
-    """Flagged sentences, worst first (max distance, then source id), each with its ranked issues."""
+    """Flagged sentences, worst first (max distance, then source id), each with its ranked issues
+    (pass the issues of one group: ranks are per group)."""
     groups: dict[int, list[Issue]] = defaultdict(list)
     for issue in issues:
         groups[issue.pair.source_id].append(issue)
@@ -110,9 +130,8 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
                      edit.char_start, edit.char_end)
     original_translation = issue.original_translation or ""
     tgt = word_diff(original_translation, issue.perturbed_translation or "")
-    plain_id = issue_id(issue.pair.source_id, issue.rank)
     view = {
-        "id": plain_id if issue.group == "sit" else f"{issue.group}:{plain_id}",
+        "id": issue_id(issue.pair.source_id, issue.rank, issue.group),
         "relation": issue.relation,
         "kind": issue.kind,
         "group": issue.group,
@@ -138,32 +157,49 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
     return view
 
 
-def build_view(run: RunData, labels: Optional[dict[tuple[int, int], Label]] = None) -> dict[str, Any]:
+def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, Any]]:
+    """The flagged sentences of each group (groups in the run's order), worst first within a group."""
+    sentences = []
+    for group, members in by_group(run.issues).items():
+        for source_id, issues in group_issues(members):
+            translation = issues[0].original_translation
+            if translation is None:
+                translation = run.source_translation(source_id) or ""
+            views = [_issue_view(i, matched.get(issue_key(i))) for i in issues]
+            sentences.append({
+                "key": str(source_id) if group == "sit" else f"{group}:{source_id}",
+                "group": group,
+                "sides": list(SIDES.get(issues[0].relation, ("source", "perturbed"))),
+                "source_id": source_id,
+                "position": len(sentences) + 1,
+                "source": issues[0].pair.original,
+                "translation": translation,
+                "max_distance": max((v["distance"] or 0.0) for v in views),
+                "issues": views,
+            })
+    return sentences
+
+
+def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per group of findings: its name, what it claims, its issues and flagged sentences."""
+    return [{"group": g, "title": GROUP_TITLES.get(g, g), "issues": len(members),
+             "sentences": sum(1 for s in sentences if s["group"] == g)}
+            for g, members in by_group(run.issues).items()]
+
+
+def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> dict[str, Any]:
     """Everything a report shows, as plain data (see the module docstring)."""
     meta = run.meta
     matched = match_labels(run.issues, labels).labels if labels else {}
     sig = dict(meta.get("signature") or {})
-    sentences = []
-    for position, (source_id, issues) in enumerate(group_issues(run.issues), start=1):
-        translation = issues[0].original_translation
-        if translation is None:
-            translation = run.source_translation(source_id) or ""
-        views = [_issue_view(i, matched.get((source_id, i.rank))) for i in issues]
-        sentences.append({
-            "source_id": source_id,
-            "position": position,
-            "source": issues[0].pair.original,
-            "translation": translation,
-            "max_distance": max((v["distance"] or 0.0) for v in views),
-            "issues": views,
-        })
+    sentences = _sentences(run, matched)
     counts = dict(meta.get("counts") or {})
-    counts.setdefault("flagged_sentences", len(sentences))
+    counts.setdefault("flagged_sentences", len({s["source_id"] for s in sentences}))
     counts.setdefault("issues", len(run.issues))
     precision = None
     if labels:
         top_k = sig.get("top_k") if isinstance(sig.get("top_k"), int) and sig.get("top_k") > 0 else None
-        precision = compute_precision(run.issues, labels, top_k).to_dict()
+        precision = {g: r.to_dict() for g, r in precision_by_relation(run, labels, top_k).items()}
     return {
         "title": f"sit report: {sig.get('translator', '?')} {sig.get('source_lang', '?')}→{sig.get('target_lang', '?')}",
         "run_key": run_key(meta),
@@ -188,6 +224,7 @@ def build_view(run: RunData, labels: Optional[dict[tuple[int, int], Label]] = No
         "histogram": histogram([_number(i.distance) for i in run.issues]),
         "relations": relation_stats(run.issues),
         "sentences": sentences,
+        "groups": _groups(run, sentences),
         "issue_count": len(run.issues),
         "precision": precision,
     }

@@ -1,6 +1,8 @@
-"""Top-k precision of a run from triage labels (the SIT paper's measure).
+"""Top-k precision of a run from triage labels (the SIT paper's measure), per relation.
 
-For each flagged source sentence, its top-k is a hit when any of its ``k`` best-ranked issues is
+Each group of findings (``sit``, ``sit.untranslated``, ``rti``, ``patinv``: see
+:attr:`sit.records.Issue.group`) is ranked apart, so its precision is measured apart
+(:func:`precision_by_relation`). For each flagged source sentence of a group, its top-k is a hit when any of its ``k`` best-ranked issues is
 labelled a bug; top-k precision is the share of flagged sentences whose top-k is a hit. Issues
 without a label count as not bugs (so the figure is a lower bound until every top-k issue is
 labelled); ``judged`` counts the sentences whose top-k is decided anyway (a bug, or every issue
@@ -13,8 +15,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
+from ..errors import InputError
 from ..records import Issue
-from .labels import CATEGORIES, Label, LabelMatch, match_labels
+from .labels import CATEGORIES, Label, LabelKey, LabelMatch, issue_key, match_labels
 
 
 @dataclass(frozen=True)
@@ -102,12 +105,13 @@ def _pct(value: Optional[float]) -> str:
 
 def compute_precision(
     issues: Iterable[Issue],
-    labels: dict[tuple[int, int], Label],
+    labels: dict[LabelKey, Label],
     top_k: Optional[int] = None,
     *,
     strict: bool = True,
 ) -> PrecisionResult:
-    """Top-k precision for k = 1..top_k over the flagged sentences of ``issues``.
+    """Top-k precision for k = 1..top_k over the flagged sentences of ``issues`` (a sentence of
+    each group apart; pass one group's issues for one relation's figure).
 
     ``top_k`` defaults to the largest number of issues of any sentence. With ``strict``, labels
     that name no issue of the run raise :class:`~sit.errors.InputError` when none matches.
@@ -116,9 +120,9 @@ def compute_precision(
     match: LabelMatch = match_labels(issues, labels) if strict else LabelMatch(
         {k: v for k, v in labels.items()}, (), ())
     kept = match.labels
-    groups: dict[int, list[Issue]] = defaultdict(list)
+    groups: dict[tuple[str, int], list[Issue]] = defaultdict(list)
     for issue in issues:
-        groups[issue.pair.source_id].append(issue)
+        groups[(issue.group, issue.pair.source_id)].append(issue)
     for group in groups.values():
         group.sort(key=lambda i: i.rank)
     if top_k is None or top_k <= 0:
@@ -127,14 +131,14 @@ def compute_precision(
     for k in range(1, top_k + 1):
         hits = judged = unlabelled = 0
         for group in groups.values():
-            top = [kept.get((i.pair.source_id, i.rank)) for i in group[:k]]
+            top = [kept.get(issue_key(i)) for i in group[:k]]
             missing = sum(1 for lab in top if lab is None)
             hit = any(lab is not None and lab.is_bug for lab in top)
             hits += hit
             judged += hit or missing == 0
             unlabelled += missing
         at_k.append(PrecisionAtK(k, hits, len(groups), judged, unlabelled))
-    issue_keys = {(i.pair.source_id, i.rank) for i in issues}
+    issue_keys = {issue_key(i) for i in issues}
     labelled = [lab for key, lab in kept.items() if key in issue_keys]
     bugs = [lab for lab in labelled if lab.is_bug]
     counts = Counter(lab.category or "uncategorised" for lab in bugs)
@@ -157,11 +161,49 @@ def compute_precision(
     )
 
 
-def run_precision(run, labels: dict[tuple[int, int], Label], top_k: Optional[int] = None) -> PrecisionResult:
-    """:func:`compute_precision` for a loaded run, with ``top_k`` from its signature by default."""
-    if top_k is None:
-        try:
-            top_k = int(run.meta.get("signature", {}).get("top_k") or 0) or None
-        except (TypeError, ValueError):
-            top_k = None
-    return compute_precision(run.issues, labels, top_k)
+def _run_top_k(run) -> Optional[int]:
+    try:
+        return int(run.meta.get("signature", {}).get("top_k") or 0) or None
+    except (TypeError, ValueError):
+        return None
+
+
+def run_precision(run, labels: dict[LabelKey, Label], top_k: Optional[int] = None) -> PrecisionResult:
+    """:func:`compute_precision` over all of a loaded run's issues, with ``top_k`` from its
+    signature by default (use :func:`precision_by_relation` for a run of several relations)."""
+    return compute_precision(run.issues, labels, top_k if top_k is not None else _run_top_k(run))
+
+
+def precision_by_relation(
+    run, labels: dict[LabelKey, Label], top_k: Optional[int] = None, relations: Optional[list[str]] = None,
+) -> dict[str, PrecisionResult]:
+    """Precision of each group of ``run`` (in the run's order): those in ``relations``, by default
+    every group that ``labels`` judges. Raises :class:`InputError` when a named group has no
+    findings in the run, or when no label names a group of the run."""
+    groups = list(dict.fromkeys(i.group for i in run.issues))
+    if relations:
+        missing = [g for g in relations if g not in groups]
+        if missing:
+            raise InputError(f"the run has no {', '.join(map(repr, missing))} findings; "
+                             f"its groups: {', '.join(groups) or 'none'}")
+        chosen = list(relations)
+    else:
+        labelled = {lab.group for lab in labels.values()}
+        chosen = [g for g in groups if g in labelled]
+        if labels and not chosen:
+            raise InputError(f"none of the {len(labels)} labels judges a finding of this run "
+                             f"(labels for {', '.join(sorted(labelled))}; the run's groups: "
+                             f"{', '.join(groups) or 'none'}); were they exported from this run's report.html?")
+    top_k = top_k if top_k is not None else _run_top_k(run)
+    return {g: compute_precision([i for i in run.issues if i.group == g],
+                                 {k: lab for k, lab in labels.items() if lab.group == g}, top_k)
+            for g in chosen}
+
+
+def format_by_relation(results: dict[str, PrecisionResult], titles: Optional[dict[str, str]] = None) -> str:
+    """The plain-text tables of :func:`precision_by_relation`, one section per group."""
+    parts = []
+    for group, result in results.items():
+        title = (titles or {}).get(group)
+        parts.append(f"== {group}{': ' + title if title else ''} ==\n{result.format()}")
+    return "\n".join(parts)

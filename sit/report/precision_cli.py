@@ -12,28 +12,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("labels", metavar="LABELS", help="labels.jsonl exported from the run's report.html")
     parser.add_argument("--top-k", type=int, default=None, metavar="K",
                         help="report k = 1..K (default: the run's top-k)")
-    parser.add_argument("--relation", default="sit", metavar="GROUP",
-                        help="whose findings the labels judge: sit (default), sit.untranslated, rti, patinv; "
-                             "label each relation of a run in a file of its own")
+    parser.add_argument("--relation", default=None, metavar="GROUP[,GROUP]",
+                        help="report only these groups of findings (sit, sit.untranslated, rti, patinv); "
+                             "default: every group the labels judge, each apart")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..rundir import load_run
+    from ..validate import check_number
     from .labels import load_labels
-    from .precision import run_precision
+    from .model import GROUP_TITLES
+    from .precision import format_by_relation, precision_by_relation
 
-    if args.top_k is not None and args.top_k < 1:
-        raise InputError("--top-k must be at least 1")
+    top_k = check_number(args.top_k, "--top-k", minimum=1, integer=True)
     run_data = load_run(args.run_dir, with_pairs=False)
-    groups = sorted({i.group for i in run_data.issues})
-    if args.relation not in groups:
-        raise InputError(f"the run has no {args.relation!r} findings; its groups: {', '.join(groups) or 'none'}")
-    run_data.issues = [i for i in run_data.issues if i.group == args.relation]
-    result = run_precision(run_data, load_labels(args.labels), args.top_k)
+    groups = [g.strip() for g in args.relation.split(",") if g.strip()] if args.relation else None
+    results = precision_by_relation(run_data, load_labels(args.labels), top_k, groups)
     if args.json:
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+        out = {"relations": {g: r.to_dict() for g, r in results.items()}}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(result.format())
+        sys.stdout.write(format_by_relation(results, GROUP_TITLES) or "no labels\n")
     return 0

@@ -89,6 +89,35 @@ def sample_issues(
     return issues
 
 
+def sample_relation_issues(n_sentences: int = 6, seed: int = 0) -> list[Issue]:
+    """:func:`sample_issues` (``sit``) plus, on the same source sentences (so ids and ranks
+    repeat across groups), two ``rti`` findings and one ``patinv`` finding per sentence and one
+    ``sit.untranslated`` finding on the first."""
+    issues = sample_issues(n_sentences, 2, seed=seed)
+    first = {}
+    for issue in issues:
+        first.setdefault(issue.pair.source_id, issue)
+    for sid, base in sorted(first.items()):
+        original, translation = base.pair.original, base.original_translation
+        words = original.rstrip(".").split()
+        for rank, phrase in enumerate((" ".join(words[-4:-2]), " ".join(words[:2])), start=1):
+            edit = Edit(position=0, before=phrase, after=phrase, perturber="rti", level="phrase")
+            issues.append(Issue(Pair(sid, original, phrase, edit, relation="rti"), translation,
+                                f"{phrase} traducido", float(3 - rank), {}, rank, evidence={"missing": ["traducido"]}))
+        word = words[-4]  # the adjective
+        changed = original.replace(f" {word} ", " ", 1)
+        edit = Edit(position=len(words) - 4, before=word, after="", perturber="patinv-remove", level="constituent")
+        issues.append(Issue(Pair(sid, original, changed, edit, relation="patinv"), translation, translation, 1.0, {}, 1,
+                            evidence={"translation": translation}))
+    base = first[min(first)]
+    edit = Edit(position=base.pair.edit.position, before=base.pair.edit.before, after="zeppelin", perturber="wordnet")
+    issues.append(Issue(Pair(base.pair.source_id, base.pair.original,
+                             base.pair.original.replace(base.pair.edit.before, "zeppelin", 1), edit),
+                        base.original_translation, base.original_translation + " zeppelin", 1.0, {}, 1,
+                        kind="untranslated", evidence={"word": "zeppelin"}))
+    return issues
+
+
 def write_sample_run(
     path: str | os.PathLike,
     issues: Optional[list[Issue]] = None,

@@ -4,16 +4,7 @@ translation, then each issue's distance, perturbed source and translation."""
 from __future__ import annotations
 
 from ..rundir import RunData
-from .model import format_relations, group_issues, relation_changes
-
-
-GROUP_TITLES = {
-    "sit": "the structure of the translation changed under a similar word",
-    "sit.untranslated": "the substitute was left untranslated",
-    "rti": "a noun phrase is translated differently alone than in its container",
-    "patinv": "sentences of different meaning got the same translation",
-}
-SIDES = {"rti": ("container", "phrase"), "patinv": ("source", "changed")}
+from .model import GROUP_TITLES, SIDES, format_relations, group_issues, relation_changes
 
 
 def _sentence(source_id: int, issues: list) -> list[str]:

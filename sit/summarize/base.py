@@ -9,6 +9,7 @@ from typing import Any, Optional, Sequence
 from ..batching import BatchJob, BatchStats, Counted, cached_batches
 from ..cache import Cache
 from ..errors import ModelError
+from ..validate import check_number
 
 
 class Summarizer(Counted):
@@ -17,7 +18,7 @@ class Summarizer(Counted):
 
     def __init__(self, *, cache: Optional[Cache] = None, batch_size: Optional[int] = None, progress: bool = False):
         self.cache = cache
-        self.batch_size = batch_size or self.default_batch_size
+        self.batch_size = check_number(batch_size, "--batch-size", minimum=1, integer=True) or self.default_batch_size
         self.progress = progress
         self.stats = BatchStats()
         self._store = None

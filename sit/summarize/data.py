@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import ConfigError, InputError, MissingDependencyError
+from ..validate import check_number
 
 TEXT_FIELDS = ("document", "article", "text", "source", "abstract")
 SUMMARY_FIELDS = ("summary", "highlights", "reference", "target", "related_work")
@@ -61,6 +62,7 @@ def _documents(records, where: str, text_field, summary_field) -> list[Document]
 def read_jsonl(path: str | Path, *, text_field: Optional[str] = None, summary_field: Optional[str] = None,
                size: Optional[int] = None) -> list[Document]:
     """Documents from a JSONL file, one object per line (``document`` and optional ``summary``)."""
+    size = check_number(size, "--size", minimum=1, integer=True)
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -104,6 +106,8 @@ def load_hub(name: str, *, split: str = "test", size: Optional[int] = None, text
              summary_field: Optional[str] = None) -> list[Document]:
     """Documents from a hub dataset such as ``alexfabbri/multi_news`` (fields auto-detected)."""
     import importlib
+
+    size = check_number(size, "--size", minimum=1, integer=True)
 
     try:
         hf = importlib.import_module("datasets")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ConfigError
 from ..perturb.text import DOCUMENT_SEPARATOR, documents, sentences
 from .base import Summarizer
 
@@ -18,9 +17,9 @@ class LeadSummarizer(Summarizer):
 
     def __init__(self, *, k: int = 3, separator: str = DOCUMENT_SEPARATOR, **options: Any):
         super().__init__(**options)
-        if not isinstance(k, int) or k < 1:
-            raise ConfigError("lead-k: k must be a positive integer")
-        self.k = k
+        from ..validate import check_number
+
+        self.k = check_number(k, "lead-k: k", minimum=1, integer=True)
         self.separator = separator
 
     def model_id(self) -> str:

@@ -205,6 +205,9 @@ def lead_bias(
     separator: str = DOCUMENT_SEPARATOR,
 ) -> LeadBiasReport:
     """Summarize ``docs`` and their perturbations and judge lead-sentence inclusion before and after."""
+    from ..validate import check_number
+
+    threshold = check_number(threshold, "--lead-threshold", minimum=0, what="chrF, 0-100")
     if not docs:
         raise InputError("no documents to summarize")
     rng = random.Random(seed)

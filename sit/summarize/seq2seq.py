@@ -121,8 +121,10 @@ class Seq2SeqSummarizer(Summarizer):
     ):
         super().__init__(**options)
         self.model = model or DEFAULT_SUMMARIZER_MODEL
-        self.num_beams = num_beams
-        self.max_new_tokens = max_new_tokens
+        from ..validate import check_number
+
+        self.num_beams = check_number(num_beams, "--num-beams", minimum=1, integer=True)
+        self.max_new_tokens = check_number(max_new_tokens, "--max-new-tokens", minimum=1, integer=True)
         self.min_length = min_length
         self.max_input_tokens = max_input_tokens
         self.prefix = prefix

@@ -7,7 +7,7 @@
   var CATS = data.categories;
   var byId = Object.create(null), sentById = Object.create(null);
   SENTS.forEach(function (s) {
-    sentById[s.source_id] = s;
+    sentById[s.key] = s;
     s.issues.forEach(function (i) { byId[i.id] = i; i._s = s; });
   });
   var STORE = "sit-labels:" + data.run_key;
@@ -20,7 +20,7 @@
 
   var $ = function (id) { return document.getElementById(id); };
   var listEl = $("list"), moreBtn = $("b-more"), statusEl = $("status");
-  var state = {min: 0, rel: "", q: "", label: "all", sort: "worst"};
+  var state = {min: 0, group: "", rel: "", q: "", label: "all", sort: "worst"};
   var visible = [], shown = 0, flat = [], cur = null;
 
   function el(tag, cls, text) {
@@ -55,6 +55,7 @@
     return i._h;
   }
   function passes(i) {
+    if (state.group && i.group !== state.group) return false;
     if (state.min > 0 && !(i.distance >= state.min)) return false;
     if (state.rel && !i.relations.some(function (r) { return r[0] === state.rel; })) return false;
     if (state.q && haystack(i).indexOf(state.q) < 0) return false;
@@ -72,7 +73,7 @@
       if (keep.length) visible.push({s: s, issues: keep});
     });
     if (state.sort === "issues") visible.sort(function (a, b) { return b.issues.length - a.issues.length || a.s.position - b.s.position; });
-    else if (state.sort === "id") visible.sort(function (a, b) { return a.s.source_id - b.s.source_id; });
+    else if (state.sort === "id") visible.sort(function (a, b) { return a.s.source_id - b.s.source_id || a.s.position - b.s.position; });
     flat = [];
     visible.forEach(function (v) { v.issues.forEach(function (i) { flat.push(i.id); }); });
   }
@@ -88,13 +89,15 @@
 
   function sentRow(v) {
     var s = v.s, sec = el("section", "sent");
-    sec.id = "s-" + s.source_id;
+    sec.id = "s-" + s.key;
     sec.setAttribute("role", "listitem");
     sec.dataset.sid = s.source_id;
+    sec.dataset.group = s.group;
     var head = el("button", "sent-head");
     head.type = "button";
     head.setAttribute("aria-expanded", "false");
     head.appendChild(el("span", "pos", "#" + s.position));
+    if (data.groups.length > 1) head.appendChild(el("span", "group", s.group));
     head.appendChild(el("span", "dist", "d " + fmt(s.max_distance)));
     var n = v.issues.length;
     head.appendChild(el("span", "n", n + (n === s.issues.length ? "" : "/" + s.issues.length) + " issue" + (s.issues.length > 1 ? "s" : "")));
@@ -146,14 +149,19 @@
     Object.keys(i.scores).forEach(function (k) { head.appendChild(el("span", "score", k + " " + fmt(i.scores[k]))); });
     art.appendChild(head);
     var dl = el("dl", "texts");
-    dl.appendChild(el("dt", null, "source"));
+    var sides = i._s.sides;
+    dl.appendChild(el("dt", null, sides[0]));
     dl.appendChild(marked(i.original, i.source_marks[0], "del", SRC));
-    dl.appendChild(el("dt", null, "perturbed"));
+    dl.appendChild(el("dt", null, sides[1]));
     dl.appendChild(marked(i.perturbed, i.source_marks[1], "ins", SRC));
     dl.appendChild(el("dt", null, "translation"));
     dl.appendChild(marked(i.original_translation, i.translation_marks[0], "del", TGT));
-    dl.appendChild(el("dt", null, "perturbed translation"));
+    dl.appendChild(el("dt", null, sides[1] + " translation"));
     dl.appendChild(marked(i.perturbed_translation, i.translation_marks[1], "ins", TGT));
+    if (i.evidence && i.evidence.missing && i.evidence.missing.length) {
+      dl.appendChild(el("dt", null, "not in the container's translation"));
+      dl.appendChild(el("dd", "missing", i.evidence.missing.join(", ")));
+    }
     art.appendChild(dl);
     if (i.relations.length) {
       var ul = el("ul", "rels");
@@ -170,7 +178,7 @@
     var v = sec._v, body = sec.querySelector(".sent-body");
     body.textContent = "";
     var src = el("dl", "texts src-block");
-    src.appendChild(el("dt", null, "source #" + v.s.source_id));
+    src.appendChild(el("dt", null, v.s.sides[0] + " #" + v.s.source_id));
     var d1 = el("dd", null, v.s.source); d1.setAttribute("dir", "auto"); if (SRC) d1.setAttribute("lang", SRC);
     src.appendChild(d1);
     src.appendChild(el("dt", null, "translation"));
@@ -231,7 +239,7 @@
   function refreshIssue(id) {
     var i = byId[id], old = document.getElementById("i-" + id);
     if (old) { var card = issueCard(i); old.replaceWith(card); if (cur === id) card.focus({preventScroll: true}); }
-    var sec = document.getElementById("s-" + i._s.source_id);
+    var sec = document.getElementById("s-" + i._s.key);
     if (sec) {
       var head = sec.querySelector(".sent-head"), b = head.querySelector(".badge");
       if (b) b.remove();
@@ -251,17 +259,21 @@
     var table = $("precision-table"), topk = (data.signature && data.signature.top_k) || 0;
     if (!topk) SENTS.forEach(function (s) { topk = Math.max(topk, s.issues.length); });
     table.textContent = "";
-    var cap = el("caption", null, "top-k precision (unmarked = not a bug)"); cap.style.textAlign = "start";
+    var cap = el("caption", null, "top-k precision per relation (unmarked = not a bug)"); cap.style.textAlign = "start";
     table.appendChild(cap);
-    for (var k = 1; k <= Math.min(topk, 10); k++) {
-      var hits = 0;
-      SENTS.forEach(function (s) { if (s.issues.slice(0, k).some(function (i) { return labelOf(i) === "bug"; })) hits++; });
-      var tr = el("tr");
-      tr.appendChild(el("th", null, "top-" + k));
-      tr.appendChild(el("td", null, SENTS.length ? (100 * hits / SENTS.length).toFixed(1) + "% (" + hits + "/" + SENTS.length + ")" : "-"));
-      tr.setAttribute("scope", "row");
-      table.appendChild(tr);
-    }
+    data.groups.forEach(function (g) {
+      var sents = SENTS.filter(function (s) { return s.group === g.group; });
+      for (var k = 1; k <= Math.min(topk, 10); k++) {
+        var hits = 0;
+        sents.forEach(function (s) { if (s.issues.slice(0, k).some(function (i) { return labelOf(i) === "bug"; })) hits++; });
+        var tr = el("tr");
+        tr.dataset.group = g.group;
+        tr.appendChild(el("th", null, g.group + " top-" + k));
+        tr.appendChild(el("td", null, sents.length ? (100 * hits / sents.length).toFixed(1) + "% (" + hits + "/" + sents.length + ")" : "-"));
+        tr.setAttribute("scope", "row");
+        table.appendChild(tr);
+      }
+    });
     CATS.concat([["uncategorised", "uncategorised"]]).forEach(function (c) {
       if (!cats[c[0]]) return;
       var tr = el("tr"); tr.appendChild(el("th", null, c[1])); tr.appendChild(el("td", null, cats[c[0]])); table.appendChild(tr);
@@ -273,12 +285,21 @@
       s.issues.forEach(function (i) {
         var m = marks[i.id];
         if (!m || !m.label) return;
-        rows.push({issue_id: i.id, source_id: i.source_id, rank: i.rank, label: m.label, category: m.category || null,
-          perturbed: i.perturbed, run: data.run_key});
+        rows.push({issue_id: i.id, relation: i.relation, kind: i.kind || "", source_id: i.source_id, rank: i.rank,
+          label: m.label, category: m.category || null, perturbed: i.perturbed, run: data.run_key});
       });
     });
-    rows.sort(function (a, b) { return a.source_id - b.source_id || a.rank - b.rank; });
+    var order = {};
+    data.groups.forEach(function (g, n) { order[g.group] = n; });
+    rows.sort(function (a, b) {
+      return order[byId[a.issue_id].group] - order[byId[b.issue_id].group] || a.source_id - b.source_id || a.rank - b.rank;
+    });
     return rows.map(function (r) { return JSON.stringify(r); }).join("\n") + (rows.length ? "\n" : "");
+  }
+  // The page's id of a label line without issue_id: "12-1" for sit, "rti:12-1" for other groups.
+  function labelId(r) {
+    var g = r.relation ? r.relation + (r.kind && r.relation.indexOf(".") < 0 ? "." + r.kind : "") : "sit";
+    return (g === "sit" ? "" : g + ":") + r.source_id + "-" + r.rank;
   }
   function exportLabels() {
     var blob = new Blob([exportRows()], {type: "application/x-ndjson"});
@@ -294,7 +315,7 @@
       String(reader.result).split(/\r?\n/).forEach(function (line) {
         if (!line.trim()) return;
         try {
-          var r = JSON.parse(line), id = r.issue_id || (r.source_id + "-" + r.rank), i = byId[id];
+          var r = JSON.parse(line), i = byId[r.issue_id || labelId(r)], id = i && i.id;
           if (!i || (r.perturbed && r.perturbed !== i.perturbed)) { bad++; return; }
           marks[id] = {label: r.label === "bug" || r.label === "not_bug" ? r.label : null, category: r.category || null};
           n++;
@@ -308,10 +329,10 @@
 
   // ---- navigation
   function ensureShown(id) {
-    var sid = byId[id]._s.source_id, idx = -1;
-    for (var n = 0; n < visible.length; n++) if (visible[n].s.source_id === sid) { idx = n; break; }
+    var key = byId[id]._s.key, idx = -1;
+    for (var n = 0; n < visible.length; n++) if (visible[n].s.key === key) { idx = n; break; }
     while (idx >= shown) renderMore();
-    var sec = document.getElementById("s-" + sid);
+    var sec = document.getElementById("s-" + key);
     if (sec) toggle(sec, true);
   }
   function setCurrent(id, scroll) {
@@ -349,7 +370,7 @@
     else if (k === "0" && cur) setMark(cur, null);
     else if (/^[1-9]$/.test(k) && cur && CATS[+k - 1]) setMark(cur, "bug", CATS[+k - 1][0]);
     else if (k === "o") {
-      var sec = cur ? document.getElementById("s-" + byId[cur]._s.source_id) : null;
+      var sec = cur ? document.getElementById("s-" + byId[cur]._s.key) : null;
       if (sec) toggle(sec);
     }
     else if (k === "/") $("f-q").focus();
@@ -363,13 +384,14 @@
   function readFilters() {
     var m = parseFloat($("f-min").value);
     state.min = isFinite(m) ? m : 0;
+    state.group = $("f-group").value;
     state.rel = $("f-rel").value;
     state.q = $("f-q").value.trim().toLowerCase();
     state.label = $("f-label").value;
     state.sort = $("f-sort").value;
     render();
   }
-  ["f-min", "f-rel", "f-label", "f-sort"].forEach(function (id) { $(id).addEventListener("change", readFilters); });
+  ["f-group", "f-min", "f-rel", "f-label", "f-sort"].forEach(function (id) { $(id).addEventListener("change", readFilters); });
   $("f-min").addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(readFilters, 200); });
   $("f-q").addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(readFilters, 200); });
   moreBtn.addEventListener("click", renderMore);
@@ -401,6 +423,9 @@
   window.sitReport = {exportRows: exportRows, marks: marks, state: state};
   render();
   triageSummary();
+  // The page opens on the findings: the worst three sentences start open, their issues shown.
+  if (!location.hash) Array.prototype.slice.call(listEl.querySelectorAll("section.sent"), 0, 3)
+    .forEach(function (sec) { toggle(sec, true); });
   // Links to one issue (report.html#i-12-1) or sentence (#s-12) open it.
   function follow() {
     var h = decodeURIComponent(location.hash.slice(1));
