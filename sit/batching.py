@@ -4,6 +4,11 @@
 batches, checks each batch's answer (one valid value per key sent), writes each finished batch to
 the cache before the next one starts (a kill loses at most the batch in flight), counts in one
 :class:`BatchStats` and drives the progress bar.
+
+Where the hook runs is the engine's business (:mod:`sit.engine`): without one, in this process;
+with one (``BatchJob.remote``), the batches the cache lacks go out to workers that rebuild the
+stage from its :class:`~sit.registry.Factory`, and their answers come back in order, batch by
+batch, to this loop, which stays the only writer of the cache. The stage does not know.
 """
 
 from __future__ import annotations
@@ -58,6 +63,28 @@ def _same(value: Any) -> Any:
 
 
 @dataclass
+class Remote:
+    """How an engine runs a stage's hook elsewhere: ``factory`` rebuilds ``stage`` (without its
+    cache) in a worker, whose ``method`` answers each batch. ``engine.run(remote, batches)``
+    yields, in the order of ``batches``, each batch's value or the exception its hook raised."""
+
+    engine: Any
+    factory: Any  # sit.registry.Factory
+    method: str
+    stage: Any  # the driver's instance (what the engine may need to know of it, such as its qps)
+
+
+def remote(stage: Any, method: str) -> Optional[Remote]:
+    """The :class:`Remote` of ``stage``'s hook ``method`` where an engine that runs stages
+    elsewhere is attached to it (``stage.engine``) and the stage can be rebuilt
+    (``stage.factory``, set by :meth:`sit.registry.Registry.create`); else None (in process)."""
+    engine, factory = getattr(stage, "engine", None), getattr(stage, "factory", None)
+    if engine is None or factory is None or not getattr(engine, "remote", False):
+        return None
+    return Remote(engine, factory, method, stage)
+
+
+@dataclass
 class BatchJob:
     """How one stage runs its batches.
 
@@ -67,7 +94,10 @@ class BatchJob:
     ``recoverable`` (a ``partial`` dict on them holds the values the batch finished) stop the
     work; with ``strict`` they propagate after the partial values are saved, otherwise the keys
     left are counted as failed and the error is logged and recorded in :attr:`BatchStats.errors`.
-    ``encode``/``decode`` turn values into JSON for the cache and back.
+    ``encode``/``decode`` turn values into JSON for the cache and back. ``finish(keys, value)``,
+    run here on what ``compute`` (or the remote hook) returned for a batch, gives the batch's
+    answer (a stage whose hook also returns side figures keeps them with it). With ``remote`` the
+    batches are answered by its engine instead of ``compute``.
 
     With ``unanswered`` set, ``compute`` may answer ``None`` for a key it could not answer (an
     empty or refused LLM answer): the other values of the batch are saved, that key is not cached
@@ -88,6 +118,8 @@ class BatchJob:
     decode: Callable[[Any], Any] = _same
     recoverable: tuple[type[BaseException], ...] = ()
     strict: bool = True
+    finish: Optional[Callable[[list, Any], Any]] = None
+    remote: Optional[Remote] = None
     unanswered: Optional[Callable[[list], Exception]] = None
 
 
@@ -106,10 +138,14 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
             result[key] = job.decode(hit)
             job.stats.cache_hits += 1
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
+    # an engine answers the batches in order, as its workers finish them; else each is computed
+    # here when its turn comes
+    answers = job.remote.engine.run(job.remote, batches) if job.remote is not None and batches else None
     with progress(len(todo), job.desc, job.unit, job.show_progress) as bar:
         for n, batch in enumerate(batches):
             try:
-                out = _run_batch(job, batch, n, len(batches))
+                value = next(answers) if answers is not None else job.compute(batch)
+                out = _check(job, batch, value, n, len(batches))
             except job.recoverable as exc:
                 sent = set(batch)
                 partial = getattr(exc, "partial", None) or {}
@@ -138,9 +174,11 @@ def _unanswered(job: BatchJob, keys: list) -> None:
     log.warning("%s", exc)
 
 
-def _run_batch(job: BatchJob, batch: list, n: int, total: int) -> list:
-    out = list(job.compute(batch))
+def _check(job: BatchJob, batch: list, value: Any, n: int, total: int) -> list:
+    if isinstance(value, BaseException):
+        raise value
     job.stats.calls += 1
+    out = list(job.finish(batch, value) if job.finish is not None else value)
     allow_none = job.unanswered is not None
     if len(out) != len(batch) or not all((allow_none and v is None) or job.valid(v) for v in out):
         raise job.mismatch(n + 1, total, len(batch), len(out))

@@ -58,7 +58,7 @@ def _setup_logging(verbose: bool) -> None:
     )
     if not verbose:
         logging.getLogger("sit").setLevel(logging.INFO)
-        for noisy in ("transformers", "urllib3", "stanza", "jieba", "filelock", "huggingface_hub"):
+        for noisy in ("transformers", "urllib3", "stanza", "jieba", "filelock", "huggingface_hub", "ray"):
             logging.getLogger(noisy).setLevel(logging.ERROR)
 
 

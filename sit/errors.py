@@ -113,3 +113,9 @@ class ModelError(SitError):
     """A model (masked LM, MarianMT, parser pipeline) could not be loaded or run."""
 
     exit_code = 3
+
+
+class WorkerLostError(TranslationError, ModelError):
+    """An engine's workers died on a batch every time it was retried (a crash, a machine lost, out
+    of memory). A translator leaves the texts untranslated (a re-run resumes); any other stage
+    stops the run. Raised only by engines (:mod:`sit.engine`)."""

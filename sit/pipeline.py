@@ -60,6 +60,12 @@ class RunConfig:
     progress: bool = True
     report_formats: tuple[str, ...] = ("text", "html")
     command: str = ""
+    # where the batched stages run (sit.engine); recorded in run.json, not in the signature: the
+    # results do not depend on it
+    engine: str = "local"
+    ray_address: Optional[str] = None  # else RAY_ADDRESS, else a local Ray instance
+    gpus_per_worker: float = 0.0
+    workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
 
 
 @dataclass
@@ -146,11 +152,23 @@ def _default_out(config: RunConfig) -> Path:
 
 
 def run(config: RunConfig) -> RunResult:
-    """Run the relations of ``config`` over one translator end to end; write the run directory."""
-    from .relations import RunContext, create_relation, parse_relations
+    """Run the relations of ``config`` over one translator end to end, the batched stages on
+    ``config.engine``; write the run directory."""
+    from .engine import create_engine
 
     config = checked_numbers(config)
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
+    engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
+                           workers=config.workers)
+    try:
+        return _run(config, out, engine)
+    finally:
+        engine.close()
+
+
+def _run(config: RunConfig, out: Path, engine) -> RunResult:
+    from .relations import RunContext, create_relation, parse_relations
+
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
     target = config.target_lang or DEFAULT_TARGET.get(config.translator, "es")
@@ -158,11 +176,11 @@ def run(config: RunConfig) -> RunResult:
         ids, texts, source_name = _read(config, warnings)
     # Build every component before any work: missing credentials, pairs or models fail now.
     with timer.stage("setup"):
-        translator = _translator(config, cache, target)
+        translator = engine.attach(_translator(config, cache, target))
         ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                          threshold=config.threshold, progress=config.progress,
-                         make_perturber=lambda: choose_perturber(config, cache),
-                         make_parser=lambda: _parser(config, target, cache))
+                         make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
+                         make_parser=lambda: _attached(engine, _parser(config, target, cache)))
         names = parse_relations(config.relations)
         unknown = [n for n in config.relation_options if n not in names]
         if unknown:
@@ -194,6 +212,7 @@ def run(config: RunConfig) -> RunResult:
         "relations_reason": "; ".join(r.describe() for r in relations),
         "warnings": warnings + ([note] if note else []),
         "teapot": checked["sit"].extra.get("teapot") if "sit" in checked else {},
+        "engine": engine.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
     }
@@ -208,6 +227,12 @@ def run(config: RunConfig) -> RunResult:
     translator.close()
     return RunResult(out, signature, counts, dict(timer.timings), issues, meta["perturber_reason"], warnings,
                      {name: c.counts for name, c in checked.items()}, incomplete)
+
+
+def _attached(engine, built: tuple):
+    """``built`` (a stage and why it was chosen) with its stage attached to ``engine``."""
+    engine.attach(built[0])
+    return built
 
 
 def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str], str]:

@@ -18,6 +18,20 @@ TORCH_INSTALL_HINT = "pip install torch==2.13.0 transformers sentencepiece"
 
 
 @dataclass(frozen=True)
+class Factory:
+    """How to build a component again in another process (an engine's worker): the class, by its
+    import path, and the keyword arguments it was created with, minus the cache and the progress
+    bar, which stay with the driver. Picklable as long as the arguments are."""
+
+    target: str  # "package.module:ClassName"
+    kwargs: dict
+
+    def build(self) -> Any:
+        module_name, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module_name), attr)(**self.kwargs)
+
+
+@dataclass(frozen=True)
 class Entry:
     target: str  # "package.module:ClassName"
     hint: str = ""  # how to install what the class needs
@@ -70,4 +84,13 @@ class Registry:
         return getattr(module, attr)
 
     def create(self, name: str, **kwargs: Any) -> Any:
-        return self.get(name)(**kwargs)
+        """An instance of ``name``; it keeps its :class:`Factory` in ``factory`` so that an engine
+        can rebuild it in a worker (see :func:`sit.batching.remote`)."""
+        cls = self.get(name)
+        obj = cls(**kwargs)
+        rebuild = {k: v for k, v in kwargs.items() if k not in ("cache", "progress")}
+        try:
+            obj.factory = Factory(f"{cls.__module__}:{cls.__qualname__}", rebuild)
+        except AttributeError:  # a class with __slots__ or a read-only attribute: stays in process
+            pass
+        return obj

@@ -82,3 +82,75 @@ def tiny_marian_ct2(tiny_marian, tmp_path_factory) -> Path:
     converter = ctranslate2.converters.TransformersConverter(str(tiny_marian), copy_files=files)
     converter.convert(str(out), quantization="float32", force=True)
     return out
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One local Ray cluster for the session (2 CPUs), started with ``ray start --head --block``
+    and stopped by ending that process group; ``RAY_ADDRESS`` names it, so the drivers the tests
+    run (``sit run --engine ray`` and scripts, in subprocesses) use it. This process never joins
+    it: Ray's runtime in the driver can upset CPython 3.11.7's AST recursion check
+    (``SystemError: AST constructor recursion depth mismatch``, fixed in 3.11.8), which pytest's
+    assertion rewriting meets. Skipped without Ray."""
+    import importlib.util
+    import subprocess
+
+    if importlib.util.find_spec("ray") is None:
+        pytest.skip('Ray is not installed (pip install "sit-mt[ray]")')
+    import time
+
+    port = _free_port()
+    # a throw-away cluster on 127.0.0.1: no token authentication (Ray's default for a new local cluster)
+    saved = {k: os.environ.get(k) for k in ("RAY_ADDRESS", "RAY_AUTH_MODE")}
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(TESTS.parent), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", "--num-cpus=2", "--num-gpus=0",
+         f"--port={port}", "--include-dashboard=false", "--disable-usage-stats"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    address = f"127.0.0.1:{port}"
+    probe = f"import ray; ray.init(address={address!r}, logging_level='ERROR'); ray.shutdown()"
+    try:
+        deadline = time.monotonic() + 120
+        while subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline or head.poll() is not None:
+                raise RuntimeError(f"the test Ray cluster did not start at {address}")
+            time.sleep(1)
+        os.environ["RAY_ADDRESS"] = address
+        yield address
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        _stop_session(head, address)
+
+
+def _stop_session(head, address: str) -> None:
+    """End the process group the fixture started (``ray start`` and the Ray processes it ran), and
+    Ray's note of it (``ray.init()`` would try to join it)."""
+    import signal
+    import subprocess
+
+    for sig in (signal.SIGTERM, signal.SIGKILL, signal.SIGKILL):
+        try:
+            os.killpg(head.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            head.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+    note = Path("/tmp/ray/ray_current_cluster")
+    if note.is_file() and note.read_text().strip().rpartition(":")[2] == address.rpartition(":")[2]:
+        note.unlink()

@@ -118,7 +118,9 @@ def test_bad_input_files(tmp_path, data, message):
 def test_help_imports_no_model_library():
     code = ("import sys; from sit.cli import build_parser; build_parser().format_help(); "
             "from sit.translators import TRANSLATORS; TRANSLATORS.entry('baidu'); "
-            "print(sorted(m for m in ('torch', 'transformers', 'spacy', 'stanza') if m in sys.modules))")
+            "from sit.engine import ENGINES; ENGINES.entry('ray'); "
+            "build_parser().parse_args(['run', '--dataset', 'politics', '--engine', 'ray']); "
+            "print(sorted(m for m in ('torch', 'transformers', 'spacy', 'stanza', 'ray', 'pyarrow') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

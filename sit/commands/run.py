@@ -75,6 +75,14 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS,
                    help=f"refuse input lines longer than this (default {MAX_LINE_CHARS})")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--engine", default="local", choices=("local", "ray"),
+                   help="where the model stages run: local (this process, default) or ray (a Ray cluster; "
+                        'pip install "sit-mt[ray]"; see docs/scale.md). The results do not depend on it')
+    p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else one `ray start` ran on "
+                        "this machine, else a new local instance; `local` always starts a new one)")
+    p.add_argument("--gpus-per-worker", type=float, default=0.0,
+                   help="--engine ray: GPUs of each worker of a model stage (masked LM, Marian, Stanza); default 0")
+    p.add_argument("--workers", type=int, help="--engine ray: workers per stage (default: what the cluster holds)")
 
 
 def parse_relation_options(items: list[str]) -> dict[str, dict]:
@@ -127,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         limit=args.limit,
         max_line_chars=args.max_line_chars,
         progress=not args.no_progress and sys.stderr.isatty(),
+        engine=args.engine,
+        ray_address=args.ray_address,
+        gpus_per_worker=args.gpus_per_worker,
+        workers=args.workers,
     )
     result = run_pipeline(config)
     _print_summary(result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, Counted, cached_batches
+from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
 from ..errors import ModelError
 from ..records import Tree
 
@@ -55,6 +55,7 @@ class Parser(Counted):
             valid=lambda tree: isinstance(tree, Tree),
             encode=Tree.to_dict,
             decode=Tree.from_dict,
+            remote=remote(self, "_parse_batch"),
         )
         trees = cached_batches([t for t in texts if t.strip()], job)
         return [trees.get(t, EMPTY_TREE) for t in texts]

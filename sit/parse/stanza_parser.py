@@ -29,6 +29,7 @@ def stanza_models_present(lang: str, model_dir: Optional[str] = None) -> bool:
 
 class StanzaParser(Parser):
     name = "stanza"
+    uses_gpu = True  # an engine gives its workers --gpus-per-worker
     batch_size = 32
 
     def __init__(self, lang: str, *, model: Optional[str] = None, device: Optional[str] = None, **kwargs):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, Counted, cached_batches
+from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
 from ..cache import Cache
 from ..errors import ModelError
 from ..records import Edit, Pair
@@ -64,12 +64,10 @@ class Perturber(Counted):
         ids = list(ids) if ids is not None else list(range(len(sentences)))
         if self.deterministic:
             keys = sentences
-            compute = lambda batch: self._perturb_batch(list(batch), rng)  # noqa: E731
         else:
             keys = [f"{rng.getrandbits(64):016x} {s}" for s in sentences]
-            compute = lambda batch: self._perturb_seeded([k[17:] for k in batch], [int(k[:16], 16) for k in batch])  # noqa: E731
         job = BatchJob(
-            compute=compute,
+            compute=self._perturb_keys,
             mismatch=self._mismatch,
             stats=self.stats,
             store=self.cache.store("perturbations", self.signature()) if self.cache is not None else None,
@@ -80,12 +78,27 @@ class Perturber(Counted):
             valid=lambda outs: isinstance(outs, (list, tuple)),
             encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
             decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
+            finish=self._finish_batch,
+            remote=remote(self, "_perturb_keys"),
         )
         found = cached_batches(keys, job)
         return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
         return ModelError(f"{self.name}: batch {n} of {total}: {sent} sentence(s) in, {got} answer(s) out")
+
+    def _perturb_keys(self, keys: list[str]) -> Any:
+        """The hook the batch loop calls (here or in an engine's worker) with cache keys: the
+        sentences of a deterministic perturber (which draws nothing from its rng), else
+        ``"<seed as 16 hex digits> <sentence>"``."""
+        if self.deterministic:
+            return self._perturb_batch(list(keys), random.Random(0))
+        return self._perturb_seeded([k[17:] for k in keys], [int(k[:16], 16) for k in keys])
+
+    def _finish_batch(self, keys: list[str], value: Any) -> list[list[tuple[str, Edit]]]:
+        """What :meth:`_perturb_keys` returned for ``keys`` as the batch's answer, taken in by the
+        driver (a subclass whose hook returns side figures keeps them here)."""
+        return value
 
     def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
         """For each sentence, the list of (perturbed sentence, edit) (deterministic perturbers)."""

@@ -18,6 +18,7 @@ from .text import sentences
 
 class SentenceParaphrase(NoisePerturber):
     name = "sentence_paraphrase"
+    uses_gpu = True  # an engine gives its workers --gpus-per-worker
     level = "sentence"
     unit = "sentence"
     ignored_options = WORD_SELECTION

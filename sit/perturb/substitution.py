@@ -114,6 +114,7 @@ class SubstitutionPerturber(Perturber):
     accepted by every implementation."""
 
     deterministic = True
+    uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
 
     def __init__(
         self,
@@ -159,6 +160,17 @@ class SubstitutionPerturber(Perturber):
         raise NotImplementedError
 
     def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
+        return self._finish_batch(sentences, self._perturb_keys(sentences))
+
+    def _finish_batch(self, keys: list[str], value) -> list[list[tuple[str, Edit]]]:
+        """Keep the drop counts that came with a batch's candidates (computed here or in an
+        engine's worker, which has no cache) and answer with the candidates."""
+        kept, dropped = value
+        self._remember_drops(keys, [Counter(d) for d in dropped])
+        return kept
+
+    def _perturb_keys(self, sentences: list[str]):
+        """(the kept candidates of each sentence, the drop counts of each sentence)."""
         docs = self.tagger.tag(sentences, entities=True)
         slots_of = [slots(doc, strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)
@@ -172,8 +184,7 @@ class SubstitutionPerturber(Perturber):
         kept, dropped = self.quality.apply(self.tagger, candidates, sentences, docs, self.name)
         for n, counts in enumerate(early):
             dropped[n].update(counts)
-        self._remember_drops(sentences, dropped)
-        return kept
+        return kept, [dict(d) for d in dropped]
 
     def _choose(self, words: list[str], doc, slot: Slot, dropped: Counter) -> list[tuple[str, Any]]:
         """The first ``num_perturb`` acceptable, distinct proposals that pass the quality stage's

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, cached_batches
+from ..batching import BatchJob, BatchStats, cached_batches, remote
 from ..cache import Cache
 from ..errors import ResponseMismatchError, TranslationError
 
@@ -123,6 +123,7 @@ class Translator:
             recoverable=(TranslationError,),
             strict=strict,
             unanswered=self._unanswered,
+            remote=remote(self, "_translate_batch"),
         )
         result = cached_batches([t for t in texts if t.strip()], job)
         return [result.get(t) if t.strip() else t for t in texts]

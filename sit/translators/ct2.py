@@ -35,6 +35,7 @@ class CTranslate2Translator(Translator):
     name = "ctranslate2"
     default_batch_size = 32
     option_names = ("compute_type", "beam_size", "max_decoding_length", "tokenizer")
+    uses_gpu = True  # an engine gives its workers --gpus-per-worker
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None,
                  device: Optional[str] = None, compute_type: Optional[str] = None, beam_size: int = 1,

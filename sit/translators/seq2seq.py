@@ -58,6 +58,7 @@ class Seq2SeqTranslator(Translator):
 
     name = "seq2seq"
     family = "seq2seq"
+    uses_gpu = True  # an engine gives its workers --gpus-per-worker
     default_model = ""
     default_batch_size = 16
     option_names = ("beam_size", "max_new_tokens")

@@ -1,0 +1,106 @@
+"""Engines without a cluster: the engine protocol of the cached batch loop (stages rebuilt from
+their pickled Factory, answers taken in by the driver, which alone writes the cache), and the
+command line's engine options. The Ray engine itself: tests/test_engine_ray.py."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import pytest
+from conftest import requires_apertium
+
+from sit.cache import Cache
+
+
+class RebuildingEngine:
+    """Runs each batch on a stage rebuilt from its Factory after a pickle round trip, as an
+    engine's worker does (no cache, no progress), in this process."""
+
+    remote = True
+
+    def __init__(self):
+        self.built = []
+
+    def attach(self, stage):
+        stage.engine = self
+        return stage
+
+    def run(self, remote, batches):
+        stage = pickle.loads(pickle.dumps(remote.factory)).build()
+        self.built.append(stage)
+        return iter([self._answer(stage, remote.method, batch) for batch in batches])
+
+    @staticmethod
+    def _answer(stage, method, batch):
+        try:
+            return pickle.loads(pickle.dumps(getattr(stage, method)(batch)))
+        except Exception as exc:  # handed back to the batch loop, as a worker's error is
+            return exc
+
+
+TEXTS = ["The senator criticized the governor.", "The bank raised interest rates.",
+         "The company opened a new factory.", "The senator criticized the governor."]
+
+
+@requires_apertium
+def test_a_translator_rebuilt_in_a_worker_answers_and_the_driver_writes_the_cache(tmp_path):
+    from sit.translators import TRANSLATORS
+
+    engine = RebuildingEngine()
+    cache = Cache(tmp_path / "cache")
+    translator = engine.attach(TRANSLATORS.create("apertium", cache=cache, batch_size=2, progress=False))
+    out = translator.translate(TEXTS)
+    assert out == TRANSLATORS.create("apertium").translate(TEXTS)
+    assert out[0] == "El senador criticó el gobernador."
+    worker = engine.built[0]
+    assert worker is not translator and worker.cache is None and worker.batch_size == 2
+    assert translator.stats.calls == 2 and translator.stats.translated == 3
+    again = engine.attach(TRANSLATORS.create("apertium", cache=Cache(tmp_path / "cache"), batch_size=2))
+    assert again.translate(TEXTS) == out and again.stats.calls == 0 and len(engine.built) == 1
+
+
+def test_a_wordnet_perturber_rebuilt_in_a_worker_brings_its_drop_counts_back(tmp_path):
+    from sit.perturb import PERTURBERS
+
+    sentences = ["The angry farmers blocked the main road near the capital.",
+                 "The central bank raised its interest rates again."]
+    opts = dict(num_perturb=4, encoder="none")
+    local = PERTURBERS.create("wordnet", cache=Cache(tmp_path / "a"), **opts)
+    engine = RebuildingEngine()
+    remote = engine.attach(PERTURBERS.create("wordnet", cache=Cache(tmp_path / "b"), **opts))
+    pairs = remote.perturb(sentences)
+    assert pairs == local.perturb(sentences) and len(pairs) > 4
+    assert remote.dropped == local.dropped and sum(remote.dropped.values()) > 0
+    assert engine.built and engine.built[0].cache is None
+    cached = PERTURBERS.create("wordnet", cache=Cache(tmp_path / "b"), **opts)
+    assert cached.perturb(sentences) == pairs and cached.dropped == local.dropped and cached.computed == 0
+
+
+def test_engine_ray_without_ray_is_one_line_with_the_install_command(tmp_path):
+    code = ("import sys; sys.modules['ray'] = None; from sit.cli import main; "
+            f"sys.exit(main(['run', '--dataset', 'politics', '--engine', 'ray', '--out', {str(tmp_path / 'r')!r}]))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 3, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert lines == [lines[0]] and lines[0].startswith("sit: error: the engine 'ray' needs a package")
+    assert 'pip install "sit-mt[ray]"' in lines[0]
+
+
+@pytest.mark.parametrize("option", [["--ray-address", "10.0.0.1:6379"], ["--gpus-per-worker", "1"], ["--workers", "2"]])
+def test_ray_options_need_the_ray_engine(tmp_path, option):
+    from sit.cli import main
+
+    assert main(["run", "--dataset", "politics", "--out", str(tmp_path / "r"), *option]) == 2
+
+
+def test_ray_engine_checks_its_numbers(tmp_path):
+    pytest.importorskip("ray")
+    from sit.errors import ConfigError
+    from sit.engine import create_engine
+
+    with pytest.raises(ConfigError, match="--gpus-per-worker"):
+        create_engine("ray", gpus_per_worker=float("nan"))
+    with pytest.raises(ConfigError, match="--workers"):
+        create_engine("ray", workers=0)
