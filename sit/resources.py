@@ -261,7 +261,7 @@ def resolve_device(device: Optional[str], what: str = "the models") -> str:
     try:
         import torch
     except ImportError as exc:
-        raise MissingDependencyError(f"{what} need torch: pip install torch==2.13.0") from exc
+        raise MissingDependencyError(f"{what}: torch is not installed ({TORCH_INSTALL_HINT})") from exc
     if device in (None, "", "auto"):
         return "cuda" if torch.cuda.is_available() else "cpu"
     try:
