@@ -184,3 +184,23 @@ def test_qps_holds_for_the_whole_cluster(serve, ray_cluster):
     assert got["out"] == get_translator("google", source_lang="en", target_lang="es", env=fake.env()).translate(texts)
     gaps = [b - a for a, b in zip(starts, starts[1:])]
     assert min(gaps) > 0.2 and starts[-1] - starts[0] >= 7 * 0.25 - 0.1
+
+
+def test_model_stages_on_ray_workers_give_the_local_run(tmp_path, ray_cluster, tiny_bert, tiny_marian):
+    """The masked LM (with the quality stage's encoder) and MarianMT run in Ray actors: the run
+    directory is the local engine's, byte for byte."""
+    f = tmp_path / "in.txt"
+    f.write_text("The angry senators rejected the new budget proposal.\nThe bank raised interest rates.\n")
+    args = ["--input", str(f), "--translator", "marian", "--model", str(tiny_marian), "--target-lang", "es",
+            "--perturber", "mlm", "--mlm-model", str(tiny_bert), "--no-progress"]
+    outs = {}
+    for engine in ("local", "ray"):
+        out = tmp_path / engine
+        p = subprocess.run([sys.executable, "-m", "sit.cli", "run", *args, "--engine", engine, "--out", str(out),
+                            "--cache-dir", str(tmp_path / f"cache-{engine}")], capture_output=True, text=True,
+                           env=_env())
+        assert p.returncode == 0, p.stderr[-3000:]
+        outs[engine] = out
+    assert _files(outs["ray"]) == _files(outs["local"])
+    assert _counts(outs["ray"])["translated"] == _counts(outs["local"])["translated"] > 0
+    assert json.loads((outs["ray"] / "run.json").read_text())["engine"]["name"] == "ray"
