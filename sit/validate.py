@@ -1,4 +1,5 @@
-"""The one check of numeric options and settings: finite, of the right kind, within range.
+"""The one check of numeric (and true/false) options and settings: finite, of the right kind,
+within range.
 
 Library code calls :func:`check_number` where a value enters (a constructor, an entry point), so
 the same rule holds for the command line, environment variables and Python callers; a bad value is
@@ -33,6 +34,14 @@ def check_number(value, name: str, *, minimum: Optional[float] = None, above: Op
             or (above is not None and number <= above) or (maximum is not None and number > maximum)):
         raise ConfigError(f"{name} must be {rule}, not {value!r}")
     return number
+
+
+def check_bool(value, name: str):
+    """``value`` if it is ``True``, ``False`` or ``None`` (the default applies); else a
+    ConfigError naming ``name``."""
+    if value is not None and not isinstance(value, bool):
+        raise ConfigError(f"{name} takes true or false, got {value!r}")
+    return value
 
 
 def _int(value) -> int:

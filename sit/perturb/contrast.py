@@ -135,16 +135,7 @@ class ContrastPerturber(WordNetPerturber):
     def _mostly_noun(self, word: str) -> bool:
         """``word`` is a common noun in WordNet, used as a noun in its sense-tagged counts at least
         as often as otherwise (interjections such as "hello" have no counted noun use)."""
-        counts = self.sense_counts()
-        by_pos = {"n": 0, "other": 0}
-        nouns = 0
-        for syn in self.wn.synsets(word):
-            for lem in syn.lemmas():
-                if lem.name().lower() != word:
-                    continue
-                if lem.name() != word:  # London, China: a proper noun
-                    return False
-                key = "n" if syn.pos() == "n" else "other"
-                by_pos[key] += counts.get(lem.key(), 0)
-                nouns += key == "n"
-        return nouns > 0 and by_pos["n"] > 0 and by_pos["n"] >= by_pos["other"]
+        if any(lem.name() != word for lem in self.wn.lemmas(word)):  # London, China: a proper noun
+            return False
+        noun, other = self.pos_counts(word, "NOUN")
+        return noun > 0 and noun >= other

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError, MissingDependencyError
+from ..validate import check_bool
 from ..records import Edit
 
 log = logging.getLogger("sit.perturb")
@@ -371,8 +372,7 @@ def options_from(kwargs: dict[str, Any]) -> QualityOptions:
         except (TypeError, ValueError):
             raise ConfigError(f"per_slot takes a whole number, got {given['per_slot']!r}") from None
     for key in ("grammar", "collocations"):
-        if key in given and not isinstance(given[key], bool):
-            raise ConfigError(f"{key} takes true or false, got {given[key]!r}")
+        check_bool(given.get(key), key)
     if "encoder" in given:
         given["encoder"] = str(given["encoder"])
     return replace(base, **given)

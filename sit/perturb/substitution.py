@@ -4,7 +4,6 @@ one candidate-quality stage (:mod:`sit.perturb.quality`)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
@@ -158,9 +157,6 @@ class SubstitutionPerturber(Perturber):
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
         """For each doc and each of its slots, the proposed words, best first (case as proposed)."""
         raise NotImplementedError
-
-    def _perturb_batch(self, sentences: list[str], rng: random.Random) -> list[list[tuple[str, Edit]]]:
-        return self._finish_batch(sentences, self._perturb_keys(sentences))
 
     def _finish_batch(self, keys: list[str], value) -> list[list[tuple[str, Edit]]]:
         """Keep the drop counts that came with a batch's candidates (computed here or in an

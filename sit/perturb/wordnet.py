@@ -49,14 +49,11 @@ class WordNetPerturber(SubstitutionPerturber):
         **quality,
     ):
         super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
-        for name, value in (("usual_senses", usual_senses), ("wsd", wsd)):
-            if not isinstance(value, bool):
-                from ..errors import ConfigError
+        from ..validate import check_bool
 
-                raise ConfigError(f"{name} takes true or false, got {value!r}")
         self.senses = senses
-        self.usual_senses = usual_senses
-        self.wsd = wsd
+        self.usual_senses = check_bool(usual_senses, "usual_senses")
+        self.wsd = check_bool(wsd, "wsd")
         self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
         self.root = self.lexicon.root
         self.wn_version = self.lexicon.version
@@ -127,17 +124,23 @@ class WordNetPerturber(SubstitutionPerturber):
         second test). Looked up once per word and part of speech."""
         key = (word, pos)
         if key not in self._usual:
-            counts = self.sense_counts()
-            own = other = 0
-            for l in self.wn.lemmas(word):
-                n = counts.get(l.key(), 0)
-                if l.synset().pos() in WN_POS[pos]:
-                    own += n
-                else:
-                    other += n
+            own, other = self.pos_counts(word, pos)
             top = self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES] if own >= other else []
             self._usual[key] = frozenset(top)
         return synset in self._usual[key]
+
+    def pos_counts(self, word: str, pos: str) -> tuple[int, int]:
+        """How often WordNet's sense-tagged corpus uses ``word`` in the part of speech ``pos``
+        (``NOUN``, ``ADJ``), and in any other."""
+        counts = self.sense_counts()
+        own = other = 0
+        for l in self.wn.lemmas(word):
+            n = counts.get(l.key(), 0)
+            if l.synset().pos() in WN_POS[pos]:
+                own += n
+            else:
+                other += n
+        return own, other
 
     def sense_counts(self) -> dict[str, int]:
         """Sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's

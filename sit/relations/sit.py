@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
+from ..bags import stop_words
 from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
 from ..rank import rank_issues
@@ -68,9 +69,9 @@ class SitRelation(Relation):
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True):
         super().__init__(ctx)
-        if not isinstance(surface, bool):
-            raise ConfigError(f"sit.surface takes true or false, got {surface!r}")
-        self.surface = surface
+        from ..validate import check_bool
+
+        self.surface = check_bool(surface, "sit.surface")
         if distance not in DISTANCES:
             raise ConfigError(f"unknown distance {distance!r}; choose one of: {', '.join(DISTANCES)}")
         self.distance = distance
@@ -94,6 +95,7 @@ class SitRelation(Relation):
         done = [t for t in dict.fromkeys(translation.get(x) for p in cases for x in (p.original, p.perturbed)) if t]
         trees = dict(zip(done, parser.parse(done)))
         distance_fn = DISTANCES[self.distance]
+        stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
         compared: list[Issue] = []
         for pair in cases:
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
@@ -109,9 +111,9 @@ class SitRelation(Relation):
                 compared.append(Issue(pair, y, y2, float(count), {}, kind="untranslated",
                                       evidence={"word": word, "side": side, "structure_distance": d}))
             else:
-                compared.append(self._structure(pair, y, y2, a, b, d))
-        parallel = [c for c in compared if not c.kind and self.surface and not c.evidence.get("surface")]
-        keep = [c for c in compared if c.kind or not (self.surface and not c.evidence.get("surface"))]
+                compared.append(self._structure(pair, y, y2, a, b, d, stops))
+        parallel = [c for c in compared if self._parallel(c)]
+        keep = [c for c in compared if not self._parallel(c)]
         issues = rank_issues(keep, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         teapot, issues = _teapot(compared, issues, self.ctx.cache)
         structure = [i for i in issues if not i.kind]
@@ -126,15 +128,15 @@ class SitRelation(Relation):
         }
         return Checked(issues, counts, {"teapot": teapot})
 
-    def _structure(self, pair: Pair, y: str, y2: str, a, b, d: float) -> Issue:
+    def _structure(self, pair: Pair, y: str, y2: str, a, b, d: float, stops: frozenset[str]) -> Issue:
         """The structure comparison of one pair; ``evidence["surface"]`` lists how the two
         translations differ beyond the substitute (empty: parallel)."""
-        evidence = {}
-        if self.surface:
-            from ..bags import stop_words
-
-            evidence["surface"] = surface_change(a.tokens, b.tokens, stop_words(self.ctx.target_lang))
+        evidence = {"surface": surface_change(a.tokens, b.tokens, stops)} if self.surface else {}
         return Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount), evidence=evidence)
+
+    def _parallel(self, issue: Issue) -> bool:
+        """A structure comparison whose translations do not differ on the surface (parser noise)."""
+        return self.surface and not issue.kind and not issue.evidence.get("surface")
 
 
 def _teapot(compared: list[Issue], issues: list[Issue], cache=None):
