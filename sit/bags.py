@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 #: ways to make a bag: ``words`` (stop words and numbers dropped), ``all-words`` (every word, as
 #: the paper counts them)
@@ -22,14 +23,22 @@ CJK_STOP = frozenset("的了“”，·、。：；！？（）《》")
 
 @cache
 def stop_words(lang: str) -> frozenset[str]:
-    """spaCy's stop-word list for ``lang`` (it ships with spaCy; no pipeline needed); empty if none."""
-    import importlib
+    """spaCy's stop-word list for ``lang`` (it ships with spaCy; no pipeline needed); empty if none.
 
-    try:
-        module = importlib.import_module(f"spacy.lang.{lang}.stop_words")
-    except ImportError:
-        return frozenset()
-    return frozenset(w.lower() for w in getattr(module, "STOP_WORDS", ()))
+    The list is read from its own module file, ``spacy/lang/<lang>/stop_words.py`` (a plain
+    ``STOP_WORDS = set(...)``), without importing spaCy, which would import thinc and torch: a
+    cached re-run that parses nothing loads none of them."""
+    import importlib.util
+
+    spacy = importlib.util.find_spec("spacy")
+    for folder in (spacy.submodule_search_locations or []) if spacy else []:
+        path = Path(folder) / "lang" / lang / "stop_words.py"
+        if path.is_file():
+            spec = importlib.util.spec_from_file_location(f"sit._stop_words_{lang}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return frozenset(w.lower() for w in getattr(module, "STOP_WORDS", ()))
+    return frozenset()
 
 
 def _words(text: str) -> list[str]:

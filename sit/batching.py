@@ -121,6 +121,9 @@ class BatchJob:
     finish: Optional[Callable[[list, Any], Any]] = None
     remote: Optional[Remote] = None
     unanswered: Optional[Callable[[list], Exception]] = None
+    #: called with the keys and values of the cache hits (once, before any work) and then of each
+    #: finished batch, in order, so a caller can start its next stage on them meanwhile
+    on_batch: Optional[Callable[[list, list], None]] = None
 
 
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
@@ -137,6 +140,8 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
         else:
             result[key] = job.decode(hit)
             job.stats.cache_hits += 1
+    if job.on_batch is not None and result:
+        job.on_batch(list(result), list(result.values()))
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
     # an engine answers the batches in order, as its workers finish them; else each is computed
     # here when its turn comes
@@ -157,7 +162,10 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
                 job.stats.errors.append(str(exc))
                 log.warning("%s; %d %s(s) left without an answer", exc, left, job.unit)
                 break
-            _save(job, result, [(k, v) for k, v in zip(batch, out) if v is not None])
+            done = [(k, v) for k, v in zip(batch, out) if v is not None]
+            _save(job, result, done)
+            if job.on_batch is not None and done:
+                job.on_batch([k for k, _ in done], [v for _, v in done])
             bar.update(len(batch))
             missing = [k for k, v in zip(batch, out) if v is None]
             if missing:

@@ -55,6 +55,7 @@ class RunConfig:
     timeout: Optional[float] = None
     concurrency: Optional[int] = None  # requests in flight (network translators)
     device: Optional[str] = None
+    jobs: Optional[int] = None  # --engine local: threads for overlapping stages (default: the cores)
     max_line_chars: int = MAX_LINE_CHARS
     limit: Optional[int] = None  # only the first N sentences
     progress: bool = True
@@ -159,7 +160,7 @@ def run(config: RunConfig) -> RunResult:
     config = checked_numbers(config)
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
-                           workers=config.workers)
+                           workers=config.workers, jobs=config.jobs)
     try:
         return _run(config, out, engine)
     finally:
@@ -188,13 +189,14 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
                               f"(--relation {','.join(names)})")
         relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
     signature = _signature(config, translator, ctx, relations, target)
+    early = Prefetch(translator, engine) if any(r.translates_substitutions for r in relations) else None
     if ctx._perturber is not None:
         with timer.stage("perturb"):
-            ctx.substitutions(ids, texts)
+            ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
-        translation, untranslated, note = _translate(translator, texts, cases, relations)
+        translation, untranslated, note = _translate(translator, texts, cases, relations, early)
     with timer.stage("check"):
         checked = {r.name: r.check(cases[r.name], translation) for r in relations}
     issues = [i for r in relations for i in checked[r.name].issues]
@@ -295,14 +297,51 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
     )
 
 
-def _translate(translator, texts, cases, relations):
-    """Translate the sentences and every relation's texts once: ({text: translation or None}, how
-    many were left untranslated, the note on them for run.json or None)."""
+class Prefetch:
+    """Texts translated in the engine's background (:meth:`feed`, as the perturber finishes each
+    batch) while the run goes on; the translate stage collects them (:meth:`results`) and
+    translates only the rest. Each text is asked for once, so the translator's counts are those
+    of one pass. Once the translator has left texts untranslated (bad credentials, a quota, an
+    outage), nothing more is asked for, early or late, as in one pass, which stops at the first
+    such error: a re-run resumes."""
+
+    def __init__(self, translator, engine):
+        self.translator, self.engine = translator, engine
+        self.sent: set[str] = set()
+        self.futures: list = []
+
+    def feed(self, texts: list[str]) -> None:
+        new = [t for t in dict.fromkeys(texts) if t not in self.sent]
+        if new and not self.failed:
+            self.sent.update(new)
+            self.futures.append((new, self.engine.background(self.translator.translate, new, strict=False)))
+
+    @property
+    def failed(self) -> bool:
+        """Whether the translator has left texts untranslated in this run."""
+        return bool(self.translator.stats.failed)
+
+    def results(self) -> dict[str, str]:
+        """{text: translation} of every text fed that was translated (waits for the background)."""
+        done: dict[str, str] = {}
+        for texts, future in self.futures:
+            done.update((t, out) for t, out in zip(texts, future.result()) if out is not None)
+        return done
+
+
+def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = None):
+    """Translate the sentences and every relation's texts once (those ``early`` has translated
+    are taken from it): ({text: translation or None}, how many were left untranslated, the note
+    on them for run.json or None)."""
     needed = list(texts)
     for r in relations:
         needed.extend(r.sources(cases[r.name]))
     needed = list(dict.fromkeys(needed))
-    translated = translator.translate(needed, strict=False)
+    done = early.results() if early is not None else {}
+    rest = [t for t in needed if t not in done]
+    if rest and not (early is not None and early.failed):
+        done.update(zip(rest, translator.translate(rest, strict=False)))
+    translated = [done.get(t) for t in needed]
     untranslated = sum(1 for t in translated if t is None)
     note = (f"{untranslated} of {len(needed)} text(s) were left untranslated "
             f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume") if untranslated else None

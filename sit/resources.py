@@ -66,18 +66,44 @@ def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
     return root
 
 
+def nltk_data_dirs() -> list[str]:
+    """NLTK's data search path: ``nltk.data.path`` where NLTK is imported, else the path NLTK sets
+    on import (``$NLTK_DATA``, ``~/nltk_data``, the interpreter's prefix, the system folders),
+    worked out without importing it: ``import nltk`` takes seconds (it imports scipy and
+    scikit-learn), which a re-run answered from the cache never needs."""
+    import sys
+
+    if "nltk.data" in sys.modules:
+        return list(sys.modules["nltk.data"].path)
+    dirs = [os.path.expanduser(d) for d in os.environ.get("NLTK_DATA", "").split(os.pathsep) if d]
+    if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
+        dirs.append(os.path.expanduser("~/nltk_data"))
+    if sys.platform.startswith("win"):  # NLTK's Windows folders: ask NLTK itself
+        import nltk.data
+
+        return list(nltk.data.path)
+    dirs += [os.path.join(sys.prefix, "nltk_data"), os.path.join(sys.prefix, "share", "nltk_data"),
+             os.path.join(sys.prefix, "lib", "nltk_data"), "/usr/share/nltk_data", "/usr/local/share/nltk_data",
+             "/usr/lib/nltk_data", "/usr/local/lib/nltk_data"]
+    return dirs
+
+
 def wordnet_root(root: Optional[str] = None) -> str:
-    """The NLTK data directory holding ``corpora/wordnet``: ``root``, NLTK's own data, or Debian's
-    ``/usr/share/wordnet`` copied once into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file."""
+    """The NLTK data directory holding ``corpora/wordnet``: ``root``, NLTK's own data (the first
+    folder of :func:`nltk_data_dirs` that has it), or Debian's ``/usr/share/wordnet`` copied once
+    into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file."""
     if root is not None:
         return str(root)
-    import nltk
+    for d in nltk_data_dirs():
+        if (Path(d) / "corpora" / "wordnet").is_dir():
+            return d
+        if (Path(d) / "corpora" / "wordnet.zip").is_file():  # zipped: NLTK's own lookup decides
+            import nltk
 
-    try:
-        found = Path(str(nltk.data.find("corpora/wordnet")))
-        return str(found.parent.parent)
-    except LookupError:
-        pass
+            try:
+                return str(Path(str(nltk.data.find("corpora/wordnet"))).parent.parent)
+            except LookupError:
+                break
     for d in WORDNET_SYSTEM_DIRS:
         if all((Path(d) / f).exists() for f in WORDNET_FILES):
             return str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
@@ -110,11 +136,18 @@ def _wordnet(root: str):
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
+    class Reader(WordNetCorpusReader):
+        def map_wn(self, version="wordnet"):
+            """No mapping from another WordNet version: it serves only the Open Multilingual
+            WordNet, which sit does not load, and NLTK builds it by reading ``index.sense`` twice
+            (60% of the reader's load time)."""
+            return None
+
     if root not in nltk.data.path:
         nltk.data.path.append(root)  # NLTK refuses to read corpora outside its data path
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The multilingual functions")
-        return WordNetCorpusReader(str(Path(root) / "corpora" / "wordnet"), None)
+        return Reader(str(Path(root) / "corpora" / "wordnet"), None)
 
 
 def wordnet(root: Optional[str | os.PathLike] = None):

@@ -53,3 +53,31 @@ def test_capitalisation_follows_the_original(perturber):
     afters = [p.edit.after for p in pairs if p.edit.before == "Angry"]
     assert afters and all(a[0].isupper() and a[1:].islower() for a in afters), afters
     assert {a.lower() for a in afters} & {"furious", "mad", "outraged", "enraged"}, afters
+
+
+def test_wordnet_is_found_where_nltk_looks_without_importing_nltk(tmp_path):
+    # NLTK's search path worked out without `import nltk` (seconds: scipy, scikit-learn) must be
+    # NLTK's own, and a WordNet under $NLTK_DATA is found first, all in a fresh interpreter
+    import json
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "mine" / "corpora" / "wordnet").mkdir(parents=True)
+    env = {**os.environ, "NLTK_DATA": os.pathsep.join([str(tmp_path / "none"), str(tmp_path / "mine")])}
+    code = ("import json, sys\nfrom sit.resources import nltk_data_dirs, wordnet_root\n"
+            "ours, root = nltk_data_dirs(), wordnet_root()\nimported = 'nltk' in sys.modules\n"
+            "import nltk.data\nprint(json.dumps([ours, list(nltk.data.path), root, imported]))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    ours, theirs, root, imported = json.loads(out.stdout.strip().splitlines()[-1])
+    assert ours == theirs and ours[:2] == [str(tmp_path / "none"), str(tmp_path / "mine")]
+    assert root == str(tmp_path / "mine") and imported is False
+
+
+def test_the_reader_skips_nltks_version_mapping_and_reads_wordnet_whole():
+    from sit.resources import wordnet
+
+    wn = wordnet()
+    assert wn.map30 is None  # no second pass over index.sense for the multilingual wordnets
+    assert [l.name() for l in wn.synset("dog.n.01").lemmas()][:2] == ["dog", "domestic_dog"]
+    assert wn.lemma_from_key("dog%1:05:00::").synset().name() == "dog.n.01"

@@ -83,6 +83,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpus-per-worker", type=float, default=0.0,
                    help="--engine ray: GPUs of each worker of a model stage (masked LM, Marian, Stanza); default 0")
     p.add_argument("--workers", type=int, help="--engine ray: workers per stage (default: what the cluster holds)")
+    p.add_argument("--jobs", type=int, help="--engine local: with 2 or more, translation runs beside the perturber, "
+                        "batch by batch (default: the machine's cores; 1 runs the stages one after the other)")
 
 
 def parse_relation_options(items: list[str]) -> dict[str, dict]:
@@ -139,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         gpus_per_worker=args.gpus_per_worker,
         workers=args.workers,
+        jobs=args.jobs,
     )
     result = run_pipeline(config)
     _print_summary(result)

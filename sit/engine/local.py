@@ -1,8 +1,14 @@
-"""The local engine: every batch runs in this process, one at a time (sit's default)."""
+"""The local engine: every batch runs in this process (sit's default), the model stages one at a
+time; with ``jobs`` of 2 or more, one more stage runs in a background thread meanwhile (a run
+translates what the perturber has finished while it perturbs the next batch)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, Optional
+
+from . import done_future
 
 
 class LocalEngine:
@@ -11,17 +17,31 @@ class LocalEngine:
     remote = False
 
     def __init__(self, *, address: Optional[str] = None, gpus_per_worker: float = 0.0,
-                 workers: Optional[int] = None):
-        if address or gpus_per_worker or workers:
-            from ..errors import ConfigError
+                 workers: Optional[int] = None, jobs: Optional[int] = None):
+        from ..errors import ConfigError
+        from ..validate import check_number
 
+        if address or gpus_per_worker or workers:
             raise ConfigError("--ray-address, --gpus-per-worker and --workers need --engine ray")
+        self.jobs = check_number(jobs, "--jobs", minimum=1, integer=True) or os.cpu_count() or 1
+        self._pool: Optional[ThreadPoolExecutor] = None
 
     def attach(self, stage: Any) -> Any:
         return stage
 
+    def background(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
+        """``fn(*args, **kwargs)`` in the background thread (calls run one after the other, in
+        the order given), or at once in this thread where ``jobs`` is 1."""
+        if self.jobs < 2:
+            return done_future(fn, *args, **kwargs)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sit-background")
+        return self._pool.submit(fn, *args, **kwargs)
+
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name}
+        return {"name": self.name, "jobs": self.jobs}
 
     def close(self) -> None:
-        pass
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

@@ -25,12 +25,14 @@ import os
 import pickle
 import time
 import warnings
-from typing import Any, Iterator, Optional
+from concurrent.futures import Future
+from typing import Any, Callable, Iterator, Optional
 
 import ray
 
 from ..errors import ConfigError, SitError, WorkerLostError
 from ..validate import check_number
+from . import done_future
 
 log = logging.getLogger("sit.engine")
 
@@ -44,7 +46,10 @@ class RayEngine:
     remote = True
 
     def __init__(self, *, address: Optional[str] = None, gpus_per_worker: float = 0.0,
-                 workers: Optional[int] = None, retries: int = RETRIES):
+                 workers: Optional[int] = None, jobs: Optional[int] = None, retries: int = RETRIES):
+        if jobs is not None:
+            raise ConfigError("--jobs is for --engine local; the cluster's size sets the parallelism of --engine ray "
+                              "(--workers)")
         self.retries = check_number(retries, "retries", minimum=0, integer=True)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.gpus_per_worker = check_number(gpus_per_worker, "--gpus-per-worker", minimum=0) or 0.0
@@ -60,6 +65,11 @@ class RayEngine:
         """Let ``stage`` send its batches to this engine (the stage does not know)."""
         stage.engine = self
         return stage
+
+    def background(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
+        """``fn(*args, **kwargs)`` now, in this thread: the stages' batches already run on the
+        cluster, which the driver feeds one stage at a time."""
+        return done_future(fn, *args, **kwargs)
 
     # -- the cluster -----------------------------------------------------------------------------
     def start(self) -> None:

@@ -9,7 +9,8 @@ a deterministic implementation provides :meth:`Perturber._perturb_batch`, a rand
 from __future__ import annotations
 
 import random
-from typing import Any, Optional, Sequence
+from functools import partial
+from typing import Any, Callable, Optional, Sequence
 
 from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
 from ..cache import Cache
@@ -53,12 +54,16 @@ class Perturber(Counted):
         rng: Optional[random.Random] = None,
         *,
         ids: Optional[Sequence[int]] = None,
+        on_texts: Optional[Callable[[list[str]], None]] = None,
     ) -> list[Pair]:
         """Every (sentence, perturbed sentence, edit) pair, sentence by sentence.
 
         A deterministic perturber is cached per sentence. Any other draws one 64-bit seed per
         sentence from ``rng`` (in order) and is cached per (seed, sentence): its output for a
-        sentence depends on that seed alone, so a run killed mid-way resumes where it stopped."""
+        sentence depends on that seed alone, so a run killed mid-way resumes where it stopped.
+        ``on_texts``, where given, is called with the sentences and perturbed sentences of the
+        cached sentences first, then of each batch as it is done (the caller can translate them
+        while the next batch is perturbed)."""
         rng = rng if rng is not None else random.Random(0)
         sentences = list(sentences)
         ids = list(ids) if ids is not None else list(range(len(sentences)))
@@ -80,9 +85,16 @@ class Perturber(Counted):
             decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
             finish=self._finish_batch,
             remote=remote(self, "_perturb_keys"),
+            on_batch=None if on_texts is None else partial(self._texts_done, on_texts),
         )
         found = cached_batches(keys, job)
         return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
+
+    def _texts_done(self, on_texts: Callable[[list[str]], None], keys: list[str], values: list) -> None:
+        """Hand ``on_texts`` the texts of a batch's cache keys and answers: each sentence, then its
+        perturbed sentences."""
+        sentences = keys if self.deterministic else [k[17:] for k in keys]
+        on_texts([t for s, outs in zip(sentences, values) for t in (s, *(p for p, _ in outs))])
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
         return ModelError(f"{self.name}: batch {n} of {total}: {sent} sentence(s) in, {got} answer(s) out")

@@ -227,9 +227,35 @@ class QualityFilter:
         Returns, per sentence, the kept (new sentence, edit) pairs in slot order and, within a slot,
         most similar first; and per sentence a Counter of the candidates each check dropped."""
         dropped = [Counter() for _ in originals]
-        kept = self._related(self._grammatical(tagger, candidates, docs, dropped), dropped)
-        scored = self._similar(self._pool(kept, dropped), originals, dropped)
+        pooled = self._pool(tagger, candidates, docs, dropped)
+        scored = self._similar(pooled, originals, dropped)
         return self._per_slot(scored, len(originals), perturber, dropped), dropped
+
+    def _pool(self, tagger, candidates: list[Candidate], docs, dropped) -> list[Candidate]:
+        """The candidates that go on to the encoder, the costly check: those that keep the slot's
+        grammar (and, where asked, are related words), at most twice ``per_slot`` of a slot, the
+        first in the proposer's order. The sentences are re-tagged in rounds, each round one
+        batched pass over the next candidates of the slots still short of their pool, so a
+        candidate past a full pool is never tagged; it counts as dropped by ``per_slot``."""
+        size = 2 * self.options.per_slot if self.encoder is not None and self.options.per_slot else 0
+        queues: dict[tuple[int, int], list[Candidate]] = {}
+        for cand in candidates:
+            queues.setdefault((cand.sentence_index, cand.slot.index), []).append(cand)
+        passed: dict[tuple[int, int], list[Candidate]] = {key: [] for key in queues}
+        while True:
+            batch = []
+            for key, queue in queues.items():
+                need = (size - len(passed[key])) if size else len(queue)
+                batch.extend(queue[:need])
+                del queue[:need]
+            if not batch:
+                break
+            for cand in self._related(self._grammatical(tagger, batch, docs, dropped), dropped):
+                passed[(cand.sentence_index, cand.slot.index)].append(cand)
+        for key, queue in queues.items():
+            dropped[key[0]]["per_slot"] += len(queue)
+        order = {id(c): n for n, c in enumerate(candidates)}
+        return sorted((c for group in passed.values() for c in group), key=lambda c: order[id(c)])
 
     # -- the checks, cheapest first ----------------------------------------------------------
     def word_check(self, doc, index: int, word: str) -> tuple[Optional[str], Optional[float]]:
@@ -285,22 +311,6 @@ class QualityFilter:
         for cand, sim in zip(kept, sims):
             if sim < self.options.min_word_similarity:
                 dropped[cand.sentence_index]["unrelated"] += 1
-            else:
-                out.append(cand)
-        return out
-
-    def _pool(self, kept: list[Candidate], dropped) -> list[Candidate]:
-        """At most twice ``per_slot`` candidates of a slot (in the proposer's order) go on to the
-        encoder, the costly check; the rest count as dropped by ``per_slot``."""
-        if self.encoder is None or not self.options.per_slot:
-            return kept
-        seen: Counter = Counter()
-        out = []
-        for cand in kept:
-            key = (cand.sentence_index, cand.slot.index)
-            seen[key] += 1
-            if seen[key] > 2 * self.options.per_slot:
-                dropped[cand.sentence_index]["per_slot"] += 1
             else:
                 out.append(cand)
         return out

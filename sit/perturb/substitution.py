@@ -29,8 +29,9 @@ class Slot:
 class Tagger:
     """An English tagger and dependency parser (a spaCy pipeline, loaded once and passed in).
 
-    Named entities are recognised only where asked (:meth:`tag` with ``entities=True``): the
-    original sentences need them to keep names whole, the re-tagged candidates do not."""
+    Named entities and lemmas are found only where asked (:meth:`tag` with ``entities=True``):
+    the original sentences need them to keep names whole and look words up, the re-tagged
+    candidates do not."""
 
     def __init__(self, nlp=None, *, model: Optional[str] = None):
         if nlp is None:
@@ -44,7 +45,9 @@ class Tagger:
         return f"{meta.get('lang', 'en')}_{meta.get('name', '?')}-{meta.get('version', '')}"
 
     def tag(self, texts: Iterable[str], *, entities: bool = False):
-        skip = [] if entities or "ner" not in self.nlp.pipe_names else ["ner"]
+        """Tagged and parsed ``texts``; with ``entities``, also named entities and lemmas (the
+        original sentences' slots need both; a re-tagged candidate needs only tags and arcs)."""
+        skip = [] if entities else [p for p in ("ner", "lemmatizer") if p in self.nlp.pipe_names]
         return list(self.nlp.pipe(texts, batch_size=64, disable=skip))
 
 
@@ -154,8 +157,9 @@ class SubstitutionPerturber(Perturber):
         # v3: collocations, related words, dominant senses; cached values carry the drop counts
         return {**super().signature(), "v": 3}
 
-    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
-        """For each doc and each of its slots, the proposed words, best first (case as proposed)."""
+    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[Iterable[str]]]:
+        """For each doc and each of its slots, the proposed words, best first (case as proposed):
+        any iterable, consumed only until :meth:`_choose` has ``num_perturb`` words."""
         raise NotImplementedError
 
     def _finish_batch(self, keys: list[str], value) -> list[list[tuple[str, Edit]]]:
@@ -212,11 +216,11 @@ class SubstitutionPerturber(Perturber):
         for d in dropped:
             self.dropped.update(d)
 
-    def perturb(self, sentences, rng=None, *, ids=None):
+    def perturb(self, sentences, rng=None, *, ids=None, on_texts=None):
         """See :meth:`Perturber.perturb`; also fills :attr:`dropped` for every sentence, computed
         now or read with its cached perturbations."""
         self.dropped = Counter()
-        pairs = super().perturb(sentences, rng, ids=ids)
+        pairs = super().perturb(sentences, rng, ids=ids, on_texts=on_texts)
         store = self._drop_store()
         if store is not None:
             self.dropped = Counter()

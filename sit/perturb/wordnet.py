@@ -13,7 +13,8 @@ shared quality stage (:mod:`sit.perturb.quality`).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from functools import partial
+from typing import Any, Iterable, Optional
 
 from .substitution import Slot, SubstitutionPerturber, Tagger
 
@@ -162,14 +163,16 @@ class WordNetPerturber(SubstitutionPerturber):
     def inflect(self, word: str, tag: str) -> str:
         return self.lexicon.plural(word) if tag in ("NNS", "NNPS") else word
 
-    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
-        """WordNet neighbours of each slot's lemma (inflected like the slot); comparatives,
-        superlatives and proper-noun tags are left alone (they would need re-inflection)."""
+    def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[Iterable[str]]]:
+        """WordNet neighbours of each slot's lemma (inflected like the slot, lazily: a perturber
+        takes only its first ``num_perturb`` acceptable ones, so most are never inflected);
+        comparatives, superlatives and proper-noun tags are left alone (they would need
+        re-inflection)."""
         senses = self._disambiguate(docs, slots_of)
         out = []
         for n, doc_slots in enumerate(slots_of):
             out.append([
-                [self.inflect(w, slot.tag) for w in self.neighbours(slot.lemma, slot.pos, senses[n][k])]
+                map(partial(self.inflect, tag=slot.tag), self.neighbours(slot.lemma, slot.pos, senses[n][k]))
                 if slot.tag in ("JJ", "NN", "NNS", "") else []
                 for k, slot in enumerate(doc_slots)
             ])
@@ -218,6 +221,7 @@ class WordNetLexicon:
         self.version = wordnet_version(self.root)
         self._reader = None
         self._inflect = None
+        self._plurals: dict[str, str] = {}
 
     @property
     def reader(self):
@@ -240,9 +244,12 @@ class WordNetLexicon:
         return out
 
     def plural(self, word: str) -> str:
-        """The plural of the noun ``word`` (``word`` itself where none is known)."""
-        if self._inflect is None:
-            import inflect
+        """The plural of the noun ``word`` (``word`` itself where none is known); each word is
+        inflected once (``inflect`` checks its argument types at every call, which is slow)."""
+        if word not in self._plurals:
+            if self._inflect is None:
+                import inflect
 
-            self._inflect = inflect.engine()
-        return self._inflect.plural_noun(word) or word
+                self._inflect = inflect.engine()
+            self._plurals[word] = self._inflect.plural_noun(word) or word
+        return self._plurals[word]

@@ -60,12 +60,14 @@ class RunContext:
             self._parser = (parser, name)
         return self._parser
 
-    def substitutions(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
-        """The perturber's pairs for ``texts`` (computed once per run, shared by relations)."""
+    def substitutions(self, ids: Sequence[int], texts: Sequence[str], *,
+                      on_texts: Optional[Callable[[list[str]], None]] = None) -> list[Pair]:
+        """The perturber's pairs for ``texts`` (computed once per run, shared by relations);
+        ``on_texts`` as in :meth:`sit.perturb.base.Perturber.perturb`."""
         key = (tuple(ids), tuple(texts))
         if key not in self._substitutions:
             perturber = self.perturber()
-            pairs = perturber.perturb(list(texts), random.Random(self.seed), ids=list(ids))
+            pairs = perturber.perturb(list(texts), random.Random(self.seed), ids=list(ids), on_texts=on_texts)
             self._substitutions[key] = [p for p in pairs if p.perturbed != p.original]
             self.perturbations = self._substitutions[key]
         return self._substitutions[key]
@@ -85,6 +87,9 @@ class Relation:
     """One metamorphic relation. Subclasses set ``name`` and implement the three hooks."""
 
     name = "base"
+    #: whether both texts of every substitution pair of the run are among this relation's
+    #: sources: then the pipeline translates them as the perturber finishes each batch
+    translates_substitutions = False
 
     def __init__(self, ctx: RunContext, **options: Any):
         self.ctx = ctx

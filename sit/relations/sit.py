@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Mapping, Optional, Sequence
 
 from ..bags import stop_words
@@ -31,7 +32,13 @@ TARGET_WORD_ZIPF = 3.0
 
 def verbatim_count(word: str, text: str) -> int:
     """How often ``word`` stands as a whole word in ``text`` (case-insensitive)."""
-    return len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text, flags=re.IGNORECASE))
+    return len(_whole_word(word).findall(text))
+
+
+@lru_cache(maxsize=8192)
+def _whole_word(word: str) -> re.Pattern:
+    # compiled once per word: a run asks for thousands of words, far more than re's own cache holds
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", flags=re.IGNORECASE)
 
 
 def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str) -> int:
@@ -66,6 +73,7 @@ def untranslated(edit: Edit, translation: str, perturbed_translation: str, targe
 
 class SitRelation(Relation):
     name = "sit"
+    translates_substitutions = True  # its cases are the run's substitution pairs
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True):
         super().__init__(ctx)
