@@ -4,7 +4,8 @@ sit through the same ``from_pretrained`` path a real hub model takes.
 - a tiny BERT masked LM with a WordPiece vocabulary trained on the bundled corpora, trained for a
   few hundred steps so that its predictions after "the" are words of the corpus;
 - a tiny MarianMT with SentencePiece vocabularies trained on English sentences and their real
-  Apertium Spanish translations, trained until it reproduces a handful of them.
+  Apertium Spanish translations, trained until it reproduces a handful of them; configured as
+  opus-mt models are, <pad>'s zero embedding included, so that CTranslate2 converts it exactly.
 """
 
 from __future__ import annotations
