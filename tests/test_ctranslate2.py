@@ -12,10 +12,56 @@ from tiny_models import MARIAN_PAIRS  # noqa: E402
 SOURCES = [s for s, _ in MARIAN_PAIRS]
 
 
+# sentences the tiny Marian was not trained on: its greedy output on them is gibberish, but
+# gibberish that CTranslate2 must reproduce token for token
+UNSEEN = [
+    "The senator met the minister.",
+    "The bank opened a new factory.",
+    "The company raised interest rates.",
+    "The minister criticized the president.",
+    "A new bank opened.",
+    "The president met the foreign minister in the capital on Monday.",
+    "The ministry published new rules for foreign investors.",
+]
+
+
+def test_float32_greedy_output_is_transformers_greedy_output(tiny_marian, tiny_marian_ct2, tmp_path):
+    # the converted model decodes as MarianMTModel.generate(num_beams=1) does: the source ends with
+    # </s>, no target prefix, the decoder starts from <pad>'s zero embedding (see tiny_models)
+    sources = SOURCES + UNSEEN
+    marian = get_translator("marian", target_lang="es", model=str(tiny_marian), cache=Cache(tmp_path / "m"))
+    ct2 = get_translator("ctranslate2", target_lang="es", model=str(tiny_marian_ct2), cache=Cache(tmp_path / "c"),
+                         compute_type="float32", beam_size=1, batch_size=4)
+    expected = marian.translate(sources)
+    assert expected[:len(SOURCES)] == [t for _, t in MARIAN_PAIRS]  # the model learned its pairs
+    assert ct2.translate(sources) == expected
+
+
+def test_scores_are_transformers_teacher_forced_log_probabilities(tiny_marian, tiny_marian_ct2):
+    # finer than the greedy output, which a one-token change in the source may leave as it is: each
+    # target token's log-probability given the tokens sit feeds CTranslate2 (without the final </s>
+    # the figures move by 0.005 to 0.5) is transformers' given the model's own input
+    import torch
+    from transformers import MarianMTModel, MarianTokenizer
+
+    tokenizer, model = MarianTokenizer.from_pretrained(tiny_marian), MarianMTModel.from_pretrained(tiny_marian).eval()
+    sources, targets = SOURCES + UNSEEN[:4], [t for _, t in MARIAN_PAIRS] * 2
+    enc = tokenizer(sources, text_target=targets, return_tensors="pt", padding=True)
+    with torch.no_grad():
+        logits = model(**enc).logits
+    pad = model.config.pad_token_id
+    logits[..., pad] = float("-inf")  # never generated (bad_words_ids); not in CTranslate2's vocabulary
+    log_probs = logits.log_softmax(-1)
+    labels = [[t for t in row if t != pad] for row in enc["labels"].tolist()]
+    expected = [[log_probs[i, j, t].item() for j, t in enumerate(row)] for i, row in enumerate(labels)]
+    ct2 = get_translator("ctranslate2", target_lang="es", model=str(tiny_marian_ct2), compute_type="float32")
+    _, translator = ct2.load()
+    scored = translator.score_batch(ct2.source_tokens(sources),
+                                    [tokenizer.convert_ids_to_tokens(row[:-1]) for row in labels])  # it adds </s>
+    assert [r.log_probs for r in scored] == [pytest.approx(row, abs=1e-4) for row in expected]
+
+
 def test_translates_in_batches_through_the_converted_model(tiny_marian_ct2, tmp_path):
-    # Not compared with transformers' greedy output: on the tiny Marian, CTranslate2 4.8.5 gives the
-    # same tokens other log-probabilities (the first target token -0.79 vs -4.30), so whole
-    # sentences differ now and then; an open question for a larger model (see docs/translators.md).
     ct2 = get_translator("ctranslate2", target_lang="es", model=str(tiny_marian_ct2), cache=Cache(tmp_path / "a"),
                          compute_type="float32", batch_size=3)
     out = ct2.translate(SOURCES)

@@ -4,7 +4,8 @@ sit through the same ``from_pretrained`` path a real hub model takes.
 - a tiny BERT masked LM with a WordPiece vocabulary trained on the bundled corpora, trained for a
   few hundred steps so that its predictions after "the" are words of the corpus;
 - a tiny MarianMT with SentencePiece vocabularies trained on English sentences and their real
-  Apertium Spanish translations, trained until it reproduces a handful of them.
+  Apertium Spanish translations, trained until it reproduces a handful of them; configured as
+  opus-mt models are, <pad>'s zero embedding included, so that CTranslate2 converts it exactly.
 """
 
 from __future__ import annotations
@@ -70,6 +71,31 @@ MARIAN_PAIRS = [
 ]
 
 
+def _opus_mt_like(config_class, model_class, vocab_size: int, pad: int):
+    """A small MarianMT configured as the opus-mt models are (swish, sinusoidal positions, scaled
+    and shared embeddings; generation starts from <pad>, the last token, and never emits it), whose
+    <pad> embedding stays zero in training.
+
+    Marian's decoder starts from a zero embedding: an opus-mt model's <pad> row is zero, and
+    CTranslate2's Marian converter relies on it (``start_from_zero_embedding``, <pad> dropped from
+    the vocabulary). The output projection is tied to the embeddings, so training would move that
+    row away from zero through the <pad> logit; its gradient is masked out instead."""
+    import torch
+
+    config = config_class(
+        vocab_size=vocab_size, d_model=64, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+        decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128, max_position_embeddings=128,
+        activation_function="swish", pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad,
+        forced_eos_token_id=0, scale_embedding=True, share_encoder_decoder_embeddings=True,
+    )
+    model = model_class(config)
+    model.generation_config.update(bad_words_ids=[[pad]], renormalize_logits=True)
+    keep = torch.ones(vocab_size, 1)
+    keep[pad] = 0.0
+    model.model.shared.weight.register_hook(lambda grad: grad * keep)
+    return model
+
+
 def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path:
     import sentencepiece as spm
     import torch
@@ -101,13 +127,7 @@ def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path
         source_lang="en", target_lang="es",
     )
     pad = vocab["<pad>"]
-    config = MarianConfig(
-        vocab_size=len(vocab), d_model=64, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
-        decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128, max_position_embeddings=128,
-        pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad, forced_eos_token_id=0,
-        max_length=64, num_beams=1, scale_embedding=True, share_encoder_decoder_embeddings=True,
-    )
-    model = MarianMTModel(config)
+    model = _opus_mt_like(MarianConfig, MarianMTModel, len(vocab), pad)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     enc = tokenizer([s for s, _ in MARIAN_PAIRS], text_target=[t for _, t in MARIAN_PAIRS],
                     return_tensors="pt", padding=True)
@@ -129,6 +149,8 @@ def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path
                 break
     else:
         raise RuntimeError(f"the tiny MarianMT did not learn its {len(targets)} pairs in {max_steps} steps")
+    if model.model.shared.weight[pad].any():
+        raise RuntimeError("the tiny MarianMT's <pad> embedding left zero: CTranslate2 would decode it differently")
     model.eval()
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)

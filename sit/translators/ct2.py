@@ -124,9 +124,16 @@ class CTranslate2Translator(Translator):
             return f"__{m2m100_code(self.target_lang)}__"
         return None
 
+    def source_tokens(self, texts: list[str]) -> list[list[str]]:
+        """The tokens CTranslate2 is given for ``texts``: those the transformers model is given,
+        special tokens included (Marian's end with </s>; NLLB's and M2M100's start with the source
+        language code)."""
+        tokenizer, _ = self.load()
+        return [tokenizer.convert_ids_to_tokens(tokenizer.encode(t)) for t in texts]
+
     def _translate_batch(self, texts: list[str]) -> list[str]:
         tokenizer, translator = self.load()
-        source = [tokenizer.convert_ids_to_tokens(tokenizer.encode(t)) for t in texts]
+        source = self.source_tokens(texts)
         prefix = [[self._prefix]] * len(texts) if self._prefix else None
         results = translator.translate_batch(source, target_prefix=prefix, beam_size=self.beam_size,
                                              max_decoding_length=self.max_decoding_length)
