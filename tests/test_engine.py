@@ -104,3 +104,77 @@ def test_ray_engine_checks_its_numbers(tmp_path):
         create_engine("ray", gpus_per_worker=float("nan"))
     with pytest.raises(ConfigError, match="--workers"):
         create_engine("ray", workers=0)
+    with pytest.raises(ConfigError, match="--jobs is for --engine local"):
+        create_engine("ray", jobs=2)
+
+
+def test_jobs_is_checked_and_is_for_the_local_engine(tmp_path, capsys):
+    from sit.cli import main
+    from sit.engine import create_engine
+
+    assert main(["run", "--dataset", "politics", "--out", str(tmp_path / "r"), "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+    assert create_engine("local", jobs=1).describe() == {"name": "local", "jobs": 1}
+    assert create_engine("local").jobs >= 1
+
+
+POLITICS = ["The senator criticized the governor over the new budget proposal.",
+            "The angry voters rejected the tax plan in the election.",
+            "The president met the foreign minister at the embassy.",
+            "Local officials praised the new hospital in the city.",
+            "The committee approved the education bill after a long debate.",
+            "The mayor promised cheaper housing for young families.",
+            "The court blocked the controversial law on Tuesday.",
+            "Opposition leaders criticized the defence budget."]
+
+
+@requires_apertium
+def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path):
+    """With two jobs, the perturber's first batches are being translated while it perturbs the
+    next; every text is asked for once and gets the translation a pass of its own gives."""
+    import time
+
+    from sit.engine.local import LocalEngine
+    from sit.perturb import PERTURBERS
+    from sit.pipeline import Prefetch
+    from sit.translators import TRANSLATORS
+
+    translator = TRANSLATORS.create("apertium", cache=Cache(tmp_path / "a"), batch_size=8)
+    perturber = PERTURBERS.create("wordnet", num_perturb=3)
+    perturber.batch_size = 2
+    events = []
+    translate_batch, perturb_keys = translator._translate_batch, perturber._perturb_keys
+    translator._translate_batch = lambda texts: (events.append(("translate", time.monotonic())), translate_batch(texts))[1]
+    perturber._perturb_keys = lambda keys: (perturb_keys(keys), events.append(("perturbed", time.monotonic())))[0]
+    engine = LocalEngine(jobs=2)
+    try:
+        early = Prefetch(translator, engine)
+        pairs = perturber.perturb(POLITICS, on_texts=early.feed)
+        got = early.results()
+    finally:
+        engine.close()
+    first_translation = min(t for what, t in events if what == "translate")
+    last_batch = max(t for what, t in events if what == "perturbed")
+    assert first_translation < last_batch  # translating began before the perturber was done
+    texts = list(dict.fromkeys(t for p in pairs for t in (p.original, p.perturbed)))
+    assert len(pairs) > 10 and set(got) == set(texts)
+    assert translator.stats.translated == len(texts) and translator.stats.cache_hits == 0
+    alone = TRANSLATORS.create("apertium", cache=Cache(tmp_path / "b")).translate(texts)
+    assert [got[t] for t in texts] == alone
+
+
+@requires_apertium
+def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path):
+    from sit.pipeline import RunConfig, run
+
+    text = tmp_path / "in.txt"
+    text.write_text("\n".join(POLITICS) + "\n")
+    results = {}
+    for jobs in (1, 2):
+        r = run(RunConfig(input=str(text), translator="apertium", cache_dir=str(tmp_path / f"c{jobs}"),
+                          out=str(tmp_path / f"r{jobs}"), jobs=jobs, progress=False))
+        results[jobs] = r
+    assert results[1].counts["translated"] == results[2].counts["translated"] == results[2].counts["translations"]
+    assert results[2].counts["issues"] > 0
+    for name in ("pairs.jsonl", "translations.jsonl", "issues.jsonl", "report.txt"):
+        assert (tmp_path / "r1" / name).read_bytes() == (tmp_path / "r2" / name).read_bytes(), name
