@@ -83,10 +83,10 @@ class MaskedLMPerturber(SubstitutionPerturber):
         """Load the tokenizer and model once; raises :class:`ModelError` with what to do."""
         if self._model is not None:
             return self._tokenizer, self._model
-        torch, transformers = _import_transformers()
+        _import_transformers()
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        from ..resources import hf_load_kwargs
+        from ..resources import hf_load_kwargs, resolve_device
 
         kw = hf_load_kwargs(self.model_name)
         try:
@@ -105,9 +105,8 @@ class MaskedLMPerturber(SubstitutionPerturber):
             )
         if tokenizer.mask_token is None:
             raise ModelError(f"{self.model_name!r} has no mask token; use a BERT-family fill-mask model")
-        device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
-        model.to(device).eval()
-        self.device = device
+        self.device = resolve_device(self.device, "the masked LM")
+        model.to(self.device).eval()
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
 
