@@ -111,7 +111,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
         return tokenizer, model
 
     def predict(self, masked_texts: list[str], k: int) -> list[list[str]]:
-        """Top-``k`` tokens for the (single) mask of each text, in forward batches."""
+        """Top-``k`` tokens for the (first) mask of each text, in forward batches."""
         torch, _ = _import_transformers()
         tokenizer, model = self.load()
         out: list[list[str]] = []
@@ -119,20 +119,29 @@ class MaskedLMPerturber(SubstitutionPerturber):
             chunk = masked_texts[start : start + self.forward_batch_size]
             enc = tokenizer(chunk, return_tensors="pt", padding=True, truncation=True)
             enc = {name: t.to(self.device) for name, t in enc.items()}
-            with torch.inference_mode():
-                logits = model(**enc).logits
-            self.forward_calls += 1
             rows, cols = (enc["input_ids"] == tokenizer.mask_token_id).nonzero(as_tuple=True)
-            first = {}
+            first: dict[int, int] = {}
             for r, c in zip(rows.tolist(), cols.tolist()):
                 first.setdefault(r, c)
-            for r in range(len(chunk)):
-                if r not in first:  # the mask was truncated away
-                    out.append([])
-                    continue
-                top = torch.topk(logits[r, first[r]], min(k, logits.shape[-1])).indices.tolist()
-                out.append(tokenizer.convert_ids_to_tokens(top))
+            with torch.inference_mode():
+                logits = self._mask_logits(model, enc, list(first), list(first.values()))
+            self.forward_calls += 1
+            top = torch.topk(logits, min(k, logits.shape[-1])).indices.tolist() if first else []
+            found = dict(zip(first, top))
+            out.extend(tokenizer.convert_ids_to_tokens(found[r]) if r in found else []  # [] : mask truncated away
+                       for r in range(len(chunk)))
         return out
+
+    @staticmethod
+    def _mask_logits(model, enc: dict, rows: list[int], cols: list[int]):
+        """The vocabulary logits at (row, col) only: the LM head (hidden size x vocabulary, most of
+        a BERT-base pass) runs at the masks, not at every position, where the model's head is one
+        module (``cls`` of BERT, ``lm_head`` of RoBERTa); other models give every position's."""
+        head = getattr(model, "cls", None) or getattr(model, "lm_head", None)
+        if head is None:
+            return model(**enc).logits[rows, cols]
+        hidden = model.base_model(**enc).last_hidden_state
+        return head(hidden[rows, cols])
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
         """The model's top ``num_perturb`` tokens at each slot, masked one at a time; every mask of
