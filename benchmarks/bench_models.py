@@ -227,7 +227,12 @@ def main() -> None:
 
     hf_logging.disable_progress_bar()
 
-    device = resolve_device(args.device, "the benchmark")
+    from sit.errors import ConfigError
+
+    try:
+        device = resolve_device(args.device, "the benchmark")
+    except ConfigError as exc:
+        ap.error(str(exc))
     print(f"torch {torch.__version__}, device {device}"
           + (f" ({torch.cuda.get_device_name(device)})" if device.startswith("cuda") else ""), flush=True)
     stages, sizes = args.stages.split(","), args.sizes.split(",")
