@@ -1,17 +1,26 @@
 """Throughput of the model stages (prints figures; no assertion): the masked-LM forward passes
-of the mlm perturber and MarianMT batched generation, on CPU or GPU.
+of the mlm perturber, the mlm perturber end to end, and MarianMT batched generation, on CPU or GPU.
 
 No weights can be downloaded here, so the models are built from configs of the real sizes
 (BERT-base/large, opus-mt-en-zh) with random weights: the compute per token is the real one.
 Generation is forced to a fixed length so that random weights do not change the work.
 
+The end-to-end figure runs the ``mlm`` perturber through its public ``perturb`` on news sentences
+(sit/datasets/news.txt), with everything a run does: spaCy tagging, one masked-LM pass per batch of
+masks, the candidate-quality stage (frequency, grammar, collocations, the MiniLM encoder where
+installed) on the same ``--device``. The random model's output bias keeps its proposals on its
+tokenizer's words (the corpus's), so the quality stage checks real words, as with a trained model;
+how many it keeps is not a trained model's count. Model loading is timed apart (``load_s``).
+
     python3 benchmarks/bench_models.py --device cuda [--sentences 200] [--quick]
+    python3 benchmarks/bench_models.py --stages perturber --sizes base --perturb-sentences 20 --device cpu
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import tempfile
 import time
@@ -47,25 +56,38 @@ def sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
-def bench_mlm(work: Path, device: str, texts: list[str], sizes: list[str], batches: list[int]) -> list[dict]:
-    from tokenizers import BertWordPieceTokenizer
-    from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast
+#: BertConfig arguments of BERT-base (the defaults) and BERT-large, with bert-base-uncased's vocabulary size
+BERT_SIZES = {"base": {}, "large": dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16,
+                                         intermediate_size=4096)}
 
+
+def bert_sized(work: Path, size: str):
+    """A random BertForMaskedLM of BERT-``size`` (30,522 output tokens, as bert-base-uncased) saved
+    with a WordPiece tokenizer trained on the bundled corpora (tests/tiny_models.py's); the output
+    bias of the ids past the tokenizer's vocabulary is -1e4, so proposals are the corpus's words.
+    Returns (directory, tokenizer)."""
+    import torch
+    from tiny_models import bert_tokenizer
+    from transformers import BertConfig, BertForMaskedLM
+
+    torch.manual_seed(0)
+    d = work / f"bert-{size}"
+    d.mkdir(exist_ok=True)
+    tokenizer = bert_tokenizer(d, sentences(400), vocab_size=3000)
+    model = BertForMaskedLM(BertConfig(vocab_size=30522, **BERT_SIZES[size]))
+    with torch.no_grad():
+        model.cls.predictions.bias[len(tokenizer):] = -1e4
+    model.save_pretrained(d)
+    tokenizer.save_pretrained(d)
+    return d, tokenizer
+
+
+def bench_mlm(work: Path, device: str, texts: list[str], sizes: list[str], batches: list[int]) -> list[dict]:
     from sit.perturb.mlm import MaskedLMPerturber
 
     rows = []
-    tokdir = work / "wordpiece"
-    tokdir.mkdir(exist_ok=True)
-    wp = BertWordPieceTokenizer(lowercase=True)
-    wp.train_from_iterator(sentences(400), vocab_size=3000, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
-    wp.save_model(str(tokdir))
-    tokenizer = BertTokenizerFast.from_pretrained(str(tokdir))
     for size in sizes:
-        cfg = BertConfig(vocab_size=30522) if size == "base" else BertConfig(
-            vocab_size=30522, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096)
-        d = work / f"bert-{size}"
-        BertForMaskedLM(cfg).save_pretrained(d)
-        tokenizer.save_pretrained(d)
+        d, tokenizer = bert_sized(work, size)
         masked = masked_variants(texts, tokenizer.mask_token)
         for fbs in batches:
             p = MaskedLMPerturber(model=str(d), device=device, forward_batch_size=fbs)
@@ -79,6 +101,64 @@ def bench_mlm(work: Path, device: str, texts: list[str], sizes: list[str], batch
             rows.append({"stage": "mlm", "model": f"bert-{size} (random)", "device": device, "forward_batch": fbs,
                          "masks": len(masked), "seconds": round(dt, 3), "masks_per_s": round(len(masked) / dt, 1)})
             print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def news(n: int) -> list[str]:
+    from sit.inputs import read_sentences
+
+    return list(read_sentences(dataset="news").texts)[:n]
+
+
+def timed_predict(p, device: str) -> dict:
+    """Count the masks and seconds that ``p``'s masked LM takes from now on (in the dict returned)."""
+    spent = {"masks": 0, "seconds": 0.0}
+    predict = p.predict
+
+    def timed(masked, k):
+        sync(device)
+        t = time.perf_counter()
+        out = predict(masked, k)
+        sync(device)
+        spent["masks"] += len(masked)
+        spent["seconds"] += time.perf_counter() - t
+        return out
+
+    p.predict = timed
+    return spent
+
+
+def bench_perturber(work: Path, device: str, texts: list[str], sizes: list[str], batch: int,
+                    forward_batch: int) -> list[dict]:
+    """The mlm perturber end to end (``perturb``, no cache) on ``texts``: sentences/s and perturbations/s."""
+    from sit.perturb.mlm import MaskedLMPerturber
+    from sit.perturb.substitution import Tagger
+
+    tagger = Tagger()
+    rows = []
+    for size in sizes:
+        d, _ = bert_sized(work, size)
+        p = MaskedLMPerturber(model=str(d), device=device, forward_batch_size=forward_batch, tagger=tagger)
+        p.batch_size = batch
+        t = time.perf_counter()
+        p.load()
+        if p.quality.encoder is not None:
+            p.quality.encoder.load()
+        p.perturb(texts[:2], random.Random(0))  # warm-up: spaCy, the quality stage's resources
+        sync(device)
+        load = time.perf_counter() - t
+        calls, in_lm = p.forward_calls, timed_predict(p, device)
+        t = time.perf_counter()
+        pairs = p.perturb(texts, random.Random(0))
+        sync(device)
+        dt = time.perf_counter() - t
+        rows.append({"stage": "mlm perturber", "model": f"bert-{size} (random)", "device": device, "batch": batch,
+                     "forward_batch": forward_batch, "encoder": p.quality.encoder.model_id() if p.quality.encoder else "none",
+                     "sentences": len(texts), "masks": in_lm["masks"], "perturbations": len(pairs),
+                     "forward_calls": p.forward_calls - calls, "load_s": round(load, 2), "seconds": round(dt, 3),
+                     "masked_lm_s": round(in_lm["seconds"], 3), "sentences_per_s": round(len(texts) / dt, 2),
+                     "perturbations_per_s": round(len(pairs) / dt, 1)})
+        print(json.dumps(rows[-1]), flush=True)
     return rows
 
 
@@ -128,24 +208,46 @@ def bench_marian(work: Path, device: str, texts: list[str], batches: list[int], 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--device", default="cpu")
-    ap.add_argument("--sentences", type=int, default=200)
+    ap.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (default cpu)")
+    ap.add_argument("--stages", default="mlm,perturber,marian",
+                    help="comma-separated: mlm (forward passes), perturber (end to end), marian (default all)")
+    ap.add_argument("--sizes", default="base,large", help="BERT sizes for mlm and perturber (default base,large)")
+    ap.add_argument("--sentences", type=int, default=200, help="corpus sentences for mlm and marian (default 200)")
+    ap.add_argument("--perturb-sentences", type=int, default=200, help="news sentences for the perturber (default 200)")
+    ap.add_argument("--batch-size", type=int, default=16, help="sentences per perturber batch (default 16, the class's)")
+    ap.add_argument("--forward-batch-size", type=int, default=256,
+                    help="masks per masked-LM forward pass in the perturber (default 256, the class's)")
     ap.add_argument("--quick", action="store_true", help="fewer configurations (for a CPU smoke run)")
     ap.add_argument("--out", help="also write the rows as JSON here")
     args = ap.parse_args()
     import torch
+    from transformers.utils import logging as hf_logging
 
-    print(f"torch {torch.__version__}, device {args.device}"
-          + (f" ({torch.cuda.get_device_name(0)})" if args.device.startswith("cuda") else ""), flush=True)
+    from sit.resources import resolve_device
+
+    hf_logging.disable_progress_bar()
+
+    from sit.errors import ConfigError
+
+    try:
+        device = resolve_device(args.device, "the benchmark")
+    except ConfigError as exc:
+        ap.error(str(exc))
+    print(f"torch {torch.__version__}, device {device}"
+          + (f" ({torch.cuda.get_device_name(device)})" if device.startswith("cuda") else ""), flush=True)
+    stages, sizes = args.stages.split(","), args.sizes.split(",")
     texts = sentences(args.sentences)
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.quick:
-            rows = bench_mlm(work, args.device, texts, ["base"], [1, 64])
-            rows += bench_marian(work, args.device, texts, [16], 16)
-        else:
-            rows = bench_mlm(work, args.device, texts, ["base", "large"], [1, 16, 64, 256])
-            rows += bench_marian(work, args.device, texts, [1, 16, 64, 200], 48)
+        if "mlm" in stages:
+            rows += bench_mlm(work, device, texts, sizes[:1] if args.quick else sizes,
+                              [1, 64] if args.quick else [1, 16, 64, 256])
+        if "perturber" in stages:
+            rows += bench_perturber(work, device, news(args.perturb_sentences), sizes[:1] if args.quick else sizes,
+                                    args.batch_size, args.forward_batch_size)
+        if "marian" in stages:
+            rows += bench_marian(work, device, texts, [16] if args.quick else [1, 16, 64, 200], 16 if args.quick else 48)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
 

@@ -156,8 +156,10 @@ def run(config: RunConfig) -> RunResult:
     """Run the relations of ``config`` over one translator end to end, the batched stages on
     ``config.engine``; write the run directory."""
     from .engine import create_engine
+    from .resources import checked_device
 
     config = checked_numbers(config)
+    checked_device(config.device)  # an unknown --device fails before any work, whichever models run
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
                            workers=config.workers, jobs=config.jobs)

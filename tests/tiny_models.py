@@ -22,21 +22,29 @@ def corpus() -> list[str]:
     return list(read_sentences(dataset="politics").texts) + list(read_sentences(dataset="business").texts)
 
 
+def bert_tokenizer(out: Path, sentences: list[str], vocab_size: int = 2000):
+    """A lowercasing BERT WordPiece tokenizer trained on ``sentences``, its vocabulary saved in
+    ``out`` (an existing directory): the tiny BERT's, and the benchmarks' BERT-sized models'."""
+    from tokenizers import BertWordPieceTokenizer
+    from transformers import BertTokenizerFast
+
+    wp = BertWordPieceTokenizer(lowercase=True)
+    wp.train_from_iterator(sentences, vocab_size=vocab_size, min_frequency=1,
+                           special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    wp.save_model(str(out))
+    return BertTokenizerFast.from_pretrained(str(out), do_lower_case=True)
+
+
 def build_tiny_bert(out: Path, *, steps: int = 300, seed: int = 0) -> Path:
     import torch
-    from tokenizers import BertWordPieceTokenizer
-    from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast
+    from transformers import BertConfig, BertForMaskedLM
 
     torch.manual_seed(seed)
     rng = random.Random(seed)
     sentences = corpus()
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    wp = BertWordPieceTokenizer(lowercase=True)
-    wp.train_from_iterator(sentences, vocab_size=2000, min_frequency=1,
-                           special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
-    wp.save_model(str(out))
-    tokenizer = BertTokenizerFast.from_pretrained(str(out), do_lower_case=True)
+    tokenizer = bert_tokenizer(out, sentences)
     config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=64, num_hidden_layers=2,
                         num_attention_heads=2, intermediate_size=128, max_position_embeddings=64)
     model = BertForMaskedLM(config)

@@ -70,7 +70,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, help="seconds per translator request")
     p.add_argument("--concurrency", type=int, help="requests in flight at once, under the --qps limit "
                    "(network translators; default 1)")
-    p.add_argument("--device", help="torch device for the models (default cuda where available, else cpu)")
+    p.add_argument("--device", help="device for the models (masked LM, sentence encoder, Marian/NLLB/M2M100, "
+                   "CTranslate2, Stanza): cpu, cuda, cuda:N or mps (default cuda where available, else cpu)")
     p.add_argument("--limit", type=int, help="test only the first N sentences")
     p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS,
                    help=f"refuse input lines longer than this (default {MAX_LINE_CHARS})")

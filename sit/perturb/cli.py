@@ -32,6 +32,9 @@ def add_perturber_options(p: argparse.ArgumentParser, *, flag: str = "--perturba
                    help="never edit named entities (tagged by the English spaCy pipeline)")
     p.add_argument("--paraphrase-model", metavar="MODEL",
                    help="seq2seq paraphrase model (directory or hub id) for sentence_paraphrase")
+    p.add_argument("--device", help="torch device for the models (the masked LM, sentence encoder and paraphraser; "
+                   "in sit summarize, the summarizer too): cpu, cuda, cuda:N or mps (default cuda where available, "
+                   "else cpu)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="any other perturber option, e.g. alphabet=xyz, separator='|||', target=random "
                    "(VALUE is read as JSON where it parses)")
@@ -39,9 +42,13 @@ def add_perturber_options(p: argparse.ArgumentParser, *, flag: str = "--perturba
 
 def perturber_from_args(args: argparse.Namespace, cache=None):
     """Create the perturber named by ``--perturbation`` with the options given (flags and
-    ``--option``), validated by :func:`sit.perturb.options.perturber_options`."""
+    ``--option``), validated by :func:`sit.perturb.options.perturber_options`; ``--device`` goes
+    to a perturber that runs a model, and is checked first even for one that does not."""
+    from ..resources import checked_device
     from . import PERTURBERS
     from .options import parse_key_values, perturber_options
+
+    device = checked_device(args.device)
 
     opts = parse_key_values(args.option, "--option")
     flags = {
@@ -56,7 +63,8 @@ def perturber_from_args(args: argparse.Namespace, cache=None):
     for key, value in flags.items():
         if value is not None:
             opts.setdefault(key, value)
-    return PERTURBERS.create(args.perturbation, cache=cache, **perturber_options(args.perturbation, opts))
+    options = perturber_options(args.perturbation, opts, {"device": device})
+    return PERTURBERS.create(args.perturbation, cache=cache, **options)
 
 
 def configure(p: argparse.ArgumentParser) -> None:

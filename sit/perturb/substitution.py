@@ -136,11 +136,13 @@ class SubstitutionPerturber(Perturber):
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
-        self.device = device
+        from ..resources import checked_device
+
+        self.device = checked_device(device, f"the {self.name} perturber")  # a bad one fails now, before any work
         self._tagger = tagger
         quality = dict(min_zipf=min_zipf, grammar=grammar, collocations=collocations, encoder=encoder,
                        min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot)
-        self.quality = QualityFilter(options_from(quality), device=device)
+        self.quality = QualityFilter(options_from(quality), device=self.device)
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
         self.dropped: Counter = Counter()
 

@@ -27,7 +27,6 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--num-beams", type=int, help="beam size (default: the model's generation config)")
     p.add_argument("--max-new-tokens", type=int, help="summary length limit (default: the model's)")
     p.add_argument("--batch-size", type=int, help="documents per model call")
-    p.add_argument("--device", help="torch device (default cuda where available, else cpu)")
     from ..perturb.cli import add_perturber_options
 
     add_perturber_options(p)
@@ -64,14 +63,13 @@ def run(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else Cache(args.cache_dir)
     opts = {"cache": cache, "progress": not args.no_progress, "batch_size": args.batch_size}
     seq2seq = SUMMARIZERS.entry(args.summarizer).target.endswith(":Seq2SeqSummarizer")
-    model_opts = {"model": args.model, "num_beams": args.num_beams, "max_new_tokens": args.max_new_tokens,
-                  "device": args.device}
+    model_opts = {"model": args.model, "num_beams": args.num_beams, "max_new_tokens": args.max_new_tokens}
     if seq2seq:
-        opts.update(model_opts)
+        opts.update(model_opts, device=args.device)
     elif any(v is not None for v in model_opts.values()):
-        raise ConfigError(f"--model, --num-beams, --max-new-tokens and --device apply to seq2seq, not {args.summarizer!r}")
+        raise ConfigError(f"--model, --num-beams and --max-new-tokens apply to seq2seq, not {args.summarizer!r}")
+    perturber = perturber_from_args(args, cache=cache)  # checks --device first
     summarizer = SUMMARIZERS.create(args.summarizer, **opts)
-    perturber = perturber_from_args(args, cache=cache)
     report = lead_bias(docs, summarizer, perturber, seed=args.seed, scope=args.scope, threshold=args.lead_threshold)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:

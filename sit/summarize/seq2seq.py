@@ -128,7 +128,9 @@ class Seq2SeqSummarizer(Summarizer):
         self.min_length = min_length
         self.max_input_tokens = max_input_tokens
         self.prefix = prefix
-        self.device = device
+        from ..resources import checked_device
+
+        self.device = checked_device(device, "the summarizer model")  # a bad one fails now, before any work
         self._loaded = None
 
     def model_id(self) -> str:

@@ -72,14 +72,11 @@ class CTranslate2Translator(Translator):
         raise ModelError(f"{model} is not a CTranslate2 model directory (no model.bin); {convert_hint(model)}")
 
     def _device(self, device: Optional[str]) -> tuple[str, int]:
-        if device in (None, "", "auto"):
-            return ("cuda" if self._ct2.get_cuda_device_count() > 0 else "cpu"), 0
-        kind, _, index = device.partition(":")
-        if kind not in ("cpu", "cuda") or (index and not index.isdigit()):
-            raise ConfigError(f"--device {device!r}: CTranslate2 runs on cpu, cuda or cuda:N")
-        if kind == "cuda" and int(index or 0) >= self._ct2.get_cuda_device_count():
-            raise ConfigError(f"--device {device}: CTranslate2 sees {self._ct2.get_cuda_device_count()} CUDA "
-                              "device(s); use --device cpu")
+        """(device, index) for ``ctranslate2.Translator``, checked by :func:`sit.resources.resolve_device`
+        against the CUDA devices CTranslate2 sees."""
+        from ..resources import resolve_device
+
+        kind, _, index = resolve_device(device, "CTranslate2", cuda_count=self._ct2.get_cuda_device_count).partition(":")
         return kind, int(index or 0)
 
     def model_id(self) -> str:
