@@ -140,3 +140,22 @@ def test_wsd_draws_neighbours_from_the_sense_in_the_sentence(english_tagger):
     assert [s.name() for s in senses] == ["coach.n.01"], "the sports coach, not a railway coach"
     every = PERTURBERS.create("wordnet", tagger=english_tagger)._disambiguate([doc], [row])[0][0]
     assert len(every) > 1
+
+
+@requires_apertium
+def test_the_text_report_shows_how_the_translations_differ(tmp_path):
+    import json
+
+    from sit.pipeline import RunConfig, run
+
+    text = tmp_path / "in.txt"
+    text.write_text("The Senate voted 52-48 on Thursday to approve a $1.2 trillion spending bill that keeps the "
+                    "government funded through September.\n")
+    r = run(RunConfig(input=str(text), translator="apertium", cache_dir=str(tmp_path / "c"), out=str(tmp_path / "r"),
+                      progress=False))
+    issues = [json.loads(line) for line in (r.run_dir / "issues.jsonl").read_text().splitlines()]
+    structure = [i for i in issues if i["kind"] == ""]
+    assert structure and all(i["evidence"]["surface"] for i in structure)
+    report = (r.run_dir / "report.txt").read_text()
+    for issue in structure:
+        assert f"     differs:     {'; '.join(issue['evidence']['surface'])}" in report

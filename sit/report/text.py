@@ -1,5 +1,6 @@
 """The plain-text report (``report.txt``): per flagged source sentence, its id, source and
-translation, then each issue's distance, perturbed source and translation."""
+translation, then each issue's distance, perturbed source and translation, the relation counts
+that differ and how the two translations differ on the surface (``evidence.surface``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ def _sentence(source_id: int, issues: list) -> list[str]:
         lines.append(f"     translation: {issue.perturbed_translation}")
         if issue.relation_diff:
             lines.append(f"     relations:   {format_relations(relation_changes(issue.relation_diff))}")
+        if issue.evidence.get("surface"):
+            lines.append(f"     differs:     {'; '.join(issue.evidence['surface'])}")
         if issue.evidence.get("missing"):
             lines.append(f"     not in the container's translation: {', '.join(issue.evidence['missing'])}")
     lines.append("-" * 80)
