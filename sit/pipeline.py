@@ -191,7 +191,9 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
                               f"(--relation {','.join(names)})")
         relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
     signature = _signature(config, translator, ctx, relations, target)
-    early = Prefetch(translator, engine) if any(r.translates_substitutions for r in relations) else None
+    early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
+    if getattr(engine, "jobs", 1) > 1 and any(r.translates_substitutions for r in relations):
+        early = Prefetch(translator, engine)
     if ctx._perturber is not None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)

@@ -15,6 +15,7 @@ place in the structure ranking.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Optional, Sequence
@@ -32,7 +33,15 @@ TARGET_WORD_ZIPF = 3.0
 
 def verbatim_count(word: str, text: str) -> int:
     """How often ``word`` stands as a whole word in ``text`` (case-insensitive)."""
+    if word.isalpha():  # a substitute or a slot's word: count it among the text's words, read once
+        return _words_of(text).get(word.lower(), 0)
     return len(_whole_word(word).findall(text))
+
+
+@lru_cache(maxsize=4096)
+def _words_of(text: str) -> Counter:
+    # the lower-cased whole words (runs of \w) of a translation, which a run asks about many times
+    return Counter(w.lower() for w in re.findall(r"\w+", text))
 
 
 @lru_cache(maxsize=8192)
