@@ -192,7 +192,8 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
     signature = _signature(config, translator, ctx, relations, target)
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
-    if getattr(engine, "jobs", 1) > 1 and any(r.translates_substitutions for r in relations):
+    if (getattr(engine, "jobs", 1) > 1 and translator.batch_independent
+            and any(r.translates_substitutions for r in relations)):
         early = Prefetch(translator, engine)
     if ctx._perturber is not None:
         with timer.stage("perturb"):

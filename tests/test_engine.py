@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import requires_apertium
+from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
 
 from sit.cache import Cache
 
@@ -128,18 +129,21 @@ POLITICS = ["The senator criticized the governor over the new budget proposal.",
             "Opposition leaders criticized the defence budget."]
 
 
-@requires_apertium
-def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path):
-    """With two jobs, the perturber's first batches are being translated while it perturbs the
-    next; every text is asked for once and gets the translation a pass of its own gives."""
+def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path, serve):
+    """With two jobs, the perturber's first batches are being translated (real HTTP to a fake
+    DeepL) while it perturbs the next; every text is asked for once and gets the translation a
+    pass of its own gives."""
     import time
+
+    from fakes import dictionary_translate
+    from fakes.fixtures import make
 
     from sit.engine.local import LocalEngine
     from sit.perturb import PERTURBERS
     from sit.pipeline import Prefetch
-    from sit.translators import TRANSLATORS
 
-    translator = TRANSLATORS.create("apertium", cache=Cache(tmp_path / "a"), batch_size=8)
+    fake = serve("deepl", translate=dictionary_translate)
+    translator = make(fake, cache=Cache(tmp_path / "a"))
     perturber = PERTURBERS.create("wordnet", num_perturb=3)
     perturber.batch_size = 2
     events = []
@@ -158,23 +162,47 @@ def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path):
     assert first_translation < last_batch  # translating began before the perturber was done
     texts = list(dict.fromkeys(t for p in pairs for t in (p.original, p.perturbed)))
     assert len(pairs) > 10 and set(got) == set(texts)
-    assert translator.stats.translated == len(texts) and translator.stats.cache_hits == 0
-    alone = TRANSLATORS.create("apertium", cache=Cache(tmp_path / "b")).translate(texts)
-    assert [got[t] for t in texts] == alone
+    sent = [t for call in fake.calls for t in call.texts]
+    assert sorted(sent) == sorted(texts)  # each text asked for once
+    assert [got[t] for t in texts] == dictionary_translate(texts, "EN", "ES")
 
 
-@requires_apertium
-def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path):
+def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path, serve, monkeypatch):
+    from fakes import dictionary_translate
+
     from sit.pipeline import RunConfig, run
 
+    fake = serve("deepl", translate=dictionary_translate)
+    for k, v in fake.env().items():
+        monkeypatch.setenv(k, v)
     text = tmp_path / "in.txt"
     text.write_text("\n".join(POLITICS) + "\n")
     results = {}
     for jobs in (1, 2):
-        r = run(RunConfig(input=str(text), translator="apertium", cache_dir=str(tmp_path / f"c{jobs}"),
-                          out=str(tmp_path / f"r{jobs}"), jobs=jobs, progress=False))
-        results[jobs] = r
+        results[jobs] = run(RunConfig(input=str(text), translator="deepl", target_lang="es", jobs=jobs,
+                                      cache_dir=str(tmp_path / f"c{jobs}"), out=str(tmp_path / f"r{jobs}"),
+                                      progress=False))
     assert results[1].counts["translated"] == results[2].counts["translated"] == results[2].counts["translations"]
-    assert results[2].counts["issues"] > 0
+    assert len(fake.calls) > results[1].counts["translator_calls"]  # the second run sent batches as they came
     for name in ("pairs.jsonl", "translations.jsonl", "issues.jsonl", "report.txt"):
         assert (tmp_path / "r1" / name).read_bytes() == (tmp_path / "r2" / name).read_bytes(), name
+
+
+@requires_apertium
+def test_apertium_is_never_translated_early_its_lines_depend_on_the_lines_before(tmp_path):
+    """The same line, translated after 50 news sentences or after 100, comes out differently
+    ("libre" / "gratis" tuition), so a run must not change how Apertium's batches are made."""
+    from pathlib import Path
+
+    import sit
+    from sit.inputs import read_sentences
+    from sit.translators import TRANSLATORS
+
+    news = list(read_sentences(path=Path(sit.__file__).parent / "datasets" / "news.txt").texts)
+    line = next(t for t in news if "free tuition" in t)
+    i = news.index(line)
+    apertium = TRANSLATORS.create("apertium", cache=None, batch_size=1000)
+    after_50, after_100 = (apertium.translate(news[i - k: i + 1])[-1] for k in (50, 100))
+    assert after_50 != after_100
+    assert apertium.batch_independent is False
+    assert TRANSLATORS.create("deepl", env={"SIT_DEEPL_KEY": "k"}).batch_independent is True

@@ -147,6 +147,8 @@ def parse_retry_after(value: Optional[str], *, now: Optional[float] = None) -> O
 class HttpTranslator(Translator):
     """Base of the cloud adapters (see the module documentation)."""
 
+    batch_independent = True  # each text of a request is translated on its own
+
     name = "http"
     #: the credentials this adapter needs, in the order the error message lists them
     credentials_spec: tuple[Credential, ...] = ()

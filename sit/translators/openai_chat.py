@@ -132,6 +132,7 @@ class OpenAITranslator(HttpTranslator):
         if mode not in MODES:
             raise ConfigError(f"--translator-option mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
+        self.batch_independent = mode != "batch"  # in one request, the LLM reads the other texts too
         self.temperature = check_number(temperature, "--translator-option temperature", minimum=0)
         self.max_tokens = check_number(max_tokens, "--translator-option max_tokens", minimum=1, integer=True)
         items = check_number(batch_items, "--translator-option batch_items", minimum=2, integer=True)
