@@ -8,8 +8,7 @@ results do not depend on the engine. Looked up by name without importing Ray.
 
 from __future__ import annotations
 
-from concurrent.futures import Future
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from ..registry import Entry, Registry
 
@@ -32,15 +31,4 @@ def create_engine(name: str = "local", *, address: Optional[str] = None, gpus_pe
     return ENGINES.get(name)(address=address, gpus_per_worker=gpus_per_worker, workers=workers, jobs=jobs)
 
 
-def done_future(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
-    """A future already holding ``fn(*args, **kwargs)`` (or the exception it raised): an
-    engine's ``background`` where nothing runs in the background."""
-    future: Future = Future()
-    try:
-        future.set_result(fn(*args, **kwargs))
-    except BaseException as exc:  # handed to whoever asks for the result, as a pool would
-        future.set_exception(exc)
-    return future
-
-
-__all__ = ["ENGINES", "RAY_INSTALL_HINT", "create_engine", "done_future"]
+__all__ = ["ENGINES", "RAY_INSTALL_HINT", "create_engine"]

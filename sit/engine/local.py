@@ -1,14 +1,13 @@
 """The local engine: every batch runs in this process (sit's default), the model stages one at a
 time; with ``jobs`` of 2 or more, one more stage runs in a background thread meanwhile (a run
-translates what the perturber has finished while it perturbs the next batch)."""
+translates what the perturber has finished while it perturbs the next batch, where the
+translator's output does not depend on its batch)."""
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Optional
-
-from . import done_future
 
 
 class LocalEngine:
@@ -31,9 +30,7 @@ class LocalEngine:
 
     def background(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
         """``fn(*args, **kwargs)`` in the background thread (calls run one after the other, in
-        the order given), or at once in this thread where ``jobs`` is 1."""
-        if self.jobs < 2:
-            return done_future(fn, *args, **kwargs)
+        the order given). A run asks for it only where ``jobs`` is 2 or more."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sit-background")
         return self._pool.submit(fn, *args, **kwargs)

@@ -25,14 +25,12 @@ import os
 import pickle
 import time
 import warnings
-from concurrent.futures import Future
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import ray
 
 from ..errors import ConfigError, SitError, WorkerLostError
 from ..validate import check_number
-from . import done_future
 
 log = logging.getLogger("sit.engine")
 
@@ -65,11 +63,6 @@ class RayEngine:
         """Let ``stage`` send its batches to this engine (the stage does not know)."""
         stage.engine = self
         return stage
-
-    def background(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
-        """``fn(*args, **kwargs)`` now, in this thread: the stages' batches already run on the
-        cluster, which the driver feeds one stage at a time."""
-        return done_future(fn, *args, **kwargs)
 
     # -- the cluster -----------------------------------------------------------------------------
     def start(self) -> None:

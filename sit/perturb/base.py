@@ -93,7 +93,7 @@ class Perturber(Counted):
     def _texts_done(self, on_texts: Callable[[list[str]], None], keys: list[str], values: list) -> None:
         """Hand ``on_texts`` the texts of a batch's cache keys and answers: each sentence, then its
         perturbed sentences."""
-        sentences = keys if self.deterministic else [k[17:] for k in keys]
+        sentences = self._sentences(keys)
         on_texts([t for s, outs in zip(sentences, values) for t in (s, *(p for p, _ in outs))])
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
@@ -105,7 +105,11 @@ class Perturber(Counted):
         ``"<seed as 16 hex digits> <sentence>"``."""
         if self.deterministic:
             return self._perturb_batch(list(keys), random.Random(0))
-        return self._perturb_seeded([k[17:] for k in keys], [int(k[:16], 16) for k in keys])
+        return self._perturb_seeded(self._sentences(keys), [int(k[:16], 16) for k in keys])
+
+    def _sentences(self, keys: list[str]) -> list[str]:
+        """The sentences of cache keys (see :meth:`_perturb_keys`)."""
+        return list(keys) if self.deterministic else [k[17:] for k in keys]
 
     def _finish_batch(self, keys: list[str], value: Any) -> list[list[tuple[str, Edit]]]:
         """What :meth:`_perturb_keys` returned for ``keys`` as the batch's answer, taken in by the

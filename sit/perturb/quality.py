@@ -255,8 +255,8 @@ class QualityFilter:
                 passed[(cand.sentence_index, cand.slot.index)].append(cand)
         for key, queue in queues.items():
             dropped[key[0]]["per_slot"] += len(queue)
-        order = {id(c): n for n, c in enumerate(candidates)}
-        return sorted((c for group in passed.values() for c in group), key=lambda c: order[id(c)])
+        pooled = {id(c) for group in passed.values() for c in group}
+        return [c for c in candidates if id(c) in pooled]  # in the proposer's order
 
     # -- the checks, cheapest first ----------------------------------------------------------
     def word_check(self, doc, index: int, word: str) -> tuple[Optional[str], Optional[float]]:
