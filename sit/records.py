@@ -23,6 +23,7 @@ class Edit:
     note: str = ""  # e.g. why a perturbation could not apply
     zipf: Optional[float] = None  # the new word's frequency (wordfreq Zipf), where the quality stage ran
     similarity: Optional[float] = None  # sentence-encoder cosine of the new sentence to the original
+    lm_fall: Optional[float] = None  # how much less likely (log10) an n-gram model finds the new word in place
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

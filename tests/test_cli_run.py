@@ -19,17 +19,21 @@ def sit(*args, env=None, check=True):
     return proc
 
 
+#: six sentences give few natural substitutes; without the n-gram check they give issues of both kinds
+PAPERS_WORDS = ("--perturber-option", "lm=none")
+
+
 @requires_apertium
 def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     out = tmp_path / "run1"
-    p = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", "--out", str(out))
+    p = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", *PAPERS_WORDS, "--out", str(out))
     assert "wordnet" in p.stderr and "masked LM is unavailable" in p.stderr  # says which perturber and why
     meta = json.loads((out / "run.json").read_text())
     sig = meta["signature"]
     assert (sig["translator"], sig["translator_model"], sig["target_lang"], sig["parser"]) == ("apertium", "eng-spa", "es", "spacy")
     assert sig["perturber"] == "wordnet" and sig["seed"] == 0 and "spacy" in sig["versions"]
     c = meta["counts"]
-    assert c["sentences"] == 6 and c["perturbations"] > 20 and c["translator_calls"] >= 1 and c["cache_hits"] == 0
+    assert c["sentences"] == 6 and c["perturbations"] > 10 and c["translator_calls"] >= 1 and c["cache_hits"] == 0
     assert set(meta["timings"]) >= {"perturb", "cases", "translate", "check"}
 
     issues = [json.loads(line) for line in (out / "issues.jsonl").read_text().splitlines()]
@@ -67,7 +71,7 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     assert first["original"] in report and first["perturbed"] in report and first["perturbed_translation"] in report
     assert f"[{first['source_id']}] source:" in report
 
-    again = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", "--out", str(tmp_path / "run2"))
+    again = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", *PAPERS_WORDS, "--out", str(tmp_path / "run2"))
     meta2 = json.loads((tmp_path / "run2" / "run.json").read_text())
     assert meta2["counts"]["translator_calls"] == 0 and meta2["counts"]["cache_hits"] == c["translations"]
     assert "0 translator call(s)" in again.stderr

@@ -39,7 +39,7 @@ def corpus(tmp_path) -> Path:
 
 def sit_run(tmp_path, corpus, name, out, *extra):
     return main(["run", "--input", str(corpus), "--translator", name, "--target-lang", "es", "--perturber", "wordnet",
-                 "--num-perturb", "3", "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / out),
+                 "--num-perturb", "3", "--perturber-option", "lm=none", "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / out),
                  "--no-progress", *(["--model", "qwen2.5:7b"] if name == "openai" else []), *extra])
 
 

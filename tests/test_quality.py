@@ -9,7 +9,7 @@ from sit.cache import Cache
 from sit.errors import ConfigError
 from sit.perturb import PERTURBERS
 
-PAPER = dict(min_zipf=0, grammar=False, collocations=False, encoder="none", per_slot=0)  # every perturber
+PAPER = dict(min_zipf=0, lm="none", grammar=False, collocations=False, encoder="none", per_slot=0)  # every perturber
 WN_PAPER = dict(PAPER, usual_senses=False)  # and WordNet's own choice of senses
 SENTENCES = [
     "The rebel group attacked a northern village at dawn, killing several farmers.",
@@ -37,6 +37,7 @@ def test_kept_words_are_common_and_close_in_context(filtered):
         e = pair.edit
         assert e.zipf == round(zipf_frequency(e.after.lower(), "en"), 2) and e.zipf >= 3.0
         assert e.similarity is not None and e.similarity >= 0.8
+        assert e.lm_fall is not None and e.lm_fall <= 2.0
     per_word = {}
     for pair in pairs:
         per_word.setdefault((pair.source_id, pair.edit.position), []).append(pair.edit.similarity)
@@ -49,9 +50,10 @@ def test_each_check_drops_what_the_paper_kept(filtered, unfiltered):
     q, raw = unfiltered
     assert len(raw) > 2 * len(pairs)
     assert any(zipf_frequency(x.edit.after.lower(), "en") < 3.0 for x in raw), "the floor has work to do"
-    assert p.dropped["rare"] > 0 and p.dropped["grammar"] > 0 and p.dropped["per_slot"] > 0
-    assert set(p.dropped) <= {"rare", "grammar", "collocation", "unrelated", "dissimilar", "per_slot"}
-    assert all(x.edit.similarity is None for x in raw) and not q.dropped.get("rare")
+    assert p.dropped["rare"] > 0 and p.dropped["unnatural"] > 0 and p.dropped["grammar"] > 0
+    assert set(p.dropped) <= {"rare", "unnatural", "grammar", "collocation", "unrelated", "dissimilar", "per_slot"}
+    assert all(x.edit.similarity is None and x.edit.lm_fall is None for x in raw)
+    assert not q.dropped.get("rare") and not q.dropped.get("unnatural")
 
 
 def test_no_names_stop_words_or_postpositive_adjectives_are_slots(filtered, unfiltered):
@@ -92,4 +94,5 @@ def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
     raw = PERTURBERS.create("mlm", model=str(tiny_bert), tagger=english_tagger, **PAPER).perturb(SENTENCES, random.Random(0))
     assert len(pairs) < len(raw)
     assert all(x.edit.similarity is not None and x.edit.similarity >= 0.8 for x in pairs)
+    assert all(x.edit.lm_fall is not None and x.edit.lm_fall <= 2.0 for x in pairs)
     assert mlm.dropped["grammar"] + mlm.dropped["dissimilar"] + mlm.dropped["per_slot"] > 0

@@ -7,21 +7,26 @@ written. Candidates pass, cheapest check first:
 1. **frequency**: the word is common English (``wordfreq`` Zipf frequency >= ``min_zipf``);
    rare words (``otherworld``, ``bezique``, ``umteen``) make odd sentences and are mostly left
    untranslated, which is not a structure bug;
-2. **grammar**: only words that can be replaced alone are slots (no stop word, no part of a
-   name, no adjective after its noun as in ``attorneys general``), and re-parsed, the new sentence
-   keeps the slot's grammar: the same word at the same token, the same fine-grained tag (so number
-   too), the same dependency relation and head;
+2. **fluency**: an n-gram language model finds the substitute about as likely as the original
+   word between its neighbours: the n-grams through the word fall by at most ``max_lm_fall``
+   (log10, 2.0 by default: at most a hundred times less likely). "the interior minister" -> "the interior pastor" goes,
+   "the university said" -> "the school said" stays (:mod:`sit.perturb.fluency`; offline, the
+   trigram model that ``pocketsphinx`` ships);
 3. **collocations** (opt-in, ``collocations=true``): where the original word forms a known English bigram with its left or right
    neighbour (``video game``, ``high winds``), the new word must form one too
    (:mod:`sit.perturb.collocations`);
-4. **related words** (opt-in, ``min_word_similarity`` > 0): the sentence encoder, given the two
+4. **grammar**: only words that can be replaced alone are slots (no stop word, no part of a
+   name, no adjective after its noun as in ``attorneys general``), and re-parsed, the new sentence
+   keeps the slot's grammar: the same word at the same token, the same fine-grained tag (so number
+   too), the same dependency relation and head;
+5. **related words** (opt-in, ``min_word_similarity`` > 0): the sentence encoder, given the two
    words alone, finds them related (cosine >= ``min_word_similarity``): ``official`` -> ``cook`` goes, ``city`` -> ``town`` stays;
-5. **context fit**: the encoder says how close the new sentence stays to the original
+6. **context fit**: the encoder says how close the new sentence stays to the original
    (cosine of normalised mean-pooled embeddings); below ``min_similarity`` the candidate goes,
    and at most ``per_slot`` of the closest candidates are kept for each word.
 
-Checks 1, 2 and 5 are on by default; each can be switched off (``min_zipf=0``, ``grammar=false``,
-``encoder=none``, ``per_slot=0``) for the SIT paper's original behaviour. Checks 3 and 4 (with
+Checks 1, 2, 4 and 6 are on by default; each can be switched off (``min_zipf=0``, ``grammar=false``,
+``lm=none``, ``encoder=none``, ``per_slot=0``) for the SIT paper's original behaviour. Checks 3 and 5 (with
 WordNet's ``wsd``) make substitutes somewhat more natural and findings more precise, but leave far
 fewer findings; docs/precision.md has the measured trade-off. Every option is part of the perturber's signature, so it keys the
 perturbation cache and is written to ``run.json``.
@@ -44,7 +49,7 @@ log = logging.getLogger("sit.perturb")
 #: the sentence encoder the ``auto`` choice falls back to where no package ships one
 HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
-DROP_REASONS = ("rare", "grammar", "collocation", "unrelated", "dissimilar", "per_slot")
+DROP_REASONS = ("rare", "unnatural", "collocation", "grammar", "unrelated", "dissimilar", "per_slot")
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,7 @@ class Candidate:
     text: str
     char_start: int
     zipf: Optional[float] = None  # the word's frequency, where it was looked up
+    lm_fall: Optional[float] = None  # how much less likely its n-grams are (log10), where the model ran
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,8 @@ class QualityOptions:
 
     min_zipf: float = 3.0
     grammar: bool = True
+    lm: str = "auto"  # auto | none | an ARPA or Sphinx binary n-gram model
+    max_lm_fall: float = 2.0
     collocations: bool = False  # opt-in: more natural substitutes, far fewer findings (docs/precision.md)
     encoder: str = "auto"  # auto | none | a sentence-transformers directory or hub id
     min_similarity: float = 0.8
@@ -74,6 +82,8 @@ class QualityOptions:
     def __post_init__(self):
         if self.min_zipf < 0 or self.min_zipf != self.min_zipf:
             raise ConfigError(f"min_zipf must be a number >= 0 (0 turns the frequency floor off), got {self.min_zipf!r}")
+        if not self.max_lm_fall >= 0:
+            raise ConfigError(f"max_lm_fall must be a number >= 0 (log10 units; lm=none turns the check off), got {self.max_lm_fall!r}")
         for name in ("min_similarity", "min_word_similarity"):
             value = getattr(self, name)
             if not (0 <= value <= 1):
@@ -191,6 +201,11 @@ class QualityFilter:
         self.encoder_name, self.encoder_reason = resolve_encoder(options.encoder)
         self.encoder = SentenceEncoder(self.encoder_name, device=device) if self.encoder_name else None
         from .collocations import Bigrams
+        from .fluency import NgramModel, resolve_lm
+
+        lm_path, self.lm_reason = resolve_lm(options.lm)
+        self.lm = NgramModel(lm_path) if lm_path else None
+        self._lm_doc = (None, None)  # the last sentence's words as the model reads them
 
         self.bigrams = Bigrams() if options.collocations else None
 
@@ -199,6 +214,8 @@ class QualityFilter:
         return {
             "min_zipf": o.min_zipf,
             "grammar": o.grammar,
+            "lm": self.lm.source() if self.lm else "none",
+            "max_lm_fall": o.max_lm_fall if self.lm else None,
             "collocations": self.bigrams.source() if self.bigrams else "none",
             "encoder": self.encoder.model_id() if self.encoder else "none",
             "min_similarity": o.min_similarity if self.encoder else None,
@@ -209,6 +226,7 @@ class QualityFilter:
     def describe(self) -> str:
         o = self.options
         parts = [f"Zipf >= {o.min_zipf:g}" if o.min_zipf else "no frequency floor",
+                 f"n-gram fall <= {o.max_lm_fall:g} ({self.lm_reason})" if self.lm else self.lm_reason,
                  "slot grammar kept" if o.grammar else "coarse POS only"]
         if self.bigrams:
             parts.append("collocations kept")
@@ -259,19 +277,37 @@ class QualityFilter:
         return [c for c in candidates if id(c) in pooled]  # in the proposer's order
 
     # -- the checks, cheapest first ----------------------------------------------------------
-    def word_check(self, doc, index: int, word: str) -> tuple[Optional[str], Optional[float]]:
+    def word_check(self, doc, index: int, word: str) -> tuple[Optional[str], dict[str, float]]:
         """The checks of a proposed ``word`` for token ``index`` of ``doc`` that need no new
-        sentence: why it goes (``rare``, ``collocation``) or None, and its Zipf frequency. They run
-        as words are proposed, before a perturber takes its first ``num_perturb``."""
+        sentence: why it goes (``rare``, ``unnatural``, ``collocation``) or None, and what was
+        measured (``zipf``, ``lm_fall``). They run as words are proposed, before a perturber takes
+        its first ``num_perturb``."""
         ok, z = self.frequency(word)
+        scores = {} if z is None else {"zipf": z}
         if not ok:
-            return "rare", z
+            return "rare", scores
+        if self.lm is not None:
+            scores["lm_fall"] = fall = self.fluency(doc, index, word)
+            if fall > self.options.max_lm_fall:
+                return "unnatural", scores
         if self.bigrams is not None:
             left = doc[index - 1].text if index > 0 else None
             right = doc[index + 1].text if index + 1 < len(doc) else None
             if self.bigrams.broken(left, doc[index].text, word, right):
-                return "collocation", z
-        return None, z
+                return "collocation", scores
+        return None, scores
+
+    def fluency(self, doc, index: int, word: str) -> float:
+        """How much less likely (log10) the n-gram model finds the sentence's words around token
+        ``index`` with ``word`` in it (a clitic after the token stays: ``charity's``)."""
+        if self._lm_doc[0] is not doc:
+            from .fluency import lm_words
+
+            self._lm_doc = (doc, lm_words(doc))
+        words, where = self._lm_doc[1]
+        at = where[index]
+        clitic = words[at][len(doc[index].text):]
+        return self.lm.fall(words, at, word.lower() + clitic)
 
     def frequency(self, word: str) -> tuple[bool, Optional[float]]:
         """Whether ``word`` is frequent enough, and its Zipf frequency (None where wordfreq is not
@@ -356,6 +392,7 @@ def _edit(cand: Candidate, perturber: str, sim: Optional[float]) -> Edit:
         char_end=cand.char_start + len(cand.word),
         level="word",
         zipf=None if cand.zipf is None else round(cand.zipf, 2),
+        lm_fall=cand.lm_fall,
         similarity=sim,
     )
 
@@ -369,9 +406,10 @@ def _has_wordfreq() -> bool:
 def options_from(kwargs: dict[str, Any]) -> QualityOptions:
     """The quality options among a perturber's keyword options (the others are left alone)."""
     base = QualityOptions()
-    names = ("min_zipf", "grammar", "collocations", "encoder", "min_similarity", "min_word_similarity", "per_slot")
+    names = ("min_zipf", "lm", "max_lm_fall", "grammar", "collocations", "encoder", "min_similarity",
+             "min_word_similarity", "per_slot")
     given = {k: kwargs[k] for k in names if kwargs.get(k) is not None}
-    for key in ("min_zipf", "min_similarity", "min_word_similarity"):
+    for key in ("min_zipf", "max_lm_fall", "min_similarity", "min_word_similarity"):
         if key in given:
             try:
                 given[key] = float(given[key])
@@ -384,6 +422,7 @@ def options_from(kwargs: dict[str, Any]) -> QualityOptions:
             raise ConfigError(f"per_slot takes a whole number, got {given['per_slot']!r}") from None
     for key in ("grammar", "collocations"):
         check_bool(given.get(key), key)
-    if "encoder" in given:
-        given["encoder"] = str(given["encoder"])
+    for key in ("encoder", "lm"):
+        if key in given:
+            given[key] = str(given[key])
     return replace(base, **given)

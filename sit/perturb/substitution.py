@@ -111,9 +111,9 @@ def acceptable(word: str, original: str) -> bool:
 
 class SubstitutionPerturber(Perturber):
     """One word at a time, replaced by a word the implementation proposes (:meth:`_propose`),
-    through the quality stage. Keyword options of the quality stage (``min_zipf``, ``grammar``,
-    ``collocations``, ``encoder``, ``min_similarity``, ``min_word_similarity``, ``per_slot``) are
-    accepted by every implementation."""
+    through the quality stage. Keyword options of the quality stage (``min_zipf``, ``lm``,
+    ``max_lm_fall``, ``grammar``, ``collocations``, ``encoder``, ``min_similarity``,
+    ``min_word_similarity``, ``per_slot``) are accepted by every implementation."""
 
     deterministic = True
     uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
@@ -127,6 +127,8 @@ class SubstitutionPerturber(Perturber):
         cache=None,
         progress: bool = False,
         min_zipf: Optional[float] = None,
+        lm: Optional[str] = None,
+        max_lm_fall: Optional[float] = None,
         grammar: Optional[bool] = None,
         collocations: Optional[bool] = None,
         encoder: Optional[str] = None,
@@ -140,7 +142,7 @@ class SubstitutionPerturber(Perturber):
 
         self.device = checked_device(device, f"the {self.name} perturber")  # a bad one fails now, before any work
         self._tagger = tagger
-        quality = dict(min_zipf=min_zipf, grammar=grammar, collocations=collocations, encoder=encoder,
+        quality = dict(min_zipf=min_zipf, lm=lm, max_lm_fall=max_lm_fall, grammar=grammar, collocations=collocations, encoder=encoder,
                        min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot)
         self.quality = QualityFilter(options_from(quality), device=self.device)
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
@@ -157,7 +159,8 @@ class SubstitutionPerturber(Perturber):
 
     def signature(self) -> dict[str, Any]:
         # v3: collocations, related words, dominant senses; cached values carry the drop counts
-        return {**super().signature(), "v": 3}
+        # v4: the fluency check; edits carry lm_fall
+        return {**super().signature(), "v": 4}
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[Iterable[str]]]:
         """For each doc and each of its slots, the proposed words, best first (case as proposed):
@@ -180,27 +183,28 @@ class SubstitutionPerturber(Perturber):
         early = [Counter() for _ in sentences]
         for n, (doc, doc_slots, words_of) in enumerate(zip(docs, slots_of, proposals)):
             for slot, words in zip(doc_slots, words_of):
-                for w, z in self._choose(words, doc, slot, early[n]):
+                for w, scores in self._choose(words, doc, slot, early[n]):
                     text, start = replace_token(doc, slot.index, w)
-                    candidates.append(Candidate(n, slot, w, text, start, z))
+                    candidates.append(Candidate(n, slot, w, text, start, **scores))
         kept, dropped = self.quality.apply(self.tagger, candidates, sentences, docs, self.name)
         for n, counts in enumerate(early):
             dropped[n].update(counts)
         return kept, [dict(d) for d in dropped]
 
-    def _choose(self, words: list[str], doc, slot: Slot, dropped: Counter) -> list[tuple[str, Any]]:
+    def _choose(self, words: list[str], doc, slot: Slot, dropped: Counter) -> list[tuple[str, dict]]:
         """The first ``num_perturb`` acceptable, distinct proposals that pass the quality stage's
-        word checks (with their Zipf frequency); the others are counted in ``dropped`` by reason."""
+        word checks (with what they measured: Zipf frequency, n-gram fall); the others are counted
+        in ``dropped`` by reason."""
         chosen: dict[str, Any] = {}
         for w in words:
             w = match_case(w, slot.text)
             if not acceptable(w, slot.text) or w in chosen:
                 continue
-            why, z = self.quality.word_check(doc, slot.index, w)
+            why, scores = self.quality.word_check(doc, slot.index, w)
             if why:
                 dropped[why] += 1
                 continue
-            chosen[w] = z
+            chosen[w] = scores
             if len(chosen) >= self.num_perturb:
                 break
         return list(chosen.items())
