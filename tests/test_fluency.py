@@ -107,3 +107,21 @@ def test_bad_options_and_files_are_one_line_errors(tmp_path, english_tagger):
     broken.write_text("not a language model\n")
     with pytest.raises(ConfigError, match="cannot read the n-gram model"):
         NgramModel(str(broken)).logprob("a", [])
+
+
+def test_rank_by_fluency_keeps_the_most_fluent_of_each_word(english_tagger):
+    sentence = ["Rebel leaders said the ceasefire talks had collapsed after a week of fighting."]
+    every = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=0, min_similarity=0)
+    fluent = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=2, min_similarity=0, rank="fluency")
+    assert fluent.options()["rank"] == "fluency" and every.options()["rank"] == "similarity"
+    falls: dict = {}
+    for p in every.perturb(sentence, random.Random(0)):
+        falls.setdefault(p.edit.position, []).append(p.edit.lm_fall)
+    kept: dict = {}
+    for p in fluent.perturb(sentence, random.Random(0)):
+        kept.setdefault(p.edit.position, []).append(p.edit.lm_fall)
+    assert any(len(v) > 2 for v in falls.values()), "some word has candidates to choose among"
+    for position, chosen in kept.items():
+        assert chosen == sorted(falls[position])[:2]
+    with pytest.raises(ConfigError, match="rank must be one of similarity, fluency"):
+        options_from({"rank": "loudness"})

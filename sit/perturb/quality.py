@@ -23,7 +23,8 @@ written. Candidates pass, cheapest check first:
    words alone, finds them related (cosine >= ``min_word_similarity``): ``official`` -> ``cook`` goes, ``city`` -> ``town`` stays;
 6. **context fit**: the encoder says how close the new sentence stays to the original
    (cosine of normalised mean-pooled embeddings); below ``min_similarity`` the candidate goes,
-   and at most ``per_slot`` of the closest candidates are kept for each word.
+   and at most ``per_slot`` of the closest candidates are kept for each word (with
+   ``rank=fluency``, the ``per_slot`` most fluent: the smallest n-gram fall).
 
 Checks 1, 2, 4 and 6 are on by default; each can be switched off (``min_zipf=0``, ``grammar=false``,
 ``lm=none``, ``encoder=none``, ``per_slot=0``) for the SIT paper's original behaviour. Checks 3 and 5 (with
@@ -49,6 +50,9 @@ log = logging.getLogger("sit.perturb")
 #: the sentence encoder the ``auto`` choice falls back to where no package ships one
 HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
+#: how a word's candidates are ordered before ``per_slot`` keeps the first: the encoder's similarity
+#: to the original (most similar first) or the n-gram fall (most fluent first)
+RANKS = ("similarity", "fluency")
 DROP_REASONS = ("rare", "unnatural", "collocation", "grammar", "unrelated", "dissimilar", "per_slot")
 
 
@@ -78,6 +82,7 @@ class QualityOptions:
     min_similarity: float = 0.8
     min_word_similarity: float = 0.0  # the two words alone; 0 (the default) turns the check off
     per_slot: int = 3  # 0 keeps every candidate that passes
+    rank: str = "similarity"  # which candidates of a word are kept: most similar, or most fluent
 
     def __post_init__(self):
         if self.min_zipf < 0 or self.min_zipf != self.min_zipf:
@@ -88,6 +93,8 @@ class QualityOptions:
             value = getattr(self, name)
             if not (0 <= value <= 1):
                 raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
+        if self.rank not in RANKS:
+            raise ConfigError(f"rank must be one of {', '.join(RANKS)}, got {self.rank!r}")
         if self.per_slot < 0:
             raise ConfigError(f"per_slot must be >= 0 (0 keeps all), got {self.per_slot!r}")
 
@@ -221,6 +228,7 @@ class QualityFilter:
             "min_similarity": o.min_similarity if self.encoder else None,
             "min_word_similarity": o.min_word_similarity if self.encoder else None,
             "per_slot": o.per_slot,
+            "rank": self._rank(),
         }
 
     def describe(self) -> str:
@@ -246,6 +254,8 @@ class QualityFilter:
         Returns, per sentence, the kept (new sentence, edit) pairs in slot order and, within a slot,
         most similar first; and per sentence a Counter of the candidates each check dropped."""
         dropped = [Counter() for _ in originals]
+        if self._rank() == "fluency":  # the most fluent of a word's candidates go to the pool first
+            candidates = sorted(candidates, key=lambda c: c.lm_fall)
         pooled = self._pool(tagger, candidates, docs, dropped)
         scored = self._similar(pooled, originals, dropped)
         return self._per_slot(scored, len(originals), perturber, dropped), dropped
@@ -365,14 +375,23 @@ class QualityFilter:
                 out.append((cand, sim))
         return out
 
+    def _rank(self) -> Optional[str]:
+        """How a word's candidates are ordered: by the chosen score where its model runs, else
+        None (the proposer's order)."""
+        if self.options.rank == "fluency":
+            return "fluency" if self.lm is not None else None
+        return "similarity" if self.encoder is not None else None
+
     def _per_slot(self, scored, n_sentences: int, perturber: str, dropped) -> list[list[tuple[str, Edit]]]:
         groups: dict[tuple[int, int], list] = {}
         for cand, sim in scored:
             groups.setdefault((cand.sentence_index, cand.slot.index), []).append((cand, sim))
         result: list[list[tuple[str, Edit]]] = [[] for _ in range(n_sentences)]
         for (n, _), group in sorted(groups.items()):
-            if self.encoder is not None:
-                group.sort(key=lambda g: -g[1])  # stable: ties keep the proposer's order
+            if self._rank() == "fluency":
+                group.sort(key=lambda g: g[0].lm_fall)  # stable: ties keep the proposer's order
+            elif self.encoder is not None:
+                group.sort(key=lambda g: -g[1])
             seen: set[str] = set()
             unique = [g for g in group if not (g[0].text in seen or seen.add(g[0].text))]
             limit = self.options.per_slot or len(unique)
@@ -407,7 +426,7 @@ def options_from(kwargs: dict[str, Any]) -> QualityOptions:
     """The quality options among a perturber's keyword options (the others are left alone)."""
     base = QualityOptions()
     names = ("min_zipf", "lm", "max_lm_fall", "grammar", "collocations", "encoder", "min_similarity",
-             "min_word_similarity", "per_slot")
+             "min_word_similarity", "per_slot", "rank")
     given = {k: kwargs[k] for k in names if kwargs.get(k) is not None}
     for key in ("min_zipf", "max_lm_fall", "min_similarity", "min_word_similarity"):
         if key in given:
@@ -422,7 +441,7 @@ def options_from(kwargs: dict[str, Any]) -> QualityOptions:
             raise ConfigError(f"per_slot takes a whole number, got {given['per_slot']!r}") from None
     for key in ("grammar", "collocations"):
         check_bool(given.get(key), key)
-    for key in ("encoder", "lm"):
+    for key in ("encoder", "lm", "rank"):
         if key in given:
             given[key] = str(given[key])
     return replace(base, **given)

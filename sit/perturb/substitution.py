@@ -113,7 +113,7 @@ class SubstitutionPerturber(Perturber):
     """One word at a time, replaced by a word the implementation proposes (:meth:`_propose`),
     through the quality stage. Keyword options of the quality stage (``min_zipf``, ``lm``,
     ``max_lm_fall``, ``grammar``, ``collocations``, ``encoder``, ``min_similarity``,
-    ``min_word_similarity``, ``per_slot``) are accepted by every implementation."""
+    ``min_word_similarity``, ``per_slot``, ``rank``) are accepted by every implementation."""
 
     deterministic = True
     uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
@@ -135,6 +135,7 @@ class SubstitutionPerturber(Perturber):
         min_similarity: Optional[float] = None,
         min_word_similarity: Optional[float] = None,
         per_slot: Optional[int] = None,
+        rank: Optional[str] = None,
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
@@ -143,7 +144,7 @@ class SubstitutionPerturber(Perturber):
         self.device = checked_device(device, f"the {self.name} perturber")  # a bad one fails now, before any work
         self._tagger = tagger
         quality = dict(min_zipf=min_zipf, lm=lm, max_lm_fall=max_lm_fall, grammar=grammar, collocations=collocations, encoder=encoder,
-                       min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot)
+                       min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot, rank=rank)
         self.quality = QualityFilter(options_from(quality), device=self.device)
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
         self.dropped: Counter = Counter()
