@@ -94,3 +94,20 @@ def test_modes_are_split_at_the_hmm_tagger_only_where_every_other_stage_keeps_te
     assert ("lt-proc", "-n") == spa.back[-3][:2], "generation without the unknown-word mark, as apertium -u"
     assert read_mode("eng-cat") is None  # cg-proc, the perceptron tagger (-gx), apertium-anaphora
     assert read_mode("no-such-pair") is None
+
+
+def test_a_stage_that_fails_is_one_translation_error_and_nothing_is_cached(tmp_path):
+    from dataclasses import replace
+
+    from sit.errors import TranslationError
+
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    stages = t._stages
+    t._stages = replace(stages, tagger=stages.tagger[:-1] + (str(tmp_path / "missing.prob"),))
+    with pytest.raises(TranslationError, match="apertium-tagger stopped"):
+        t.translate(["The dog sleeps.", "The cat sleeps."])
+    t._stages = replace(stages, back=stages.back[:-1] + (("false",),))
+    with pytest.raises(TranslationError, match="apertium failed"):
+        t.translate(["The dog sleeps."])
+    assert get_translator("apertium", target_lang="es", cache=Cache(tmp_path)).translate(["The dog sleeps."]) == [
+        _alone("The dog sleeps.")]

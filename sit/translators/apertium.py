@@ -105,15 +105,8 @@ class ApertiumTranslator(Translator):
         timeout = self.timeout or max(60.0, 0.05 * len(lines))
         if self._stages is None:
             return self._paragraphs(self._whole(lines, env, timeout), len(lines))
-        stages = self._stages
-        analysed = apertium_stages.run_pipeline(stages.front, ("\n\n".join(lines) + "\n").encode(), timeout, env)
-        parts = analysed.split(apertium_stages.SEPARATOR)
-        if len(parts) != len(lines):
-            raise TranslationError(f"apertium {self.pair} analysed {len(parts)} text(s) for {len(lines)}; "
-                                   "the batch was not cached", translator=self.name)
-        parts = [p + apertium_stages.SEPARATOR for p in parts[:-1]] + parts[-1:]
-        tagged = apertium_stages.tag_apart(stages.tagger, parts, timeout, env)
-        out = apertium_stages.run_pipeline(stages.back, b"".join(tagged), timeout, env)
+        source = ("\n\n".join(lines) + "\n").encode("utf-8")
+        out = apertium_stages.translate_apart(self._stages, source, len(lines), timeout, env)
         return self._paragraphs(out.decode("utf-8"), len(lines))
 
     def _whole(self, lines: list[str], env: dict[str, str], timeout: float) -> str:

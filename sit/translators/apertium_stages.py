@@ -24,11 +24,16 @@ import os
 import selectors
 import shlex
 import shutil
+import signal
 import subprocess
+import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Generator, Iterable, Iterator, Optional
 
 from ..errors import TranslationError
 
@@ -93,40 +98,103 @@ def split_mode(script: str) -> Optional[Stages]:
                   back=(*map(tuple, stages[t + 1:]), ("apertium-retxt",)))
 
 
-def run_pipeline(stages: tuple[tuple[str, ...], ...], data: bytes, timeout: float, env: dict[str, str]) -> bytes:
-    """``stage | stage | ...`` on ``data``; any stage failing is a :class:`TranslationError`."""
+def translate_apart(stages: Stages, source: bytes, n: int, timeout: float, env: dict[str, str]) -> bytes:
+    """``source`` (``n`` texts, one per paragraph) through ``stages``: the front and the back
+    each one pipeline for the batch, the tagger fed one text at a time (:func:`tag_apart`); the
+    three run side by side, as the stages of ``apertium`` do. Returns the reformatted output."""
+    with tempfile.TemporaryFile() as source_file, tempfile.TemporaryFile() as errors:
+        source_file.write(source)
+        source_file.seek(0)
+        with _pipeline(stages.front, source_file, errors, env) as front, \
+                _pipeline(stages.back, subprocess.PIPE, errors, env) as back:
+            expired = threading.Event()
+            timer = threading.Timer(timeout, lambda: (expired.set(), _kill(front), _kill(back)))
+            timer.start()
+            try:
+                out = _feed(back, tag_apart(stages.tagger, _texts(front.stdout, n), time.monotonic() + timeout, env))
+                codes = front.wait(), back.wait()
+            except BaseException as exc:
+                _kill(front)
+                _kill(back)
+                if expired.is_set():
+                    raise TranslationError(f"apertium timed out after {timeout:.0f} s", translator="apertium") from exc
+                raise
+            finally:
+                timer.cancel()
+        if expired.is_set():
+            raise TranslationError(f"apertium timed out after {timeout:.0f} s", translator="apertium")
+        if any(codes):
+            errors.seek(0)
+            raise TranslationError(f"apertium failed (exit {max(codes)}): {_line(errors.read())}", translator="apertium")
+    return out
+
+
+def _feed(back: subprocess.Popen, texts: Generator[bytes, None, None]) -> bytes:
+    """Write ``texts`` into ``back`` while a thread reads its output; that output."""
+    with ThreadPoolExecutor(1) as pool, closing(texts):
+        answer = pool.submit(back.stdout.read)
+        try:
+            for text in texts:
+                back.stdin.write(text)
+        except BrokenPipeError:
+            pass  # the back stopped early: its exit status says why
+        finally:
+            back.stdin.close()  # so that the answer ends, also when the texts stop with an error
+        return answer.result()
+
+
+def _pipeline(stages: tuple[tuple[str, ...], ...], stdin, stderr, env: dict[str, str]) -> subprocess.Popen:
+    """``stage | stage | ...`` in a process group of its own (so that :func:`_kill` ends every stage)."""
     script = "set -o pipefail; " + " | ".join(shlex.join(s) for s in stages)
     try:
-        proc = subprocess.run(["bash", "-c", script], input=data, capture_output=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired as exc:
-        raise TranslationError(f"apertium timed out after {timeout:.0f} s ({stages[1][0]}...)",
-                               translator="apertium") from exc
+        return subprocess.Popen(["bash", "-c", script], stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, env=env, bufsize=0,
+                                start_new_session=True)
     except OSError as exc:
         raise TranslationError(f"cannot run apertium: {exc}", translator="apertium") from exc
-    if proc.returncode != 0:
-        raise TranslationError(f"apertium failed (exit {proc.returncode}): "
-                               f"{proc.stderr.decode('utf-8', 'replace').strip()[:300]}", translator="apertium")
-    return proc.stdout
 
 
-def tag_apart(argv: tuple[str, ...], texts: list[bytes], timeout: float, env: dict[str, str]) -> list[bytes]:
+def _line(message: bytes) -> str:
+    """A program's error output as the tail of a one-line message."""
+    return " ".join(message.decode("utf-8", "replace").split())[:300]
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _texts(stream, n: int) -> Iterator[bytes]:
+    """The ``n`` analysed texts of ``stream``, each with the separator that ends it, as they come."""
+    buffer, count = b"", 0
+    for data in iter(lambda: stream.read(1 << 16), b""):
+        *done, buffer = (buffer + data).split(SEPARATOR)
+        for text in done:
+            count += 1
+            yield text + SEPARATOR
+    count += 1
+    if count != n:
+        raise TranslationError(f"apertium analysed {count} text(s) for {n}; the batch was not cached",
+                               translator="apertium")
+    yield buffer
+
+
+def tag_apart(argv: tuple[str, ...], texts: Iterable[bytes], deadline: float, env: dict[str, str]) -> Iterator[bytes]:
     """Each of ``texts`` (analysed, one text each) through the tagger ``argv`` as a process of its
     own would tag it: one process for as long as no text meets a new ambiguity class."""
-    deadline = time.monotonic() + timeout
-    tagged: list[bytes] = []
     tagger: Optional[_Tagger] = None
     try:
         for text in texts:
             tagger = tagger or _Tagger(argv, env)
             out, err = tagger.exchange(text, deadline)
-            tagged.append(out)
-            if _NEW_CLASS in err:  # its open class is not what a fresh process starts with
+            yield out
+            if _NEW_CLASS in err:  # its open class is no longer what a fresh process starts with
                 tagger.close()
                 tagger = None
     finally:
         if tagger is not None:
             tagger.close()
-    return tagged
 
 
 class _Tagger:
@@ -163,8 +231,7 @@ class _Tagger:
                     continue
                 data = os.read(key.fd, 1 << 16)
                 if key.fileobj is self.proc.stdout and not data:
-                    raise TranslationError(f"{self.argv[0]} stopped: {self._drain(err).decode('utf-8', 'replace')[:300]}",
-                                           translator="apertium")
+                    raise TranslationError(f"{self.argv[0]} stopped: {_line(self._drain(err))}", translator="apertium")
                 if not data:
                     self.selector.unregister(key.fileobj)
                 (out if key.fileobj is self.proc.stdout else err).extend(data)
