@@ -245,7 +245,8 @@ class _Tagger:
         except BlockingIOError:
             return 0
         except BrokenPipeError as exc:
-            raise TranslationError(f"{self.argv[0]} stopped reading", translator="apertium") from exc
+            raise TranslationError(f"{self.argv[0]} stopped reading: {_line(self._drain(bytearray()))}",
+                                   translator="apertium") from exc
 
     def _drain(self, err: bytearray) -> bytes:
         """``err`` and whatever stderr holds now."""
