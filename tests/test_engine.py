@@ -192,7 +192,7 @@ def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path, serve, monke
 def test_apertium_eng_spa_may_be_translated_early_eng_cat_may_not():
     """eng-spa tags each text apart, so a text translates the same in any batch (see
     tests/test_apertium.py); eng-cat's mode (a constraint grammar, anaphora resolution) is run
-    whole, and its lines may depend on the lines before them."""
+    whole, and its stages are not known to keep lines apart."""
     from sit.translators import TRANSLATORS
 
     assert TRANSLATORS.create("apertium", target_lang="es").batch_independent is True
