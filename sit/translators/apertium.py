@@ -90,9 +90,10 @@ class ApertiumTranslator(Translator):
         return "+".join(v for v in (_package_version("apertium"), _package_version(package)) if v)
 
     def signature(self) -> dict[str, str]:
-        # "paragraphs": entries made when texts were sent one per line may hold words of a
-        # neighbouring text; "tagged-apart": entries made with one tagger for the whole batch may
-        # hold another text's tagging (see apertium_stages). Neither kind is reused.
+        # how a batch is made: "tagged-apart" (the mode stage by stage, see apertium_stages) or
+        # "paragraphs" (one apertium process for the batch, as for eng-cat). eng-spa entries made
+        # as "paragraphs" may hold another text's tagging, and older ones (one text per line)
+        # words of a neighbouring text: neither is reused.
         return {**super().signature(), "batching": "tagged-apart" if self._stages else "paragraphs"}
 
     def _translate_batch(self, texts: list[str]) -> list[str]:
