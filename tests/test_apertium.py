@@ -52,3 +52,62 @@ def test_phrases_without_final_punctuation_do_not_bleed_into_each_other(tmp_path
              for p in phrases]
     assert batch == alone
     assert "presidente" in batch[0] and "presidente" not in batch[1]
+
+
+def _alone(text: str, pair: str = "eng-spa") -> str:
+    """The oracle: ``text`` in an ``apertium`` process of its own."""
+    return subprocess.run(["apertium", "-u", pair], input=text, capture_output=True, text=True).stdout.strip()
+
+
+# "included" has an ambiguity class the eng-spa tagger was not trained on; in one process, the
+# tagger then tags every later unknown word ("tuition", "superintendent") from a smaller class
+DEPENDENT = ["It was not included.", "They offer free tuition.", "The superintendent said so."]
+
+
+def test_a_text_translates_as_it_does_alone_whatever_came_before_it(tmp_path):
+    whole = subprocess.run(["apertium", "-u", "eng-spa"], input="\n\n".join(DEPENDENT), capture_output=True,
+                           text=True).stdout
+    assert "gratis" in whole and "dicho" in whole, "one apertium process for the batch: the first text changes the others"
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    batch = t.translate(DEPENDENT + DEPENDENT[::-1])
+    assert t.stats.calls == 1
+    assert batch == [_alone(x) for x in DEPENDENT + DEPENDENT[::-1]]
+    assert batch[1] == "Ofrecen libres tuition." and batch[2] == "El superintendent dijo tan."
+    assert t.batch_independent is True and t.signature()["batching"] == "tagged-apart"
+
+
+def test_texts_with_stream_characters_keep_their_place_and_translate_as_alone(tmp_path):
+    texts = ["The price is $5 [approx] ^ {x} \\ <b>bold</b>.", "[", "a \\[ b \\] c ]", "x [\\n\\n] y",
+             "It was not included", "tab\there   and\r\nthere", "free tuition"]
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    out = t.translate(["   "] + texts + [""])
+    assert out[0] == "   " and out[-1] == ""
+    assert out[1:-1] == [_alone(" ".join(x.split())) for x in texts]
+
+
+def test_modes_are_split_at_the_hmm_tagger_only_where_every_other_stage_keeps_texts_apart():
+    from sit.translators.apertium_stages import read_mode
+
+    spa = read_mode("eng-spa")
+    assert spa.tagger[:4] == ("apertium-tagger", "-z", "-d", "-g") and spa.tagger[-1].endswith("eng-spa.prob")
+    assert spa.front[0] == ("apertium-destxt",) and spa.back[-1] == ("apertium-retxt",)
+    assert ("lt-proc", "-n") == spa.back[-3][:2], "generation without the unknown-word mark, as apertium -u"
+    assert read_mode("eng-cat") is None  # cg-proc, the perceptron tagger (-gx), apertium-anaphora
+    assert read_mode("no-such-pair") is None
+
+
+def test_a_stage_that_fails_is_one_translation_error_and_nothing_is_cached(tmp_path):
+    from dataclasses import replace
+
+    from sit.errors import TranslationError
+
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    stages = t._stages
+    t._stages = replace(stages, tagger=stages.tagger[:-1] + (str(tmp_path / "missing.prob"),))
+    with pytest.raises(TranslationError, match="apertium-tagger stopped"):
+        t.translate(["The dog sleeps.", "The cat sleeps."])
+    t._stages = replace(stages, back=stages.back[:-1] + (("false",),))
+    with pytest.raises(TranslationError, match="apertium failed"):
+        t.translate(["The dog sleeps."])
+    assert get_translator("apertium", target_lang="es", cache=Cache(tmp_path)).translate(["The dog sleeps."]) == [
+        _alone("The dog sleeps.")]

@@ -1,7 +1,9 @@
 """Apertium: rule-based machine translation, local and offline (Debian packages).
 
-One ``apertium -u <pair>`` process translates a whole batch, one sentence per line on stdin
-(the line count is preserved; ``-u`` drops the ``*`` that marks unknown words).
+A batch is one paragraph per text through the stages of ``apertium -u <pair>`` (``-u`` drops the
+``*`` that marks unknown words). Where the pair's mode allows (eng-spa, spa-eng), its tagger sees
+one text at a time (:mod:`.apertium_stages`), so each text translates as it does alone; otherwise
+(eng-cat: a constraint grammar, anaphora resolution) one ``apertium`` process takes the batch.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ..errors import MissingDependencyError, TranslationError
+from . import apertium_stages
 from .base import Translator
 
 # ISO 639-1 -> the three-letter codes Apertium's English pairs use
@@ -64,6 +67,10 @@ class ApertiumTranslator(Translator):
                 f"Apertium has no {self.pair!r} pair installed (installed: {', '.join(pairs) or 'none'}); "
                 f"install it with: apt-get install {package}"
             )
+        self._stages = apertium_stages.read_mode(self.pair)
+        #: True where each text is tagged apart; a whole-mode run lets the texts before a text
+        #: change its translation (see :mod:`.apertium_stages`)
+        self.batch_independent = self._stages is not None
 
     @staticmethod
     def _default_pair(src: str, tgt: str) -> str:
@@ -83,27 +90,31 @@ class ApertiumTranslator(Translator):
         return "+".join(v for v in (_package_version("apertium"), _package_version(package)) if v)
 
     def signature(self) -> dict[str, str]:
-        # "paragraphs": entries made when texts were sent one per line may hold words of a
-        # neighbouring text (see _translate_batch); they are not reused
-        return {**super().signature(), "batching": "paragraphs"}
+        # how a batch is made: "tagged-apart" (the mode stage by stage, see apertium_stages) or
+        # "paragraphs" (one apertium process for the batch, as for eng-cat). eng-spa entries made
+        # as "paragraphs" may hold another text's tagging, and older ones (one text per line)
+        # words of a neighbouring text: neither is reused.
+        return {**super().signature(), "batching": "tagged-apart" if self._stages else "paragraphs"}
 
     def _translate_batch(self, texts: list[str]) -> list[str]:
-        # One text per paragraph: a blank line between texts is a boundary Apertium's transfer
-        # never crosses. With one text per line, words of a text that does not end a sentence
-        # (a noun phrase, a headline) move into the next line's translation. A newline inside a
-        # text would shift every later text, so whitespace is normalised first.
-        lines = [" ".join(t.split()) for t in texts]
+        # One text per paragraph: a blank line between texts is a sentence end that Apertium's
+        # transfer never crosses. With one text per line, words of a text that does not end a
+        # sentence (a noun phrase, a headline) move into the next line's translation. A newline
+        # inside a text would shift every later text, so whitespace is normalised first.
+        lines = [" ".join(t.replace("\0", " ").split()) for t in texts]
         env = dict(os.environ, LC_ALL="C.UTF-8")
+        timeout = self.timeout or max(60.0, 0.05 * len(lines))
+        if self._stages is None:
+            return self._paragraphs(self._whole(lines, env, timeout), len(lines))
+        source = ("\n\n".join(lines) + "\n").encode("utf-8")
+        out = apertium_stages.translate_apart(self._stages, source, len(lines), timeout, env)
+        return self._paragraphs(out.decode("utf-8"), len(lines))
+
+    def _whole(self, lines: list[str], env: dict[str, str], timeout: float) -> str:
+        """The batch through one ``apertium -u`` process."""
         try:
-            proc = subprocess.run(
-                ["apertium", "-u", self.pair],
-                input="\n\n".join(lines) + "\n",
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                timeout=self.timeout or max(60.0, 0.05 * len(lines)),
-                env=env,
-            )
+            proc = subprocess.run(["apertium", "-u", self.pair], input="\n\n".join(lines) + "\n", capture_output=True,
+                                  text=True, encoding="utf-8", timeout=timeout, env=env)
         except subprocess.TimeoutExpired as exc:
             raise TranslationError(f"apertium {self.pair} timed out on a batch of {len(lines)} lines", translator=self.name) from exc
         except OSError as exc:
@@ -113,7 +124,7 @@ class ApertiumTranslator(Translator):
                 f"apertium {self.pair} failed (exit {proc.returncode}): {proc.stderr.strip()[:300]}",
                 translator=self.name,
             )
-        return self._paragraphs(proc.stdout, len(lines))
+        return proc.stdout
 
     def _paragraphs(self, stdout: str, n: int) -> list[str]:
         """The ``n`` translations of a batch, one per paragraph; any other shape is refused (a

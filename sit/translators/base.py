@@ -38,9 +38,9 @@ class Translator:
     default_batch_size: int = 32
     option_names: tuple[str, ...] = ()
     #: whether a text's translation is the same whatever else is in its batch. Only then may a
-    #: run translate batches as the perturber finishes them (``--jobs``): Apertium's output for a
-    #: line depends on the lines before it in the same call, and a local model's on the padding
-    #: of its batch, so for them that would change results.
+    #: run translate batches as the perturber finishes them (``--jobs``): a local model's output
+    #: depends on the padding of its batch, and an Apertium mode run whole (eng-cat) on the lines
+    #: before it in the same call, so for them that would change results.
     batch_independent: bool = False
 
     def __init__(
