@@ -9,8 +9,8 @@ written. Candidates pass, cheapest check first:
    untranslated, which is not a structure bug;
 2. **fluency**: an n-gram language model finds the substitute about as likely as the original
    word between its neighbours: the n-grams through the word fall by at most ``max_lm_fall``
-   (log10, 2.0 by default: at most a hundred times less likely). "the interior minister" -> "the interior pastor" goes,
-   "the university said" -> "the school said" stays (:mod:`sit.perturb.fluency`; offline, the
+   (log10, 2.0 by default: at most a hundred times less likely). "the interior minister" ->
+   "the interior pastor" goes, "the university said" -> "the school said" stays (:mod:`sit.perturb.fluency`; offline, the
    trigram model that ``pocketsphinx`` ships);
 3. **collocations** (opt-in, ``collocations=true``): where the original word forms a known English bigram with its left or right
    neighbour (``video game``, ``high winds``), the new word must form one too
@@ -252,7 +252,8 @@ class QualityFilter:
         (tagged as ``docs``).
 
         Returns, per sentence, the kept (new sentence, edit) pairs in slot order and, within a slot,
-        most similar first; and per sentence a Counter of the candidates each check dropped."""
+        most similar first (``rank=fluency``: most fluent first); and per sentence a Counter of the
+        candidates each check dropped."""
         dropped = [Counter() for _ in originals]
         if self._rank() == "fluency":  # the most fluent of a word's candidates go to the pool first
             candidates = sorted(candidates, key=lambda c: c.lm_fall)
@@ -263,7 +264,7 @@ class QualityFilter:
     def _pool(self, tagger, candidates: list[Candidate], docs, dropped) -> list[Candidate]:
         """The candidates that go on to the encoder, the costly check: those that keep the slot's
         grammar (and, where asked, are related words), at most twice ``per_slot`` of a slot, the
-        first in the proposer's order. The sentences are re-tagged in rounds, each round one
+        first in the order given (the proposer's; with ``rank=fluency``, most fluent first). The sentences are re-tagged in rounds, each round one
         batched pass over the next candidates of the slots still short of their pool, so a
         candidate past a full pool is never tagged; it counts as dropped by ``per_slot``."""
         size = 2 * self.options.per_slot if self.encoder is not None and self.options.per_slot else 0
@@ -284,7 +285,7 @@ class QualityFilter:
         for key, queue in queues.items():
             dropped[key[0]]["per_slot"] += len(queue)
         pooled = {id(c) for group in passed.values() for c in group}
-        return [c for c in candidates if id(c) in pooled]  # in the proposer's order
+        return [c for c in candidates if id(c) in pooled]  # in the order given
 
     # -- the checks, cheapest first ----------------------------------------------------------
     def word_check(self, doc, index: int, word: str) -> tuple[Optional[str], dict[str, float]]:
