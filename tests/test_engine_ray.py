@@ -182,8 +182,9 @@ def test_qps_holds_for_the_whole_cluster(serve, ray_cluster):
     starts = sorted(c.t for c in fake.calls)
     assert len(starts) == 8 and got["calls"] == 8
     assert got["out"] == get_translator("google", source_lang="en", target_lang="es", env=fake.env()).translate(texts)
-    gaps = [b - a for a, b in zip(starts, starts[1:])]
-    assert min(gaps) > 0.2 and starts[-1] - starts[0] >= 7 * 0.25 - 0.1
+    # no burst: the k-th request starts at least k/qps after the first (less a margin for one
+    # request's late arrival, which shortens the gap after it but not the sum)
+    assert all(t - starts[0] >= k * 0.25 - 0.1 for k, t in enumerate(starts))
 
 
 def test_model_stages_on_ray_workers_give_the_local_run(tmp_path, ray_cluster, tiny_bert, tiny_marian):
