@@ -136,8 +136,22 @@ def _wordnet(root: str):
 
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.data import SeekableUnicodeStreamReader
 
     class Reader(WordNetCorpusReader):
+        def open(self, file):
+            """NLTK's stream (its path checks kept) as a plain text file: NLTK's own
+            ``SeekableUnicodeStreamReader`` decodes line by line in Python, which made reading the
+            index and data files most of the reader's time. WordNet's offsets are byte offsets, and
+            a text file seeks to byte offsets wherever a line starts. The two files NLTK
+            binary-searches keep its stream (the search calls the stream's own methods)."""
+            stream = super().open(file)
+            if file in ("index.sense", "cntlist.rev") or not isinstance(stream, SeekableUnicodeStreamReader):
+                return stream
+            encoding = stream.encoding
+            stream.close()
+            return open(self._root.join(file).path, encoding=encoding, newline="")
+
         def map_wn(self, version="wordnet"):
             """No mapping from another WordNet version: it serves only the Open Multilingual
             WordNet, which sit does not load, and NLTK builds it by reading ``index.sense`` twice

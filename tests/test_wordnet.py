@@ -81,3 +81,33 @@ def test_the_reader_skips_nltks_version_mapping_and_reads_wordnet_whole():
     assert wn.map30 is None  # no second pass over index.sense for the multilingual wordnets
     assert [l.name() for l in wn.synset("dog.n.01").lemmas()][:2] == ["dog", "domestic_dog"]
     assert wn.lemma_from_key("dog%1:05:00::").synset().name() == "dog.n.01"
+
+
+def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give():
+    # sit's reader opens WordNet's files as plain text files (NLTK's stream reader decodes line by
+    # line in Python); every lookup must read what NLTK's own reader reads from the same files
+    import io
+    from pathlib import Path
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    from sit.resources import wordnet, wordnet_root
+
+    class Stock(WordNetCorpusReader):  # NLTK's streams; only the version mapping skipped (seconds)
+        def map_wn(self, version="wordnet"):
+            return None
+
+    ours, stock = wordnet(), Stock(str(Path(wordnet_root()) / "corpora" / "wordnet"), None)
+    ours.synsets("dog")
+    assert ours._data_file_map and all(isinstance(f, io.TextIOWrapper) for f in ours._data_file_map.values())
+
+    def seen(wn, words):
+        return [(s.name(), s.offset(), s.definition(), [(l.name(), l.key(), l.count()) for l in s.lemmas()],
+                 sorted(h.name() for h in s.hypernyms() + s.hyponyms() + s.similar_tos()))
+                for w in words for s in wn.synsets(w)]
+
+    words = sorted(stock.all_lemma_names())[::293]  # about 500 lemmas of every part of speech
+    assert len(words) > 400 and seen(ours, words) == seen(stock, words)
+    # all_synsets walks a data file by tell() and readline()
+    assert [s.name() for s in ours.all_synsets("r")] == [s.name() for s in stock.all_synsets("r")]
+    assert ours.morphy("geese", "n") == stock.morphy("geese", "n") == "goose"
