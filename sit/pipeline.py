@@ -198,6 +198,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     if ctx._perturber is not None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
+            ctx._perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):

@@ -96,3 +96,17 @@ def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
     assert all(x.edit.similarity is not None and x.edit.similarity >= 0.8 for x in pairs)
     assert all(x.edit.lm_fall is not None and x.edit.lm_fall <= 2.0 for x in pairs)
     assert mlm.dropped["grammar"] + mlm.dropped["dissimilar"] + mlm.dropped["per_slot"] > 0
+
+
+def test_release_lets_go_of_the_encoder_and_lm_and_perturbing_again_gives_the_same(filtered, english_tagger):
+    # a run releases the perturber's models after its perturb stage; perturbing again (another
+    # relation's texts) loads them again and must give what a perturber never released gives
+    p = PERTURBERS.create("wordnet", tagger=english_tagger)
+    first = p.perturb(SENTENCES[:1], random.Random(0))
+    assert p.quality.encoder._st is not None and p.quality.lm._model is not None
+    p.release()
+    assert p.quality.encoder._st is None and p.quality.lm._model is None
+    again = p.perturb(SENTENCES[1:], random.Random(0))
+    assert p.quality.encoder._st is not None
+    _, pairs = filtered
+    assert [(x.original, x.perturbed, x.edit) for x in first + again] == [(x.original, x.perturbed, x.edit) for x in pairs]

@@ -48,6 +48,11 @@ class Perturber(Counted):
         """Why this perturber (and model) was chosen, for the run summary."""
         return self.name
 
+    def release(self) -> None:
+        """Let go of the models only perturbing needs (each loads again if perturbing resumes):
+        a run calls it once its perturb stage is done, so that the next stage's models do not
+        load beside them. Nothing to let go of here."""
+
     def perturb(
         self,
         sentences: Sequence[str],

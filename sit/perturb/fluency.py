@@ -87,6 +87,10 @@ class NgramModel:
             return f"pocketsphinx-{metadata.version('pocketsphinx')}:{os.path.basename(self.path)}"
         return f"{os.path.abspath(self.path)} ({os.path.getsize(self.path)} bytes)"
 
+    def release(self) -> None:
+        """Let go of the loaded model; the next lookup reads it again."""
+        self._model = None
+
     def _load(self):
         if self._model is None:
             try:

@@ -174,6 +174,10 @@ class SentenceEncoder:
                 ) from exc
         return self._st
 
+    def release(self) -> None:
+        """Let go of the loaded model; the next :meth:`similarity` loads it again."""
+        self._st = None
+
     def similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Cosine similarity of each (a, b) pair; every distinct text is encoded once."""
         texts = list(dict.fromkeys(t for pair in pairs for t in pair))
@@ -230,6 +234,13 @@ class QualityFilter:
             "per_slot": o.per_slot,
             "rank": self._rank(),
         }
+
+    def release(self) -> None:
+        """Let go of the loaded sentence encoder and n-gram model (each loads again on next use)."""
+        for model in (self.encoder, self.lm):
+            if model is not None:
+                model.release()
+        self._lm_doc = (None, None)
 
     def describe(self) -> str:
         o = self.options

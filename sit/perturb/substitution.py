@@ -155,6 +155,11 @@ class SubstitutionPerturber(Perturber):
             self._tagger = Tagger()
         return self._tagger
 
+    def release(self) -> None:
+        """The quality stage's models (sentence encoder, n-gram model); the tagger stays, since
+        the run tags English sources with it after perturbing."""
+        self.quality.release()
+
     def options(self) -> dict[str, Any]:
         return {"num_perturb": self.num_perturb, **self.quality.signature()}
 
