@@ -1,6 +1,7 @@
 """The candidate-quality stage on the real WordNet, tagger, wordfreq and the packaged MiniLM encoder."""
 
 import random
+import weakref
 
 import pytest
 from wordfreq import zipf_frequency
@@ -104,8 +105,10 @@ def test_release_lets_go_of_the_encoder_and_lm_and_perturbing_again_gives_the_sa
     p = PERTURBERS.create("wordnet", tagger=english_tagger)
     first = p.perturb(SENTENCES[:1], random.Random(0))
     assert p.quality.encoder._st is not None and p.quality.lm._model is not None
+    model = weakref.ref(p.quality.encoder._st)
     p.release()
     assert p.quality.encoder._st is None and p.quality.lm._model is None
+    assert model() is None, "the encoder's memory is freed at once, not at some later collection"
     again = p.perturb(SENTENCES[1:], random.Random(0))
     assert p.quality.encoder._st is not None
     _, pairs = filtered

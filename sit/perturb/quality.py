@@ -175,8 +175,14 @@ class SentenceEncoder:
         return self._st
 
     def release(self) -> None:
-        """Let go of the loaded model; the next :meth:`similarity` loads it again."""
-        self._st = None
+        """Let go of the loaded model; the next :meth:`similarity` loads it again. The model is
+        freed at once (a collection pass: its modules refer to each other, so dropping the last
+        reference alone leaves it to the next automatic pass, after the parser has loaded)."""
+        import gc
+
+        if self._st is not None:
+            self._st = None
+            gc.collect()
 
     def similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Cosine similarity of each (a, b) pair; every distinct text is encoded once."""
