@@ -115,15 +115,39 @@ class NgramModel:
         value = model.prob([word, *context]) * _TO_LOG10
         return max(value, UNKNOWN)
 
-    def fall(self, words: Sequence[str], index: int, new: str) -> float:
+    def fall(self, words: Sequence[str], index: int, new: str, *, before: Optional[float] = None) -> float:
         """How much less likely (log10) the n-grams through ``words[index]`` become when it is
-        ``new``; negative where the new word fits better."""
+        ``new``; negative where the new word fits better. ``before``: :meth:`window` of ``words``
+        at ``index``, where the caller already has it."""
         self._load()
         changed = list(words)
         changed[index] = new
-        return round(self._window(words, index) - self._window(changed, index), 4)
+        if before is None:
+            before = self.window(words, index)
+        return round(before - self.window(changed, index), 4)
 
-    def _window(self, words: Sequence[str], index: int) -> float:
+    def window(self, words: Sequence[str], index: int) -> float:
         """The summed log10 probability of the words whose n-gram contains ``words[index]``."""
         end = min(len(words), index + max(self._order, 1))
         return sum(self.logprob(words[k], words[max(0, k - self._order + 1):k]) for k in range(index, end))
+
+
+class SentenceScorer:
+    """One tagged sentence as ``model`` reads it (:func:`lm_words`), for scoring its slots'
+    candidates: the original words' n-grams through a slot are scored once, since every candidate
+    for that slot is compared with them."""
+
+    def __init__(self, model: NgramModel, doc):
+        self.model = model
+        self.doc = doc
+        self.words, self.where = lm_words(doc)
+        self._before: dict[int, float] = {}
+
+    def fall(self, index: int, word: str) -> float:
+        """:meth:`NgramModel.fall` of ``word`` at token ``index`` (a clitic after the token stays:
+        ``charity's``)."""
+        at = self.where[index]
+        new = word.lower() + self.words[at][len(self.doc[index].text):]
+        if at not in self._before:
+            self._before[at] = self.model.window(self.words, at)
+        return self.model.fall(self.words, at, new, before=self._before[at])

@@ -222,7 +222,7 @@ class QualityFilter:
 
         lm_path, self.lm_reason = resolve_lm(options.lm)
         self.lm = NgramModel(lm_path) if lm_path else None
-        self._lm_doc = (None, None)  # the last sentence's words as the model reads them
+        self._scorer = None  # the last sentence, as the n-gram model reads it
 
         self.bigrams = Bigrams() if options.collocations else None
 
@@ -246,7 +246,7 @@ class QualityFilter:
         for model in (self.encoder, self.lm):
             if model is not None:
                 model.release()
-        self._lm_doc = (None, None)
+        self._scorer = None
 
     def describe(self) -> str:
         o = self.options
@@ -328,14 +328,11 @@ class QualityFilter:
     def fluency(self, doc, index: int, word: str) -> float:
         """How much less likely (log10) the n-gram model finds the sentence's words around token
         ``index`` with ``word`` in it (a clitic after the token stays: ``charity's``)."""
-        if self._lm_doc[0] is not doc:
-            from .fluency import lm_words
+        if self._scorer is None or self._scorer.doc is not doc:
+            from .fluency import SentenceScorer
 
-            self._lm_doc = (doc, lm_words(doc))
-        words, where = self._lm_doc[1]
-        at = where[index]
-        clitic = words[at][len(doc[index].text):]
-        return self.lm.fall(words, at, word.lower() + clitic)
+            self._scorer = SentenceScorer(self.lm, doc)
+        return self._scorer.fall(index, word)
 
     def frequency(self, word: str) -> tuple[bool, Optional[float]]:
         """Whether ``word`` is frequent enough, and its Zipf frequency (None where wordfreq is not
