@@ -69,7 +69,7 @@ out["tagger"] = (time.perf_counter() - t, sum(len(x) for x, _ in tagged))
 st = p.quality.encoder.load()
 t = time.perf_counter()
 for texts in encoded:
-    st.encode(texts, batch_size=p.quality.encoder.batch_size, normalize_embeddings=True, show_progress_bar=False)
+    st.encode(texts, p.quality.encoder.batch_size)
 out["encoder"] = (time.perf_counter() - t, sum(len(x) for x in encoded))
 texts = [r["text"] for r in rows]
 apertium = TRANSLATORS.create("apertium", target_lang="es", cache=None, progress=False)

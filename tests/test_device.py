@@ -67,7 +67,7 @@ def test_cpu_reaches_the_masked_lm_and_the_sentence_encoder(stages):
     assert mlm.perturb([SENTENCE], random.Random(0))
     assert devices(mlm._model) == {"cpu"}
     assert mlm.quality.encoder.encoded > 0  # the encoder ran, on the device named
-    assert devices(mlm.quality.encoder.load()) == {"cpu"} and str(mlm.quality.encoder.load().device) == "cpu"
+    assert devices(mlm.quality.encoder.load().model) == {"cpu"} and str(mlm.quality.encoder.load().device) == "cpu"
 
 
 @pytest.mark.parametrize("name", ["marian", "nllb", "m2m100"])

@@ -333,6 +333,9 @@ def test_the_wordnet_engine_gives_single_word_lemmas_in_wordnet_order():
     assert lex.synonyms("car", "n", 2) == ["auto", "automobile", "machine", "motorcar", "railcar"]
     assert lex.synonyms("car", "n", 1) == ["auto", "automobile", "machine", "motorcar"]
     assert lex.plural("noontide") == "noontides" and lex.plural("city") == "cities"
+    # irregular plurals, from inflect (pinned to 7.0: pyproject.toml says why)
+    assert [lex.plural(w) for w in ("wolf", "mouse", "analysis", "criterion", "ministry")] == [
+        "wolves", "mice", "analyses", "criteria", "ministries"]
     assert [single_word(w) for w in ("auto", "railway_car", "well-known", "Paris", "B12")] == [
         True, False, False, False, False]
 

