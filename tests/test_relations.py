@@ -13,7 +13,7 @@ from fakes.fixtures import _no_real_credentials, serve  # noqa: F401 (fixtures)
 from sit.bags import missing_from, target_bag
 from sit.distance import relation_diff, relation_distance
 from sit.records import Edit, Tree
-from sit.relations.sit import left_untranslated
+from sit.relations.sit import left_untranslated, target_language_word, untranslated
 from sit.relations.patinv import removals
 from sit.relations.rti import containers, noun_phrases
 
@@ -37,6 +37,73 @@ def test_untranslated_substitute_is_the_word_standing_verbatim():
     assert left_untranslated(edit, "el manejo de la crisis", "el manejo del estrecho", "es") == 0
     hotel = Edit(3, "house", "hotel", "wordnet")  # a Spanish word too: no sign of anything
     assert left_untranslated(hotel, "la casa", "el hotel", "es") == 0
+
+
+def test_a_target_language_word_is_weighed_against_its_source_language_frequency():
+    """wordfreq's Zipf (Spanish / English): loans Spanish really uses are common there or about as
+    common as in English; English names and words that only leak into Spanish texts are not."""
+    for word in ("hotel", "online", "software", "marketing"):  # 4.80/4.95, 4.75/5.19, 4.65/4.77, 4.19/4.78
+        assert target_language_word(word, "en", "es"), word
+    assert target_language_word("judo", "en", "es")  # 3.20 / 3.25: rare, but no rarer than in English
+    for word in ("harper", "fowler", "gaming", "strait"):  # 3.41/4.04, 3.04/3.63, 3.22/4.36, < 3.0
+        assert not target_language_word(word, "en", "es"), word
+    assert target_language_word("harper", "en", "es", rule="floor"), "the rule before: Spanish Zipf >= 3.0"
+    assert target_language_word("harper", "xx", "es"), "no data for the source language: the floor alone"
+    assert not target_language_word("hotel", "en", "xx"), "no data for the target language: nothing is its own"
+
+
+@requires_apertium
+def test_substitutes_apertium_leaves_in_english_are_untranslated(tmp_path):
+    """Real Apertium output: "industry fowler", "gaming operations" and "the harper's lawyer" keep
+    the English word; "hotel gyms", "accounting software" and "the judo team" are Spanish."""
+    from sit.cache import Cache
+    from sit.translators import get_translator
+
+    cases = [
+        ("compiled by an industry tracker.", "tracker", "fowler", ("fowler", "perturbed", 1)),
+        ("money from illegal online gambling operations.", "gambling", "gaming", ("gaming", "perturbed", 1)),
+        ("The singer's lawyer said his client would plead not guilty.", "singer", "harper",
+         ("harper", "perturbed", 1)),
+        ("shelters set up in school gyms and churches.", "school", "hotel", None),
+        ("The firm sells accounting tools.", "tools", "software", None),
+        ("Two riders from the cycling team tested positive.", "cycling", "judo", None),
+    ]
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    texts = [x for text, before, after, _ in cases for x in (text, text.replace(before, after))]
+    out = t.translate(texts)
+    for n, (text, before, after, expected) in enumerate(cases):
+        y, y2 = out[2 * n], out[2 * n + 1]
+        assert untranslated(Edit(0, before, after, "wordnet"), y, y2, "es") == expected, (y, y2)
+        floor = untranslated(Edit(0, before, after, "wordnet"), y, y2, "es", rule="floor")
+        assert floor is None, "the Spanish Zipf alone took all six for Spanish words"
+
+
+@requires_apertium
+def test_the_relation_sets_untranslated_substitutes_apart_by_its_rule(tmp_path):
+    """"The harper's lawyer": an untranslated finding by default, a structure comparison under the
+    rule before ("floor"); the rule is in the relation's signature, an unknown one refused."""
+    from sit.cache import Cache
+    from sit.errors import ConfigError
+    from sit.parse import get_parser
+    from sit.records import Pair
+    from sit.relations import RunContext, create_relation
+    from sit.translators import get_translator
+
+    a = "The singer's lawyer said his client would plead not guilty to all charges."
+    pair = Pair(0, a, a.replace("singer", "harper"), Edit(1, "singer", "harper", "wordnet"))
+    cache = Cache(tmp_path)
+    translation = dict(zip([a, pair.perturbed], get_translator("apertium", target_lang="es", cache=cache)
+                           .translate([a, pair.perturbed])))
+    ctx = RunContext(cache, "en", "es", make_perturber=lambda: (None, ""),
+                     make_parser=lambda: (get_parser("spacy", "es", cache=cache), "spacy", ""))
+    ratio, floor = (create_relation("sit", ctx, {"untranslated": rule}) for rule in ("source-ratio", "floor"))
+    assert ratio.signature()["untranslated"] == "source-ratio" and floor.signature()["untranslated"] == "floor"
+    found = ratio.check([pair], translation)
+    assert found.counts["untranslated_pairs"] == 1
+    assert [(i.kind, i.evidence["word"]) for i in found.issues] == [("untranslated", "harper")]
+    assert floor.check([pair], translation).counts["untranslated_pairs"] == 0
+    with pytest.raises(ConfigError, match="choose one of: source-ratio, floor"):
+        create_relation("sit", ctx, {"untranslated": "nosuch"})
 
 
 def test_bags_ignore_articles_and_punctuation():

@@ -6,7 +6,9 @@ compared by relation counts (:mod:`sit.distance`). With ``surface`` (the default
 structure finding only if the translations also differ on the surface beyond the substitute's own
 translation and agreement (:func:`sit.distance.surface_change`): parallel translations that the
 parser labels differently are parser noise, counted as ``parallel``. A substitute the translator left as it was
-(the word itself in the translation where the original's translation did not have it), or an
+(the word itself in the translation where the original's translation did not have it, and no
+word of the target language by its frequencies there and in the source language: option
+``untranslated``, :func:`target_language_word`), or an
 original word left as it was where the substitute was translated, is an ``untranslated`` finding
 of its own: useful, but not a structure violation, so it never takes a
 place in the structure ranking.
@@ -27,8 +29,19 @@ from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
 
-#: a word this frequent in the target language is no sign of an untranslated word ("hotel")
+#: below this Zipf frequency in the target language a word is not the target language's own
 TARGET_WORD_ZIPF = 3.0
+#: from this Zipf up, a word is the target language's own however common it is in the source
+#: language too ("hotel" 4.8, "online" 4.75, "marketing" 4.19 in Spanish)
+COMMON_TARGET_ZIPF = 3.7
+#: between the two, a word counts as the target language's own only if it is at most this much
+#: rarer there than in the source language (Zipf is log10: 0.3 is half as frequent); English names
+#: and words that only leak into the target language's texts are rarer ("harper" 3.41 in Spanish,
+#: 4.04 in English; "fowler" 3.04 / 3.63; "gaming" 3.22 / 4.36)
+LOAN_ZIPF_GAP = 0.3
+#: how a substitute standing verbatim is judged: "source-ratio" (the frequencies above) or "floor"
+#: (the word's target-language Zipf alone against TARGET_WORD_ZIPF, the rule before)
+UNTRANSLATED_RULES = ("source-ratio", "floor")
 
 
 def verbatim_count(word: str, text: str) -> int:
@@ -50,33 +63,54 @@ def _whole_word(word: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", flags=re.IGNORECASE)
 
 
-def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str) -> int:
+def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str,
+                      source_lang: str = "en", rule: str = "source-ratio") -> int:
     """How many more times the substitute ``edit.after`` stands verbatim in the perturbed
-    translation than in the original's (0: it was translated); a word common in the target
-    language itself never counts."""
+    translation than in the original's (0: it was translated); a word of the target language
+    itself (:func:`target_language_word`) never counts."""
     extra = verbatim_count(edit.after, perturbed_translation) - verbatim_count(edit.after, translation)
-    if extra <= 0:
+    if extra <= 0 or target_language_word(edit.after, source_lang, target_lang, rule):
         return 0
-    try:
-        from wordfreq import zipf_frequency
-
-        if zipf_frequency(edit.after.lower(), target_lang) >= TARGET_WORD_ZIPF:
-            return 0
-    except (ImportError, LookupError, ValueError):  # no wordfreq, or no data for the language
-        pass
     return extra
 
 
-def untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str):
+def target_language_word(word: str, source_lang: str, target_lang: str, rule: str = "source-ratio") -> bool:
+    """Whether ``word`` standing verbatim in a translation is the target language's own word (so
+    standing there is no sign it was left untranslated), by wordfreq's Zipf frequencies: common in
+    the target language (``COMMON_TARGET_ZIPF``), or at least ``TARGET_WORD_ZIPF`` there and at most
+    ``LOAN_ZIPF_GAP`` rarer there than in the source language; with ``rule="floor"``, at least
+    ``TARGET_WORD_ZIPF`` in the target language (also where the source language has no data).
+    False where wordfreq or its data for the target language is missing."""
+    target = _zipf(word, target_lang)
+    if target is None or target < TARGET_WORD_ZIPF:
+        return False
+    if rule == "floor" or target >= COMMON_TARGET_ZIPF:
+        return True
+    source = _zipf(word, source_lang)
+    return source is None or source - target <= LOAN_ZIPF_GAP
+
+
+def _zipf(word: str, lang: str) -> Optional[float]:
+    # wordfreq's Zipf frequency of the lower-cased word; None without wordfreq or data for ``lang``
+    try:
+        from wordfreq import zipf_frequency
+
+        return zipf_frequency(word.lower(), lang)
+    except (ImportError, LookupError, ValueError):
+        return None
+
+
+def untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str,
+                 source_lang: str = "en", rule: str = "source-ratio"):
     """The word of the edit one translation left as it was: (word, which side, how many more
     times), the substitute in the perturbed translation first, else the original word in the
     original's translation (the substitute then only un-hid that error); None if both were
-    translated."""
-    count = left_untranslated(edit, translation, perturbed_translation, target_lang)
+    translated. ``source_lang`` and ``rule`` as in :func:`target_language_word`."""
+    count = left_untranslated(edit, translation, perturbed_translation, target_lang, source_lang, rule)
     if count:
         return edit.after, "perturbed", count
     swapped = replace(edit, after=edit.before)
-    count = left_untranslated(swapped, perturbed_translation, translation, target_lang)
+    count = left_untranslated(swapped, perturbed_translation, translation, target_lang, source_lang, rule)
     return (edit.before, "original", count) if count else None
 
 
@@ -84,11 +118,16 @@ class SitRelation(Relation):
     name = "sit"
     translates_substitutions = True  # its cases are the run's substitution pairs
 
-    def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True):
+    def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True,
+                 untranslated: str = "source-ratio"):
         super().__init__(ctx)
         from ..validate import check_bool
 
         self.surface = check_bool(surface, "sit.surface")
+        if untranslated not in UNTRANSLATED_RULES:
+            raise ConfigError(f"unknown sit.untranslated rule {untranslated!r}; choose one of: "
+                              f"{', '.join(UNTRANSLATED_RULES)}")
+        self.untranslated = untranslated
         if distance not in DISTANCES:
             raise ConfigError(f"unknown distance {distance!r}; choose one of: {', '.join(DISTANCES)}")
         self.distance = distance
@@ -97,7 +136,8 @@ class SitRelation(Relation):
         ctx.parser()
 
     def signature(self) -> dict[str, Any]:
-        return {"distance": self.distance, "discount": self.discount, "surface": self.surface}
+        return {"distance": self.distance, "discount": self.discount, "surface": self.surface,
+                "untranslated": self.untranslated}
 
     def describe(self) -> str:
         return (f"sit: {self.distance} distance"
@@ -122,7 +162,7 @@ class SitRelation(Relation):
             if a is None or b is None:  # an empty translation: nothing to parse
                 continue
             d = distance_fn(a, b, discount=self.discount)
-            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang)
+            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated)
             if missing:
                 word, side, count = missing
                 compared.append(Issue(pair, y, y2, float(count), {}, kind="untranslated",
