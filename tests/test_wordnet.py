@@ -111,3 +111,38 @@ def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give
     # all_synsets walks a data file by tell() and readline()
     assert [s.name() for s in ours.all_synsets("r")] == [s.name() for s in stock.all_synsets("r")]
     assert ours.morphy("geese", "n") == stock.morphy("geese", "n") == "goose"
+
+
+POS_WORDS = ["woods", "mutual", "future", "close", "stand", "mob", "light", "general", "foreign", "meeting"]
+
+
+def nltk_pos_counts(wn, word: str, pos: str) -> tuple[int, int]:
+    # NLTK's own Lemma.count() (a binary search in cntlist.rev), once per distinct sense key: NLTK
+    # lists forest.n.01 twice among the synsets of "woods"
+    lemmas = {l.key(): l for l in wn.lemmas(word)}.values()
+    kinds = ("n",) if pos == "NOUN" else ("a", "s")
+    own = sum(l.count() for l in lemmas if l.synset().pos() in kinds)
+    return own, sum(l.count() for l in lemmas) - own
+
+
+def test_part_of_speech_counts_are_nltks_lemma_counts(perturber):
+    for word in POS_WORDS:
+        for pos in ("NOUN", "ADJ"):
+            assert perturber.pos_counts(word, pos) == nltk_pos_counts(perturber.wn, word, pos), (word, pos)
+    # cntlist.rev: mutual%5:00:00:shared:00 3, and mutual%5:00:00:reciprocal:00 3, a key WordNet 3.0
+    # no longer has, which does not count
+    assert perturber.pos_counts("mutual", "ADJ") == (3, 0)
+
+
+def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from sit.resources import wordnet_root
+
+    root = tmp_path / "nltk_data"
+    shutil.copytree(Path(wordnet_root()) / "corpora" / "wordnet", root / "corpora" / "wordnet",
+                    ignore=shutil.ignore_patterns("index.sense"))
+    bare = PERTURBERS.create("wordnet", wordnet_root=str(root))
+    assert [bare.pos_counts(w, "NOUN") for w in POS_WORDS] == [perturber.pos_counts(w, "NOUN") for w in POS_WORDS]
+    assert bare._pos_counts is None  # it asked NLTK, since there is no index.sense to read

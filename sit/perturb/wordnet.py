@@ -24,6 +24,28 @@ DOMINANT_SENSES = 2
 WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s")}
 
 
+#: a sense key's synset type digit (``lemma%TYPE:...``) -> the synset's part of speech
+_SS_TYPES = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
+
+
+def _by_lemma_and_pos(counts: dict[str, int], sense_index) -> Optional[dict[str, dict[str, int]]]:
+    """The counts of the sense keys that WordNet's ``sense_index`` file (index.sense) lists, added up
+    by lemma name and part of speech (``n``, ``v``, ``a``, ``r``, ``s``); None without that file."""
+    if not sense_index.exists():
+        return None
+    out: dict[str, dict[str, int]] = {}
+    with open(sense_index, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            key = line.split(" ", 1)[0]
+            n = counts.get(key)
+            if n:
+                name, _, rest = key.partition("%")
+                kind = _SS_TYPES[rest[:1]]
+                per = out.setdefault(name, {})
+                per[kind] = per.get(kind, 0) + n
+    return out
+
+
 def gloss(synset) -> str:
     """What a sense means, as the sentence encoder reads it: "minister, government minister: a
     person appointed to a high office in the government"."""
@@ -60,6 +82,7 @@ class WordNetPerturber(SubstitutionPerturber):
         self.wn_version = self.lexicon.version
         self._usual: dict[tuple[str, str], frozenset] = {}  # (word, pos) -> the senses it usually has
         self._counts: Optional[dict[str, int]] = None
+        self._pos_counts: Optional[dict[str, dict[str, int]]] = None  # lemma -> part of speech -> count
 
     @property
     def wn(self):
@@ -132,33 +155,51 @@ class WordNetPerturber(SubstitutionPerturber):
 
     def pos_counts(self, word: str, pos: str) -> tuple[int, int]:
         """How often WordNet's sense-tagged corpus uses ``word`` in the part of speech ``pos``
-        (``NOUN``, ``ADJ``), and in any other."""
-        counts = self.sense_counts()
+        (``NOUN``, ``ADJ``), and in any other: what ``Lemma.count()`` gives for each of
+        ``wn.lemmas(word)``, added up by part of speech."""
         own = other = 0
-        for l in self.wn.lemmas(word):
-            n = counts.get(l.key(), 0)
-            if l.synset().pos() in WN_POS[pos]:
+        for kind, n in self._lemma_pos_counts(word.lower()).items():
+            if kind in WN_POS[pos]:
                 own += n
             else:
                 other += n
         return own, other
 
+    def _lemma_pos_counts(self, word: str) -> dict[str, int]:
+        # {part of speech: count} of the senses of lemmas named ``word``: from the sense keys that
+        # index.sense lists (no synset is read), or where WordNet lacks that file, from NLTK's
+        # lemmas, each sense key once (NLTK lists forest.n.01 twice among the synsets of "woods"):
+        # slower, the same counts. cntlist.rev also holds keys of senses WordNet 3.0 no longer has
+        # ("mutual%5:00:00:reciprocal:00"), which neither way counts
+        counts = self.sense_counts()
+        if self._pos_counts is not None:
+            return self._pos_counts.get(word, {})
+        out: dict[str, int] = {}
+        for lemma in {l.key(): l for l in self.wn.lemmas(word)}.values():
+            kind = lemma.synset().pos()
+            out[kind] = out.get(kind, 0) + counts.get(lemma.key(), 0)
+        return out
+
     def sense_counts(self) -> dict[str, int]:
         """Sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's
         ``Lemma.count()`` binary-searches on disk at every call)."""
         if self._counts is None:
-            from pathlib import Path
-
             counts: dict[str, int] = {}
-            path = Path(self.root) / "corpora" / "wordnet" / "cntlist.rev"
+            path = self._wordnet_file("cntlist.rev")
             if path.exists():
                 with open(path, encoding="utf-8", errors="replace") as fh:
                     for line in fh:
                         parts = line.split()
                         if len(parts) >= 3 and parts[2].isdigit():
                             counts[parts[0]] = counts.get(parts[0], 0) + int(parts[2])
+            self._pos_counts = _by_lemma_and_pos(counts, self._wordnet_file("index.sense"))
             self._counts = counts
         return self._counts
+
+    def _wordnet_file(self, name: str):
+        from pathlib import Path
+
+        return Path(self.root) / "corpora" / "wordnet" / name
 
     def inflect(self, word: str, tag: str) -> str:
         return self.lexicon.plural(word) if tag in ("NNS", "NNPS") else word
