@@ -194,7 +194,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (getattr(engine, "jobs", 1) > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
-        early = Prefetch(translator, engine)
+        early = Prefetch(translator, engine, parser=ctx._parser[0] if ctx._parser is not None else None)
     if ctx._perturber is not None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
@@ -203,6 +203,8 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
+        if early is not None:
+            ctx.early_trees = early.trees
     with timer.stage("check"):
         checked = {r.name: r.check(cases[r.name], translation) for r in relations}
     issues = [i for r in relations for i in checked[r.name].issues]
@@ -309,10 +311,16 @@ class Prefetch:
     translates only the rest. Each text is asked for once, so the translator's counts are those
     of one pass. Once the translator has left texts untranslated (bad credentials, a quota, an
     outage), nothing more is asked for, early or late, as in one pass, which stops at the first
-    such error: a re-run resumes."""
+    such error: a re-run resumes.
 
-    def __init__(self, translator, engine):
-        self.translator, self.engine = translator, engine
+    With ``parser`` (the run's target-language parser), each batch's translations are parsed
+    there too, each once (:attr:`trees`, which the check stage takes instead of parsing them:
+    ``RunContext.early_trees``); a parse that fails here is only left to the check stage, which
+    parses it again (and reports its error)."""
+
+    def __init__(self, translator, engine, parser=None):
+        self.translator, self.engine, self.parser = translator, engine, parser
+        self.trees: dict = {}  # translation -> its tree
         self.sent: set[str] = set()
         self.futures: list = []
 
@@ -320,7 +328,17 @@ class Prefetch:
         new = [t for t in dict.fromkeys(texts) if t not in self.sent]
         if new and not self.failed:
             self.sent.update(new)
-            self.futures.append((new, self.engine.background(self.translator.translate, new, strict=False)))
+            self.futures.append((new, self.engine.background(self._translate, new)))
+
+    def _translate(self, texts: list[str]) -> list:
+        translated = self.translator.translate(texts, strict=False)
+        if self.parser is not None:
+            todo = [t for t in dict.fromkeys(translated) if t and t not in self.trees]
+            try:
+                self.trees.update(zip(todo, self.parser.parse(todo)))
+            except Exception as exc:  # the check stage parses these again and reports what fails
+                log.debug("parsing early failed (%s); the check stage parses these translations", exc)
+        return translated
 
     @property
     def failed(self) -> bool:

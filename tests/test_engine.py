@@ -167,6 +167,46 @@ def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path, serve):
     assert [got[t] for t in texts] == dictionary_translate(texts, "EN", "ES")
 
 
+def test_translations_are_parsed_beside_the_perturber_and_the_check_stage_takes_the_trees(tmp_path, serve):
+    """With a parser, each early batch's translations are parsed in the background too (the real
+    Spanish spaCy pipeline), each once; the run's context hands those trees to the check stage
+    instead of parsing again, and parses only what it lacks."""
+    from fakes import dictionary_translate
+    from fakes.fixtures import make
+
+    from sit.engine.local import LocalEngine
+    from sit.parse import get_parser
+    from sit.perturb import PERTURBERS
+    from sit.pipeline import Prefetch
+    from sit.relations import RunContext
+
+    fake = serve("deepl", translate=dictionary_translate)
+    translator = make(fake, cache=Cache(tmp_path / "a"))
+    perturber = PERTURBERS.create("wordnet", num_perturb=3)
+    perturber.batch_size = 2
+    parser = get_parser("spacy", "es", cache=None)
+    engine = LocalEngine(jobs=2)
+    try:
+        early = Prefetch(translator, engine, parser=parser)
+        pairs = perturber.perturb(POLITICS, on_texts=early.feed)
+        got = early.results()
+    finally:
+        engine.close()
+    texts = list(dict.fromkeys(t for p in pairs for t in (p.original, p.perturbed)))
+    translations = list(dict.fromkeys(got[t] for t in texts))
+    assert sorted(early.trees) == sorted(translations)
+    assert parser.computed == len(translations)  # each translation parsed once
+    fresh = get_parser("spacy", "es", cache=None)
+    assert [early.trees[t] for t in translations] == fresh.parse(translations)
+    ctx = RunContext(Cache(tmp_path / "b"), "en", "es", make_parser=lambda: (fresh, "spacy", "test"))
+    ctx.early_trees = early.trees
+    other = "El senador criticó al gobernador."
+    before = fresh.computed
+    trees = ctx.parse([translations[0], other])
+    assert fresh.computed == before + 1  # only the text it lacked was parsed
+    assert trees[0] is early.trees[translations[0]] and trees[1] == fresh.parse([other])[0]
+
+
 def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path, serve, monkeypatch):
     from fakes import dictionary_translate
 

@@ -66,9 +66,9 @@ class Perturber(Counted):
         A deterministic perturber is cached per sentence. Any other draws one 64-bit seed per
         sentence from ``rng`` (in order) and is cached per (seed, sentence): its output for a
         sentence depends on that seed alone, so a run killed mid-way resumes where it stopped.
-        ``on_texts``, where given, is called with the sentences and perturbed sentences of the
-        cached sentences first, then of each batch as it is done (the caller can translate them
-        while the next batch is perturbed)."""
+        ``on_texts``, where given, is called with the sentences that have perturbations and their
+        perturbed sentences, those of the cached sentences first, then of each batch as it is done
+        (the caller can translate and parse them while the next batch is perturbed)."""
         rng = rng if rng is not None else random.Random(0)
         sentences = list(sentences)
         ids = list(ids) if ids is not None else list(range(len(sentences)))
@@ -96,10 +96,10 @@ class Perturber(Counted):
         return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
 
     def _texts_done(self, on_texts: Callable[[list[str]], None], keys: list[str], values: list) -> None:
-        """Hand ``on_texts`` the texts of a batch's cache keys and answers: each sentence, then its
-        perturbed sentences."""
+        """Hand ``on_texts`` the texts of a batch's cache keys and answers: each sentence that has
+        perturbed sentences, then those."""
         sentences = self._sentences(keys)
-        on_texts([t for s, outs in zip(sentences, values) for t in (s, *(p for p, _ in outs))])
+        on_texts([t for s, outs in zip(sentences, values) if outs for t in (s, *(p for p, _ in outs))])
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ModelError:
         return ModelError(f"{self.name}: batch {n} of {total}: {sent} sentence(s) in, {got} answer(s) out")

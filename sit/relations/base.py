@@ -43,6 +43,8 @@ class RunContext:
     _parser: Any = None
     _substitutions: dict = field(default_factory=dict)
     _docs: dict = field(default_factory=dict)
+    #: target-language trees parsed before the check stage, by translation (see :meth:`parse`)
+    early_trees: dict = field(default_factory=dict)
     #: the substitution pairs of the run's sentences (after :meth:`substitutions`)
     perturbations: list = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
@@ -59,6 +61,13 @@ class RunContext:
             parser, name, self.reasons["parser"] = self.make_parser()
             self._parser = (parser, name)
         return self._parser
+
+    def parse(self, texts: Sequence[str]) -> list:
+        """The target-language trees of ``texts`` (non-empty translations): those the run parsed
+        early (:attr:`early_trees`, filled beside the perturber), the others by :meth:`parser`."""
+        todo = [t for t in texts if t not in self.early_trees]
+        parsed = dict(zip(todo, self.parser()[0].parse(todo))) if todo else {}
+        return [self.early_trees[t] if t in self.early_trees else parsed[t] for t in texts]
 
     def substitutions(self, ids: Sequence[int], texts: Sequence[str], *,
                       on_texts: Optional[Callable[[list[str]], None]] = None) -> list[Pair]:

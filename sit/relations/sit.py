@@ -148,9 +148,8 @@ class SitRelation(Relation):
         return self.ctx.substitutions(ids, texts)
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        parser, _ = self.ctx.parser()
         done = [t for t in dict.fromkeys(translation.get(x) for p in cases for x in (p.original, p.perturbed)) if t]
-        trees = dict(zip(done, parser.parse(done)))
+        trees = dict(zip(done, self.ctx.parse(done)))
         distance_fn = DISTANCES[self.distance]
         stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
         compared: list[Issue] = []
