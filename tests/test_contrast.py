@@ -54,3 +54,18 @@ def test_substitutions_keep_the_grammar(perturber):
     tagged = perturber.tagger.tag([p.perturbed for p in pairs])
     for p, doc in zip(pairs, tagged):
         assert doc[p.edit.position].text == p.edit.after and doc[p.edit.position].pos_ in ("NOUN", "ADJ")
+
+
+def test_patinv_judges_meaning_on_the_wordnet_its_substitutes_came_from(perturber, tmp_path):
+    from sit.cache import Cache
+    from sit.records import Edit
+    from sit.relations import RunContext
+    from sit.relations.patinv import PatInvRelation
+
+    ctx = RunContext(Cache(tmp_path), "en", "es")
+    rel = PatInvRelation(ctx, remove=False, words="contrast")
+    assert rel._lexicon() is rel._contrast.lexicon
+    edit = lambda a, b: Edit(position=1, before=a, after=b, perturber="contrast")  # noqa: E731
+    assert rel.different_meaning(edit("city", "village"))
+    assert not rel.different_meaning(edit("big", "large"))  # a sense of "big" is a sense of "large"
+    assert not rel.different_meaning(edit("cities", "city"))  # one stem

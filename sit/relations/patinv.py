@@ -105,14 +105,21 @@ class PatInvRelation(Relation):
         one word that is a sense of the other, similar to it, or its pertainym."""
         from nltk.stem import PorterStemmer
 
-        from ..resources import wordnet
-
         self._stem = self._stem or PorterStemmer()
         before, after = edit.before.lower(), edit.after.lower()
         if self._stem.stem(before) == self._stem.stem(after):
             return False
-        self._wn = self._wn or wordnet()
+        self._wn = self._wn or self._lexicon().reader
         return not (_related(self._wn, before) & set(self._wn.synsets(after)))
+
+    def _lexicon(self):
+        """The WordNet the substitutions came from (the contrast perturber's, or the run's WordNet
+        perturber's), else the default one."""
+        from ..perturb.wordnet import WordNetLexicon
+
+        source = self._contrast if self._contrast is not None else self.ctx._perturber
+        lexicon = getattr(source, "lexicon", None)
+        return lexicon if isinstance(lexicon, WordNetLexicon) else WordNetLexicon()
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         cases = []
