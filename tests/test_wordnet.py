@@ -146,3 +146,71 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
     bare = PERTURBERS.create("wordnet", wordnet_root=str(root))
     assert [bare.pos_counts(w, "NOUN") for w in POS_WORDS] == [perturber.pos_counts(w, "NOUN") for w in POS_WORDS]
     assert bare._pos_counts is None  # it asked NLTK, since there is no index.sense to read
+
+
+# -- which WordNet relations neighbours come from (relations=) ---------------------------------
+# Expected words read by hand from WordNet 3.0 (`wn` browser): truck.n.01 "truck, motortruck" has
+# the hypernym motor_vehicle (two words: never a substitute) and the hyponyms pickup, lorry
+# ("camion, lorry"), tractor, ...; its co-hyponyms (other motor vehicles) include car and hearse;
+# the second sense hand_truck.n.01 has the hypernym "handcart, pushcart, cart, go-cart".
+# plan.n.01's hypernym is "idea, thought".
+
+
+@pytest.fixture(scope="module")
+def vertical():
+    return PERTURBERS.create("wordnet", num_perturb=5, relations="synonyms,hypernyms,hyponyms,similar")
+
+
+def test_hypernyms_are_the_direct_ones_in_single_words():
+    up = PERTURBERS.create("wordnet", relations="hypernyms")
+    assert up.neighbours("truck", "NOUN") == ["cart", "handcart", "pushcart"]  # cart most counted
+    assert up.neighbours("plan", "NOUN")[:2] == ["idea", "thought"]
+    assert up.neighbours("angry", "ADJ") == []  # adjectives have no hypernyms
+
+
+def test_hyponyms_without_cohyponyms(vertical, perturber):
+    down = vertical.neighbours("truck", "NOUN")
+    assert {"pickup", "lorry", "tractor", "motortruck", "cart"} <= set(down), down
+    assert not {"car", "hearse", "bike"} & set(down), down  # co-hyponyms: not asked for
+    assert {"car", "hearse"} <= set(perturber.neighbours("truck", "NOUN"))  # the default has them
+    # adjectives: synonyms and similar adjectives, whichever noun relations are chosen
+    assert vertical.neighbours("angry", "ADJ") == perturber.neighbours("angry", "ADJ")
+
+
+def test_relations_reach_the_perturbed_sentences(vertical, perturber):
+    sentence = "The government announced a new plan for the region."
+    afters = {p.edit.after for p in vertical.perturb([sentence]) if p.edit.before == "plan"}
+    assert afters and afters <= set(vertical.neighbours("plan", "NOUN")), afters
+    assert afters & {"idea", "thought"}, afters  # the hypernym passes the quality stage here
+    # the default's co-hyponym of plan (another kind of idea) is not among the vertical ones
+    assert "concept" in {p.edit.after for p in perturber.perturb([sentence])}
+    assert "concept" not in vertical.neighbours("plan", "NOUN")
+
+
+def test_relations_in_the_signature_only_when_chosen(perturber):
+    assert "relations" not in perturber.options()  # caches made before the option keep their keys
+    a = PERTURBERS.create("wordnet", relations="hyponyms, synonyms")
+    b = PERTURBERS.create("wordnet", relations=["synonyms", "hyponyms", "synonyms"])
+    assert a.options()["relations"] == b.options()["relations"] == "synonyms,hyponyms"
+    assert a.signature() == b.signature() != perturber.signature()
+    same = PERTURBERS.create("wordnet", num_perturb=5, relations="similar,cohyponyms,synonyms")
+    assert same.signature() == perturber.signature()
+
+
+@pytest.mark.parametrize("bad", ["synonyms,cousins", "", " , ", 3, ["hypernym"]])
+def test_unknown_relations_are_refused_in_one_line(bad):
+    from sit.errors import ConfigError
+    from sit.perturb.options import parse_key_values, perturber_options
+
+    with pytest.raises(ConfigError) as err:
+        PERTURBERS.create("wordnet", relations=bad)
+    message = str(err.value)
+    assert "\n" not in message and "synonyms, cohyponyms, hypernyms, hyponyms, similar" in message
+    # the command line's KEY=VALUE reaches the same check; contrast takes no relations (its own words)
+    opts = perturber_options("wordnet", parse_key_values(["relations=hypernyms"]))
+    assert PERTURBERS.create("wordnet", **opts).relations == ("hypernyms",)
+    from sit.options import accepted_options
+    from sit.perturb.contrast import ContrastPerturber
+
+    assert "relations" in accepted_options(PERTURBERS.get("wordnet"))
+    assert "relations" not in accepted_options(ContrastPerturber)

@@ -7,6 +7,11 @@ a run has fewer), pools them (an issue two runs share is labelled once), shuffle
 each item (``item``) and splits it into ``--parts`` files ``inK.jsonl`` for as many labellers, who
 do not learn which run an item came from. ``members.json`` says which items belong to which run.
 Labellers follow docs/labels/GUIDE.md and copy ``item`` into their answers.
+
+With ``--known docs/labels``, an item whose perturbed sentence and both translations match an item
+labelled there (a label row whose ``item`` names a labelled input line, ``DIR/L000`` or ``L000``)
+keeps that label: ``known.jsonl`` holds those labels under the new item ids, and only the other
+items go to the labellers, as ``new-K.jsonl`` (at most ``--per-file`` each) instead of ``inK.jsonl``.
 """
 
 import argparse
@@ -21,12 +26,66 @@ def top1(run: Path) -> list[dict]:
                   key=lambda r: r["source_id"])
 
 
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+
+
+def _key(row: dict) -> tuple:
+    return row["perturbed"], row["original_translation"], row["perturbed_translation"]
+
+
+def known_labels(root: Path) -> dict[tuple, dict]:
+    """(perturbed, original translation, perturbed translation) -> a label given under ``root``."""
+    inputs: dict[tuple[str, str], list[dict]] = {}  # (folder, item) and ("", item) -> input lines
+    for path in sorted(root.glob("*/*.jsonl")):
+        for row in _rows(path):
+            if "item" in row and "perturbed_translation" in row:
+                for where in (path.parent.name, ""):
+                    inputs.setdefault((where, row["item"]), []).append(row)
+    known: dict[tuple, dict] = {}
+    for path in sorted(root.glob("labels-*.jsonl")) + sorted(root.glob("*/out*.jsonl")):
+        for row in _rows(path):
+            if "label" not in row or not row.get("item"):
+                continue
+            folder, _, item = row["item"].rpartition("/")
+            folder = folder or (path.parent.name if path.parent != root else "")
+            for line in inputs.get((folder, item), []) or inputs.get(("", item), []):
+                if line["perturbed"] == row["perturbed"]:
+                    known.setdefault(_key(line), row)
+    return known
+
+
+def write_parts(out: Path, keys: list, items: dict, ids: dict, args) -> None:
+    """The labellers' files: every item in ``--parts`` files, or with ``--known`` the items no
+    label there covers, ``--per-file`` at most each, and ``known.jsonl`` with the others' labels."""
+    if args.known is None:
+        parts = [keys[part :: args.parts] for part in range(args.parts)]
+        names = [f"in{part}.jsonl" for part in range(args.parts)]
+    else:
+        known = known_labels(args.known)
+        with open(out / "known.jsonl", "w", encoding="utf-8") as fh:
+            for k in keys:
+                if _key(items[k]) in known:
+                    fh.write(json.dumps({**known[_key(items[k])], "item": ids[k]}, ensure_ascii=False) + "\n")
+        new = [k for k in keys if _key(items[k]) not in known]
+        count = max(1, -(-len(new) // args.per_file))
+        parts = [new[part :: count] for part in range(count)]
+        names = [f"new-{part}.jsonl" for part in range(count)]
+        print(f"{len(keys) - len(new)} items keep a label from {args.known} (known.jsonl); {len(new)} new")
+    for name, part in zip(names, parts):
+        with open(out / name, "w", encoding="utf-8") as fh:
+            for k in part:
+                fh.write(json.dumps({"item": ids[k], **items[k]}, ensure_ascii=False) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="NAME=RUN_DIR")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--n", type=int, default=50)
     ap.add_argument("--parts", type=int, default=3)
+    ap.add_argument("--known", type=Path, help="labels folder (docs/labels): items labelled there keep their label")
+    ap.add_argument("--per-file", type=int, default=25, help="with --known: items per new-K.jsonl")
     args = ap.parse_args()
     rng = random.Random(2026)
     items: dict[tuple[str, str], dict] = {}
@@ -50,10 +109,7 @@ def main() -> None:
     ids = {k: f"L{n:03d}" for n, k in enumerate(keys)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "members.json").write_text(json.dumps({n: [ids[k] for k in ks] for n, ks in members.items()}, indent=1))
-    for part in range(args.parts):
-        with open(args.out / f"in{part}.jsonl", "w", encoding="utf-8") as fh:
-            for k in keys[part :: args.parts]:
-                fh.write(json.dumps({"item": ids[k], **items[k]}, ensure_ascii=False) + "\n")
+    write_parts(args.out, keys, items, ids, args)
     print(f"{len(keys)} items in {args.parts} files; " + ", ".join(f"{n}: {len(v)}" for n, v in members.items()))
 
 

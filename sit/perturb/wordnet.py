@@ -1,7 +1,11 @@
 """The offline SIT perturber: same-POS WordNet neighbours of nouns and adjectives.
 
-Nouns get synonyms and co-hyponyms (other hyponyms of their hypernyms), adjectives their synonyms
-and similar adjectives, from its ``senses`` most frequent senses, or with ``wsd=true`` only from the
+Which WordNet relations neighbours come from is the ``relations`` option, a comma list of
+``synonyms`` (nouns and adjectives), ``cohyponyms`` (other hyponyms of a noun's hypernyms),
+``hypernyms`` and ``hyponyms`` (a noun's direct ones) and ``similar`` (an adjective's similar
+adjectives); the default, ``synonyms,cohyponyms,similar``, gives nouns their synonyms and
+co-hyponyms and adjectives their synonyms and similar adjectives. They are drawn from the word's
+``senses`` most frequent senses, or with ``wsd=true`` only from the
 sense the word has in the sentence (the one whose gloss the sentence encoder finds closest to the
 sentence); plural nouns keep their inflection.
 With ``usual_senses`` (the default), a neighbour is proposed only in a sense it usually has: the sense is among its own
@@ -18,6 +22,10 @@ from typing import Any, Iterable, Optional
 
 from .substitution import Slot, SubstitutionPerturber, Tagger
 
+#: the WordNet relations a neighbour may come from (``relations=``), and the parts of speech each serves
+RELATIONS = {"synonyms": ("NOUN", "ADJ"), "cohyponyms": ("NOUN",), "hypernyms": ("NOUN",),
+             "hyponyms": ("NOUN",), "similar": ("ADJ",)}
+DEFAULT_RELATIONS = ("synonyms", "cohyponyms", "similar")
 #: a neighbour's sense must be among its own this many most frequent senses of the part of speech
 DOMINANT_SENSES = 2
 #: WordNet's synset parts of speech for the slot's coarse tag
@@ -46,6 +54,30 @@ def _by_lemma_and_pos(counts: dict[str, int], sense_index) -> Optional[dict[str,
     return out
 
 
+def parse_relations(value) -> tuple[str, ...]:
+    """``"synonyms,hypernyms"`` (or a list) -> the known relation names given, in
+    :data:`RELATIONS`' order (so the order given changes no signature); a ConfigError naming the
+    valid ones for an unknown name or none."""
+    from ..errors import ConfigError
+
+    if value is None:
+        return DEFAULT_RELATIONS
+    items = value.split(",") if isinstance(value, str) else value
+    names = {str(n).strip() for n in items if str(n).strip()} if isinstance(items, (list, tuple)) else set()
+    if not names or names - set(RELATIONS):
+        raise ConfigError(f"relations takes a comma list of {', '.join(RELATIONS)}, got {value!r}")
+    return tuple(r for r in RELATIONS if r in names)
+
+
+def related(synset, relation: str) -> list:
+    """The synsets ``relation`` links ``synset`` to (``synonyms``: the synset itself)."""
+    if relation == "synonyms":
+        return [synset]
+    if relation == "cohyponyms":
+        return [hypo for hyper in synset.hypernyms() for hypo in hyper.hyponyms() if hypo != synset]
+    return {"hypernyms": synset.hypernyms, "hyponyms": synset.hyponyms, "similar": synset.similar_tos}[relation]()
+
+
 def gloss(synset) -> str:
     """What a sense means, as the sentence encoder reads it: "minister, government minister: a
     person appointed to a high office in the government"."""
@@ -64,6 +96,7 @@ class WordNetPerturber(SubstitutionPerturber):
         senses: int = 3,
         usual_senses: bool = True,
         wsd: bool = False,
+        relations=DEFAULT_RELATIONS,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
         device: Optional[str] = None,
@@ -77,6 +110,7 @@ class WordNetPerturber(SubstitutionPerturber):
         self.senses = senses
         self.usual_senses = check_bool(usual_senses, "usual_senses")
         self.wsd = check_bool(wsd, "wsd")
+        self.relations = parse_relations(relations)
         self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
         self.root = self.lexicon.root
         self.wn_version = self.lexicon.version
@@ -93,11 +127,14 @@ class WordNetPerturber(SubstitutionPerturber):
         return f"wordnet-{self.wn_version}"
 
     def options(self):
+        # relations only where not the default: caches made before the option keep their keys
+        chosen = {"relations": ",".join(self.relations)} if self.relations != DEFAULT_RELATIONS else {}
         return {**super().options(), "senses": self.senses, "usual_senses": self.usual_senses,
-                "wsd": self.wsd and self.quality.encoder is not None}
+                "wsd": self.wsd and self.quality.encoder is not None, **chosen}
 
     def describe(self) -> str:
-        return (f"wordnet (WordNet {self.wn_version} same-POS neighbours, {self.num_perturb} per word; "
+        which = "" if self.relations == DEFAULT_RELATIONS else f" ({', '.join(self.relations)})"
+        return (f"wordnet (WordNet {self.wn_version} same-POS neighbours{which}, {self.num_perturb} per word; "
                 f"{self.quality.describe()})")
 
     # -- candidates ----------------------------------------------------------------------------
@@ -106,8 +143,9 @@ class WordNetPerturber(SubstitutionPerturber):
         return self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
 
     def neighbours(self, lemma: str, pos: str, synsets: Optional[list] = None) -> list[str]:
-        """Same-POS neighbours of ``lemma`` (single words) in ``synsets`` (default: every sense of
-        :meth:`senses_of`), the first sense's first, then most frequent first."""
+        """Same-POS neighbours of ``lemma`` (single words) through the chosen ``relations`` of
+        ``synsets`` (default: every sense of :meth:`senses_of`), the first sense's first, then
+        most frequent first."""
         synsets = self.senses_of(lemma, pos) if synsets is None else synsets
         scores: dict[str, int] = {}
         sense: dict[str, int] = {}
@@ -122,21 +160,11 @@ class WordNetPerturber(SubstitutionPerturber):
             sense.setdefault(word, rank)
             scores[word] = scores.get(word, 0) + self.sense_counts().get(lemma_obj.key(), 0)
 
-        if pos == "NOUN":
-            for rank, syn in enumerate(synsets):
-                for l in syn.lemmas():
-                    add(l, rank)
-                for hyper in syn.hypernyms():
-                    for hypo in hyper.hyponyms():
-                        if hypo != syn:
-                            for l in hypo.lemmas():
-                                add(l, rank)
-        else:
-            for rank, syn in enumerate(synsets):
-                for l in syn.lemmas():
-                    add(l, rank)
-                for sim in syn.similar_tos():
-                    for l in sim.lemmas():
+        kinds = [r for r in self.relations if pos in RELATIONS[r]]
+        for rank, syn in enumerate(synsets):
+            for kind in kinds:
+                for other in related(syn, kind):
+                    for l in other.lemmas():
                         add(l, rank)
         # the most frequent sense's neighbours first, then by sense-tagged frequency, then
         # alphabetically (NLTK's relation lists come in hash order: never rely on it)
