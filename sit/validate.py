@@ -44,6 +44,19 @@ def check_bool(value, name: str):
     return value
 
 
+def names_list(value, name: str) -> tuple[str, ...]:
+    """A comma list (``"a, b"``) or a list/tuple of names -> the names, stripped, each once, in the
+    order given; a ConfigError naming ``name`` for any other type. Checking the names themselves is
+    the caller's."""
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise ConfigError(f"{name} takes a comma list of names, got {value!r}")
+    return tuple(dict.fromkeys(str(n).strip() for n in items if str(n).strip()))
+
+
 def _int(value) -> int:
     if isinstance(value, float):
         if not value.is_integer():

@@ -148,7 +148,7 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
     assert bare._pos_counts is None  # it asked NLTK, since there is no index.sense to read
 
 
-# -- which WordNet relations neighbours come from (relations=) ---------------------------------
+# -- which WordNet relations neighbours come from (neighbours=) ---------------------------------
 # Expected words read by hand from WordNet 3.0 (`wn` browser): truck.n.01 "truck, motortruck" has
 # the hypernym motor_vehicle (two words: never a substitute) and the hyponyms pickup, lorry
 # ("camion, lorry"), tractor, ...; its co-hyponyms (other motor vehicles) include car and hearse;
@@ -158,11 +158,11 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
 
 @pytest.fixture(scope="module")
 def vertical():
-    return PERTURBERS.create("wordnet", num_perturb=5, relations="synonyms,hypernyms,hyponyms,similar")
+    return PERTURBERS.create("wordnet", num_perturb=5, neighbours="synonyms,hypernyms,hyponyms,similar")
 
 
 def test_hypernyms_are_the_direct_ones_in_single_words():
-    up = PERTURBERS.create("wordnet", relations="hypernyms")
+    up = PERTURBERS.create("wordnet", neighbours="hypernyms")
     assert up.neighbours("truck", "NOUN") == ["cart", "handcart", "pushcart"]  # cart most counted
     assert up.neighbours("plan", "NOUN")[:2] == ["idea", "thought"]
     assert up.neighbours("angry", "ADJ") == []  # adjectives have no hypernyms
@@ -188,12 +188,12 @@ def test_relations_reach_the_perturbed_sentences(vertical, perturber):
 
 
 def test_relations_in_the_signature_only_when_chosen(perturber):
-    assert "relations" not in perturber.options()  # caches made before the option keep their keys
-    a = PERTURBERS.create("wordnet", relations="hyponyms, synonyms")
-    b = PERTURBERS.create("wordnet", relations=["synonyms", "hyponyms", "synonyms"])
-    assert a.options()["relations"] == b.options()["relations"] == "synonyms,hyponyms"
+    assert "neighbours" not in perturber.options()  # caches made before the option keep their keys
+    a = PERTURBERS.create("wordnet", neighbours="hyponyms, synonyms")
+    b = PERTURBERS.create("wordnet", neighbours=["synonyms", "hyponyms", "synonyms"])
+    assert a.options()["neighbours"] == b.options()["neighbours"] == "synonyms,hyponyms"
     assert a.signature() == b.signature() != perturber.signature()
-    same = PERTURBERS.create("wordnet", num_perturb=5, relations="similar,cohyponyms,synonyms")
+    same = PERTURBERS.create("wordnet", num_perturb=5, neighbours="similar,cohyponyms,synonyms")
     assert same.signature() == perturber.signature()
 
 
@@ -203,14 +203,14 @@ def test_unknown_relations_are_refused_in_one_line(bad):
     from sit.perturb.options import parse_key_values, perturber_options
 
     with pytest.raises(ConfigError) as err:
-        PERTURBERS.create("wordnet", relations=bad)
+        PERTURBERS.create("wordnet", neighbours=bad)
     message = str(err.value)
     assert "\n" not in message and "synonyms, cohyponyms, hypernyms, hyponyms, similar" in message
-    # the command line's KEY=VALUE reaches the same check; contrast takes no relations (its own words)
-    opts = perturber_options("wordnet", parse_key_values(["relations=hypernyms"]))
-    assert PERTURBERS.create("wordnet", **opts).relations == ("hypernyms",)
+    # the command line's KEY=VALUE reaches the same check; contrast takes no neighbours option (its own words)
+    opts = perturber_options("wordnet", parse_key_values(["neighbours=hypernyms"]))
+    assert PERTURBERS.create("wordnet", **opts).kinds == ("hypernyms",)
     from sit.options import accepted_options
     from sit.perturb.contrast import ContrastPerturber
 
-    assert "relations" in accepted_options(PERTURBERS.get("wordnet"))
-    assert "relations" not in accepted_options(ContrastPerturber)
+    assert "neighbours" in accepted_options(PERTURBERS.get("wordnet"))
+    assert "neighbours" not in accepted_options(ContrastPerturber)

@@ -34,7 +34,7 @@ class ContrastPerturber(WordNetPerturber):
     """One noun or adjective at a time, replaced by a word of clearly different meaning."""
 
     name = "contrast"
-    ignored_options = frozenset({"relations"})  # its words come from lexicographer files and antonyms
+    ignored_options = frozenset({"neighbours"})  # its words come from lexicographer files and antonyms
 
     def __init__(self, *, num_perturb: int = 6, per_slot: Optional[int] = 2, encoder: Optional[str] = "none",
                  min_zipf: Optional[float] = 3.5, **options):

@@ -1,6 +1,6 @@
 """The offline SIT perturber: same-POS WordNet neighbours of nouns and adjectives.
 
-Which WordNet relations neighbours come from is the ``relations`` option, a comma list of
+Which WordNet relations neighbours come from is the ``neighbours`` option, a comma list of
 ``synonyms`` (nouns and adjectives), ``cohyponyms`` (other hyponyms of a noun's hypernyms),
 ``hypernyms`` and ``hyponyms`` (a noun's direct ones) and ``similar`` (an adjective's similar
 adjectives); the default, ``synonyms,cohyponyms,similar``, gives nouns their synonyms and
@@ -22,7 +22,7 @@ from typing import Any, Iterable, Optional
 
 from .substitution import Slot, SubstitutionPerturber, Tagger
 
-#: the WordNet relations a neighbour may come from (``relations=``), and the parts of speech each serves
+#: the WordNet relations a neighbour may come from (``neighbours=``), and the parts of speech each serves
 RELATIONS = {"synonyms": ("NOUN", "ADJ"), "cohyponyms": ("NOUN",), "hypernyms": ("NOUN",),
              "hyponyms": ("NOUN",), "similar": ("ADJ",)}
 DEFAULT_RELATIONS = ("synonyms", "cohyponyms", "similar")
@@ -54,18 +54,18 @@ def _by_lemma_and_pos(counts: dict[str, int], sense_index) -> Optional[dict[str,
     return out
 
 
-def parse_relations(value) -> tuple[str, ...]:
+def parse_neighbours(value) -> tuple[str, ...]:
     """``"synonyms,hypernyms"`` (or a list) -> the known relation names given, in
     :data:`RELATIONS`' order (so the order given changes no signature); a ConfigError naming the
     valid ones for an unknown name or none."""
     from ..errors import ConfigError
+    from ..validate import names_list
 
     if value is None:
         return DEFAULT_RELATIONS
-    items = value.split(",") if isinstance(value, str) else value
-    names = {str(n).strip() for n in items if str(n).strip()} if isinstance(items, (list, tuple)) else set()
+    names = set(names_list(value, "neighbours")) if isinstance(value, (str, list, tuple)) else set()
     if not names or names - set(RELATIONS):
-        raise ConfigError(f"relations takes a comma list of {', '.join(RELATIONS)}, got {value!r}")
+        raise ConfigError(f"neighbours takes a comma list of {', '.join(RELATIONS)}, got {value!r}")
     return tuple(r for r in RELATIONS if r in names)
 
 
@@ -96,7 +96,7 @@ class WordNetPerturber(SubstitutionPerturber):
         senses: int = 3,
         usual_senses: bool = True,
         wsd: bool = False,
-        relations=DEFAULT_RELATIONS,
+        neighbours=DEFAULT_RELATIONS,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
         device: Optional[str] = None,
@@ -110,7 +110,7 @@ class WordNetPerturber(SubstitutionPerturber):
         self.senses = senses
         self.usual_senses = check_bool(usual_senses, "usual_senses")
         self.wsd = check_bool(wsd, "wsd")
-        self.relations = parse_relations(relations)
+        self.kinds = parse_neighbours(neighbours)  # the WordNet relations neighbours come from
         self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
         self.root = self.lexicon.root
         self.wn_version = self.lexicon.version
@@ -127,13 +127,13 @@ class WordNetPerturber(SubstitutionPerturber):
         return f"wordnet-{self.wn_version}"
 
     def options(self):
-        # relations only where not the default: caches made before the option keep their keys
-        chosen = {"relations": ",".join(self.relations)} if self.relations != DEFAULT_RELATIONS else {}
+        # neighbours only where not the default: caches made before the option keep their keys
+        chosen = {"neighbours": ",".join(self.kinds)} if self.kinds != DEFAULT_RELATIONS else {}
         return {**super().options(), "senses": self.senses, "usual_senses": self.usual_senses,
                 "wsd": self.wsd and self.quality.encoder is not None, **chosen}
 
     def describe(self) -> str:
-        which = "" if self.relations == DEFAULT_RELATIONS else f" ({', '.join(self.relations)})"
+        which = "" if self.kinds == DEFAULT_RELATIONS else f" ({', '.join(self.kinds)})"
         return (f"wordnet (WordNet {self.wn_version} same-POS neighbours{which}, {self.num_perturb} per word; "
                 f"{self.quality.describe()})")
 
@@ -143,7 +143,7 @@ class WordNetPerturber(SubstitutionPerturber):
         return self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
 
     def neighbours(self, lemma: str, pos: str, synsets: Optional[list] = None) -> list[str]:
-        """Same-POS neighbours of ``lemma`` (single words) through the chosen ``relations`` of
+        """Same-POS neighbours of ``lemma`` (single words) through the chosen ``neighbours`` relations of
         ``synsets`` (default: every sense of :meth:`senses_of`), the first sense's first, then
         most frequent first."""
         synsets = self.senses_of(lemma, pos) if synsets is None else synsets
@@ -160,7 +160,7 @@ class WordNetPerturber(SubstitutionPerturber):
             sense.setdefault(word, rank)
             scores[word] = scores.get(word, 0) + self.sense_counts().get(lemma_obj.key(), 0)
 
-        kinds = [r for r in self.relations if pos in RELATIONS[r]]
+        kinds = [r for r in self.kinds if pos in RELATIONS[r]]
         for rank, syn in enumerate(synsets):
             for kind in kinds:
                 for other in related(syn, kind):

@@ -42,8 +42,9 @@ def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
 
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given."""
-    items = value.split(",") if isinstance(value, str) else list(value)
-    names = tuple(dict.fromkeys(n.strip() for n in items if n.strip()))
+    from ..validate import names_list
+
+    names = names_list(value, "--relation")
     if not names:
         raise ConfigError(f"--relation needs at least one of: {', '.join(RELATIONS.names())}")
     for name in names:
