@@ -146,6 +146,31 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
     bare = PERTURBERS.create("wordnet", wordnet_root=str(root))
     assert [bare.pos_counts(w, "NOUN") for w in POS_WORDS] == [perturber.pos_counts(w, "NOUN") for w in POS_WORDS]
     assert bare._pos_counts is None  # it asked NLTK, since there is no index.sense to read
+    # a sense's number: from index.sense, or without it from the order of NLTK's synsets
+    lemmas = [(l, pos) for word, pos in (("meeting", "NOUN"), ("state", "NOUN"), ("light", "ADJ"), ("foreign", "ADJ"))
+              for syn in perturber.wn.synsets(word, pos="n" if pos == "NOUN" else "a")
+              for l in syn.lemmas() if l.name().isalpha()]
+    usual = [perturber.usual_sense(l, pos) for l, pos in lemmas]
+    assert [bare.usual_sense(l, pos) for l, pos in lemmas] == usual and bare._rare_senses is None
+    assert True in usual and False in usual
+
+
+def test_usual_senses_are_a_words_two_most_frequent_in_the_part_of_speech_it_takes(perturber):
+    wn = perturber.wn
+    # "meeting" (index.sense numbers its noun senses): 1 "a formally arranged gathering" and 2 "a
+    # small informal social gathering" are usual; 3 "a casual or unexpected convergence" is not
+    first, second, third = wn.synsets("meeting", pos="n")[:3]
+    named = lambda syn: next(l for l in syn.lemmas() if l.name() == "meeting")  # noqa: E731
+    assert perturber.usual_sense(named(first), "NOUN") and perturber.usual_sense(named(second), "NOUN")
+    assert not perturber.usual_sense(named(third), "NOUN")
+    # "Earth" and "earth" in one synset have keys of their own, and index.sense lists only one: the
+    # sense is judged by its number all the same (earth.n.01, the planet, is sense 1; earth.n.04,
+    # "the abode of mortals", sense 4)
+    lower = {s.name(): l for s in wn.synsets("earth", pos="n") for l in s.lemmas() if l.name() == "earth"}
+    assert perturber.usual_sense(lower["earth.n.01"], "NOUN") and not perturber.usual_sense(lower["earth.n.04"], "NOUN")
+    # "abroad" is mostly an adverb in WordNet's tagged corpus: never a usual adjective
+    assert not any(perturber.usual_sense(l, "ADJ") for s in wn.synsets("abroad", pos="a") for l in s.lemmas()
+                   if l.name() == "abroad")
 
 
 # -- which WordNet relations neighbours come from (neighbours=) ---------------------------------

@@ -36,22 +36,34 @@ WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s")}
 _SS_TYPES = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 
-def _by_lemma_and_pos(counts: dict[str, int], sense_index) -> Optional[dict[str, dict[str, int]]]:
-    """The counts of the sense keys that WordNet's ``sense_index`` file (index.sense) lists, added up
-    by lemma name and part of speech (``n``, ``v``, ``a``, ``r``, ``s``); None without that file."""
+def _read_sense_index(counts: dict[str, int], sense_index) -> tuple[Optional[dict[str, dict[str, int]]], Optional[frozenset]]:
+    """From WordNet's ``sense_index`` file (index.sense: sense key, synset offset, sense number,
+    count): the ``counts`` of the sense keys it lists, added up by lemma name and part of speech
+    (``n``, ``v``, ``a``, ``r``, ``s``), and the senses numbered above :data:`DOMINANT_SENSES`
+    among their word's senses in that part of speech, as (word, data file, synset offset): a
+    synset's lemmas that differ only in case ("Earth", "earth") have keys of their own, of which
+    index.sense lists one; (None, None) without that file."""
     if not sense_index.exists():
-        return None
+        return None, None
     out: dict[str, dict[str, int]] = {}
+    rare: set[tuple[str, str, int]] = set()
     with open(sense_index, encoding="utf-8", errors="replace") as fh:
         for line in fh:
-            key = line.split(" ", 1)[0]
+            key, offset, number, *_ = line.split(" ")
+            name, _, rest = key.partition("%")
+            kind = _SS_TYPES[rest[:1]]
+            if int(number) > DOMINANT_SENSES:
+                rare.add((name, _data_file(kind), int(offset)))
             n = counts.get(key)
             if n:
-                name, _, rest = key.partition("%")
-                kind = _SS_TYPES[rest[:1]]
                 per = out.setdefault(name, {})
                 per[kind] = per.get(kind, 0) + n
-    return out
+    return out, frozenset(rare)
+
+
+def _data_file(kind: str) -> str:
+    # the data file a part of speech's synsets are in: satellites with the adjectives
+    return "a" if kind == "s" else kind
 
 
 def parse_neighbours(value) -> tuple[str, ...]:
@@ -117,6 +129,7 @@ class WordNetPerturber(SubstitutionPerturber):
         self._usual: dict[tuple[str, str], frozenset] = {}  # (word, pos) -> the senses it usually has
         self._counts: Optional[dict[str, int]] = None
         self._pos_counts: Optional[dict[str, dict[str, int]]] = None  # lemma -> part of speech -> count
+        self._rare_senses: Optional[frozenset] = None  # (word, data file, offset) numbered above DOMINANT_SENSES
 
     @property
     def wn(self):
@@ -155,7 +168,7 @@ class WordNetPerturber(SubstitutionPerturber):
             if not single_word(name):
                 return
             word = name.lower()
-            if word == lemma or (self.usual_senses and not self.usual_sense(word, lemma_obj.synset(), pos)):
+            if word == lemma or (self.usual_senses and not self.usual_sense(lemma_obj, pos)):
                 return
             sense.setdefault(word, rank)
             scores[word] = scores.get(word, 0) + self.sense_counts().get(lemma_obj.key(), 0)
@@ -170,16 +183,24 @@ class WordNetPerturber(SubstitutionPerturber):
         # alphabetically (NLTK's relation lists come in hash order: never rely on it)
         return sorted(scores, key=lambda w: (sense[w], -scores[w], w))
 
-    def usual_sense(self, word: str, synset, pos: str) -> bool:
-        """Whether ``synset`` is a sense ``word`` usually has, in the part of speech ``pos`` that
-        the word usually takes (sense-tagged counts; a word WordNet never counted passes the
-        second test). Looked up once per word and part of speech."""
+    def usual_sense(self, lemma, pos: str) -> bool:
+        """Whether ``lemma`` (an NLTK lemma: a word in one of its senses) is in a sense its word
+        usually has: one of the word's :data:`DOMINANT_SENSES` most frequent senses, in the part of
+        speech ``pos`` that the word usually takes (sense-tagged counts; a word WordNet never
+        counted passes this test). The sense's number comes from index.sense where WordNet has it
+        (no synset is read), else from the order of NLTK's synsets, looked up once per word."""
+        word = lemma.name().lower()
+        own, other = self.pos_counts(word, pos)
+        if own < other:
+            return False
+        self.sense_counts()
+        if self._rare_senses is not None:
+            synset = lemma.synset()
+            return (word, _data_file(synset.pos()), synset.offset()) not in self._rare_senses
         key = (word, pos)
         if key not in self._usual:
-            own, other = self.pos_counts(word, pos)
-            top = self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES] if own >= other else []
-            self._usual[key] = frozenset(top)
-        return synset in self._usual[key]
+            self._usual[key] = frozenset(self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES])
+        return lemma.synset() in self._usual[key]
 
     def pos_counts(self, word: str, pos: str) -> tuple[int, int]:
         """How often WordNet's sense-tagged corpus uses ``word`` in the part of speech ``pos``
@@ -220,7 +241,7 @@ class WordNetPerturber(SubstitutionPerturber):
                         parts = line.split()
                         if len(parts) >= 3 and parts[2].isdigit():
                             counts[parts[0]] = counts.get(parts[0], 0) + int(parts[2])
-            self._pos_counts = _by_lemma_and_pos(counts, self._wordnet_file("index.sense"))
+            self._pos_counts, self._rare_senses = _read_sense_index(counts, self._wordnet_file("index.sense"))
             self._counts = counts
         return self._counts
 
