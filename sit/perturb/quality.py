@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError, MissingDependencyError
@@ -339,9 +339,7 @@ def _has_wordfreq() -> bool:
 def options_from(kwargs: dict[str, Any]) -> QualityOptions:
     """The quality options among a perturber's keyword options (the others are left alone)."""
     base = QualityOptions()
-    names = ("min_zipf", "lm", "max_lm_fall", "grammar", "collocations", "encoder", "min_similarity",
-             "min_word_similarity", "per_slot", "rank")
-    given = {k: kwargs[k] for k in names if kwargs.get(k) is not None}
+    given = {f.name: kwargs[f.name] for f in fields(QualityOptions) if kwargs.get(f.name) is not None}
     for key in ("min_zipf", "max_lm_fall", "min_similarity", "min_word_similarity"):
         if key in given:
             try:

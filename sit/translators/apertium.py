@@ -103,20 +103,20 @@ class ApertiumTranslator(Translator):
         # inside a text would shift every later text, so whitespace is normalised first.
         lines = [" ".join(t.replace("\0", " ").split()) for t in texts]
         env = dict(os.environ, LC_ALL="C.UTF-8")
+        source = "\n\n".join(lines) + "\n"
         timeout = self.timeout or max(60.0, 0.05 * len(lines))
         if self._stages is None:
-            return self._paragraphs(self._whole(lines, env, timeout), len(lines))
-        source = ("\n\n".join(lines) + "\n").encode("utf-8")
-        out = apertium_stages.translate_apart(self._stages, source, len(lines), timeout, env)
+            return self._paragraphs(self._whole(source, len(lines), env, timeout), len(lines))
+        out = apertium_stages.translate_apart(self._stages, source.encode("utf-8"), len(lines), timeout, env)
         return self._paragraphs(out.decode("utf-8"), len(lines))
 
-    def _whole(self, lines: list[str], env: dict[str, str], timeout: float) -> str:
-        """The batch through one ``apertium -u`` process."""
+    def _whole(self, source: str, n: int, env: dict[str, str], timeout: float) -> str:
+        """The batch (``n`` texts, one per paragraph) through one ``apertium -u`` process."""
         try:
-            proc = subprocess.run(["apertium", "-u", self.pair], input="\n\n".join(lines) + "\n", capture_output=True,
+            proc = subprocess.run(["apertium", "-u", self.pair], input=source, capture_output=True,
                                   text=True, encoding="utf-8", timeout=timeout, env=env)
         except subprocess.TimeoutExpired as exc:
-            raise TranslationError(f"apertium {self.pair} timed out on a batch of {len(lines)} lines", translator=self.name) from exc
+            raise TranslationError(f"apertium {self.pair} timed out on a batch of {n} lines", translator=self.name) from exc
         except OSError as exc:
             raise TranslationError(f"cannot run apertium: {exc}", translator=self.name) from exc
         if proc.returncode != 0:
