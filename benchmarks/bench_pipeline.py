@@ -5,12 +5,14 @@ Apertium en->es, the offline defaults (WordNet perturber and its quality stage, 
 
 - a cold run (empty cache) with ``--jobs 1`` (the stages one after the other) and with the
   default ``--jobs`` (the machine's cores: translation beside the perturber), then a cached
-  re-run, each in a fresh process: wall time per stage, the whole process's wall time and peak
+  re-run, each the ``sit run`` command as a user types it, in a process of its own: the time of
+  each stage (run.json) and their sum, the process's wall time from start to exit, and its peak
   memory (max RSS);
 - the model stages alone on the very texts the cold run gave them (the English tagger on the
   sentences and re-tagged candidates, the sentence encoder on what it encoded, Apertium on every
-  text translated, the Spanish parser on every translation), models loaded beforehand, and the
-  whole-run overhead: cold wall time / the model stages' sum.
+  text translated, the Spanish parser on every translation), models loaded beforehand, in a
+  process with the ``sit`` command's settings (``sit.cli.tune_process``), and the whole-run
+  overhead: the cold run's process wall time / the model stages' sum.
 
 Targets on the project's 2-core machine (issue 13): cold run at most 30 s, cached re-run at most
 2 s, peak memory at most 1 GB, whole-run overhead at most 1.3x. Run it where ``scripts/setup.sh``
@@ -35,23 +37,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NEWS = ROOT / "sit" / "datasets" / "news.txt"
 
-CHILD = r"""
-import json, resource, sys, time
-from sit.pipeline import RunConfig, run
-cfg = RunConfig(**json.loads(sys.argv[1]))
-t = time.perf_counter()
-r = run(cfg)
-wall = time.perf_counter() - t
-print(json.dumps({"wall": wall, "counts": r.counts, "timings": r.timings,
-                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "perturber": r.signature.perturber}))
-"""
-
 # The model stages alone: record what the tagger and the encoder are given while perturbing
 # (no cache), then time each model on those texts, and Apertium and the Spanish parser on the
 # cold run's texts and translations.
 MODELS = r"""
 import json, sys, time
+from sit.cli import tune_process
+tune_process()  # the process settings of the sit command
 from sit.perturb import PERTURBERS
 from sit.translators import TRANSLATORS
 from sit.parse import get_parser
@@ -87,6 +79,22 @@ print(json.dumps(out))
 """
 
 
+def sit_run(args: list[str], out: Path) -> dict:
+    """``sit run ARGS --out OUT`` as a user runs it, in a process of its own: its run.json, with the
+    process's wall time (start to exit) and peak memory (max RSS, from wait4)."""
+    t = time.perf_counter()
+    with open(out.with_suffix(".log"), "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "sit.cli", "run", *args, "--out", str(out)],
+                                stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(out.with_suffix(".log").read_text())
+    res = json.loads((out / "run.json").read_text())
+    res.update(process_wall=wall, maxrss_mb=usage.ru_maxrss / 1024)
+    return res
+
+
 def child(code: str, *args: str) -> dict:
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
@@ -105,19 +113,20 @@ def pipeline(work: Path, source: Path) -> None:
     print(f"{source.name}: cores {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at the start; "
           f"scikit-learn {'installed (NLTK imports it: about 1.2 s and 145 MB more than scripts/setup.sh gives)' if sklearn else 'not installed, as scripts/setup.sh gives'}")
     print(f"{'run':<16} {'sent':>5} {'pert':>6} {'transl':>6} {'calls':>5} {'hits':>6} "
-          + " ".join(f"{s[:9]:>9}" for s in stages) + f" {'wall s':>7} {'process s':>9} {'peak MB':>8}")
+          + " ".join(f"{s[:9]:>9}" for s in stages) + f" {'stages s':>7} {'process s':>9} {'peak MB':>8}")
     cold = {}
-    for label, jobs, cache in (("cold, --jobs 1", 1, "c1"), ("cold, default", None, "c2"), ("cached re-run", None, "c2")):
-        cfg = {"input": str(source), "translator": "apertium", "cache_dir": str(work / cache),
-               "out": str(work / f"run-{len(cold)}"), "progress": False, "jobs": jobs}
-        r = child(CHILD, json.dumps(cfg))
+    for n, (label, jobs, cache) in enumerate((("cold, --jobs 1", ["--jobs", "1"], "c1"), ("cold, default", [], "c2"),
+                                              ("cached re-run", [], "c2"))):
+        out = work / f"run-{n}"
+        r = sit_run(["--input", str(source), "--translator", "apertium", "--cache-dir", str(work / cache),
+                     "--no-progress", *jobs], out)
         if label.startswith("cold"):
-            cold[label] = (r, cfg["out"])
+            cold[label] = (r, out)
         c, t = r["counts"], r["timings"]
         print(f"{label:<16} {c['sentences']:>5} {c['perturbations']:>6} {c['translations']:>6} "
               f"{c['translator_calls']:>5} {c['cache_hits']:>6} "
               + " ".join(f"{t.get(s, 0):>9.2f}" for s in stages)
-              + f" {r['wall']:>7.2f} {r['process_wall']:>9.2f} {r['maxrss_mb']:>8.0f}")
+              + f" {sum(t.values()):>7.2f} {r['process_wall']:>9.2f} {r['maxrss_mb']:>8.0f}")
     run_dir = cold["cold, default"][1]
     models = child(MODELS, str(source), str(Path(run_dir) / "translations.jsonl"))
     models.pop("process_wall")
