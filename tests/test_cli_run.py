@@ -173,3 +173,45 @@ print(len(messages), all(TORCH_INSTALL_HINT in m for m in messages), messages[0]
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.stdout.split() == ["3", "True", "1"], proc.stdout + proc.stderr
+
+
+# -- the sit command's process (sit.cli.console) --------------------------------------------------
+
+def _console(prelude: str, *args: str, env=None):
+    """``console()`` with sys.argv = ["sit", *args], after ``prelude`` ran in the same process."""
+    code = f"import sys\n{prelude}\nsys.argv = ['sit', *{list(args)!r}]\nfrom sit.cli import console\nconsole()\n"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def test_console_output_is_whole_when_the_process_leaves_at_once(capsys):
+    from sit.cli import main
+
+    assert main(["list"]) == 0
+    expected = capsys.readouterr().out
+    p = subprocess.run([sys.executable, "-m", "sit.cli", "list"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout == expected and len(expected.splitlines()) > 20
+
+
+def test_console_runs_exit_functions_and_keeps_the_exit_code():
+    p = _console("import atexit\natexit.register(print, 'exit function ran')", "run", "--input", "missing.txt")
+    assert p.returncode == 2 and "does not exist" in p.stderr
+    assert p.stdout.strip() == "exit function ran"
+
+
+def test_console_waits_for_a_thread_that_is_not_a_daemon():
+    # such a thread must finish: the process then ends Python's own way, after it
+    prelude = ("import threading, time\n"
+               "threading.Thread(target=lambda: (time.sleep(1.0), print('thread finished', flush=True))).start()")
+    p = _console(prelude, "list")
+    assert p.returncode == 0 and p.stdout.rstrip().endswith("thread finished"), p.stdout[-300:]
+
+
+@pytest.mark.parametrize("env, policy", [({}, "PASSIVE"), ({"OMP_WAIT_POLICY": "ACTIVE"}, "ACTIVE")])
+def test_tune_process_lets_openmp_threads_sleep_unless_the_environment_says(env, policy):
+    code = ("import gc, os; from sit.cli import tune_process; tune_process(); "
+            "print(os.environ['OMP_WAIT_POLICY'], gc.get_threshold()[2])")
+    base = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**base, **env}).stdout.split()
+    assert out == [policy, "100"]
