@@ -145,13 +145,13 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
                     ignore=shutil.ignore_patterns("index.sense"))
     bare = PERTURBERS.create("wordnet", wordnet_root=str(root))
     assert [bare.pos_counts(w, "NOUN") for w in POS_WORDS] == [perturber.pos_counts(w, "NOUN") for w in POS_WORDS]
-    assert bare._pos_counts is None  # it asked NLTK, since there is no index.sense to read
+    assert bare.sense_tables().pos_counts is None  # it asked NLTK, since there is no index.sense to read
     # a sense's number: from index.sense, or without it from the order of NLTK's synsets
     lemmas = [(l, pos) for word, pos in (("meeting", "NOUN"), ("state", "NOUN"), ("light", "ADJ"), ("foreign", "ADJ"))
               for syn in perturber.wn.synsets(word, pos="n" if pos == "NOUN" else "a")
               for l in syn.lemmas() if l.name().isalpha()]
     usual = [perturber.usual_sense(l, pos) for l, pos in lemmas]
-    assert [bare.usual_sense(l, pos) for l, pos in lemmas] == usual and bare._rare_senses is None
+    assert [bare.usual_sense(l, pos) for l, pos in lemmas] == usual and bare.sense_tables().rare is None
     assert True in usual and False in usual
 
 

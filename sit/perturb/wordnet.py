@@ -17,6 +17,7 @@ shared quality stage (:mod:`sit.perturb.quality`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Iterable, Optional
 
@@ -34,6 +35,17 @@ WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s")}
 
 #: a sense key's synset type digit (``lemma%TYPE:...``) -> the synset's part of speech
 _SS_TYPES = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
+
+
+@dataclass(frozen=True)
+class SenseTables:
+    """What WordNet's sense-tagged corpus says, read once (:meth:`WordNetPerturber.sense_tables`)."""
+
+    counts: dict[str, int]  # sense key -> count (cntlist.rev)
+    #: lemma name -> part of speech -> count, from index.sense (None without that file)
+    pos_counts: Optional[dict[str, dict[str, int]]]
+    #: (word, data file, synset offset) of senses numbered above DOMINANT_SENSES (None without index.sense)
+    rare: Optional[frozenset]
 
 
 def _read_sense_index(counts: dict[str, int], sense_index) -> tuple[Optional[dict[str, dict[str, int]]], Optional[frozenset]]:
@@ -127,9 +139,7 @@ class WordNetPerturber(SubstitutionPerturber):
         self.root = self.lexicon.root
         self.wn_version = self.lexicon.version
         self._usual: dict[tuple[str, str], frozenset] = {}  # (word, pos) -> the senses it usually has
-        self._counts: Optional[dict[str, int]] = None
-        self._pos_counts: Optional[dict[str, dict[str, int]]] = None  # lemma -> part of speech -> count
-        self._rare_senses: Optional[frozenset] = None  # (word, data file, offset) numbered above DOMINANT_SENSES
+        self._tables: Optional[SenseTables] = None
 
     @property
     def wn(self):
@@ -171,8 +181,9 @@ class WordNetPerturber(SubstitutionPerturber):
             if word == lemma or (self.usual_senses and not self.usual_sense(lemma_obj, pos)):
                 return
             sense.setdefault(word, rank)
-            scores[word] = scores.get(word, 0) + self.sense_counts().get(lemma_obj.key(), 0)
+            scores[word] = scores.get(word, 0) + counts.get(lemma_obj.key(), 0)
 
+        counts = self.sense_tables().counts
         kinds = [r for r in self.kinds if pos in RELATIONS[r]]
         for rank, syn in enumerate(synsets):
             for kind in kinds:
@@ -193,10 +204,10 @@ class WordNetPerturber(SubstitutionPerturber):
         own, other = self.pos_counts(word, pos)
         if own < other:
             return False
-        self.sense_counts()
-        if self._rare_senses is not None:
+        rare = self.sense_tables().rare
+        if rare is not None:
             synset = lemma.synset()
-            return (word, _data_file(synset.pos()), synset.offset()) not in self._rare_senses
+            return (word, _data_file(synset.pos()), synset.offset()) not in rare
         key = (word, pos)
         if key not in self._usual:
             self._usual[key] = frozenset(self.wn.synsets(word, pos=WN_POS[pos][0])[:DOMINANT_SENSES])
@@ -220,19 +231,20 @@ class WordNetPerturber(SubstitutionPerturber):
         # lemmas, each sense key once (NLTK lists forest.n.01 twice among the synsets of "woods"):
         # slower, the same counts. cntlist.rev also holds keys of senses WordNet 3.0 no longer has
         # ("mutual%5:00:00:reciprocal:00"), which neither way counts
-        counts = self.sense_counts()
-        if self._pos_counts is not None:
-            return self._pos_counts.get(word, {})
+        tables = self.sense_tables()
+        if tables.pos_counts is not None:
+            return tables.pos_counts.get(word, {})
         out: dict[str, int] = {}
         for lemma in {l.key(): l for l in self.wn.lemmas(word)}.values():
             kind = lemma.synset().pos()
-            out[kind] = out.get(kind, 0) + counts.get(lemma.key(), 0)
+            out[kind] = out.get(kind, 0) + tables.counts.get(lemma.key(), 0)
         return out
 
-    def sense_counts(self) -> dict[str, int]:
-        """Sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's
-        ``Lemma.count()`` binary-searches on disk at every call)."""
-        if self._counts is None:
+    def sense_tables(self) -> SenseTables:
+        """The sense-tagged frequencies by sense key, read once from ``cntlist.rev`` (what NLTK's
+        ``Lemma.count()`` binary-searches on disk at every call), and what index.sense adds to
+        them (:func:`_read_sense_index`)."""
+        if self._tables is None:
             counts: dict[str, int] = {}
             path = self._wordnet_file("cntlist.rev")
             if path.exists():
@@ -241,9 +253,8 @@ class WordNetPerturber(SubstitutionPerturber):
                         parts = line.split()
                         if len(parts) >= 3 and parts[2].isdigit():
                             counts[parts[0]] = counts.get(parts[0], 0) + int(parts[2])
-            self._pos_counts, self._rare_senses = _read_sense_index(counts, self._wordnet_file("index.sense"))
-            self._counts = counts
-        return self._counts
+            self._tables = SenseTables(counts, *_read_sense_index(counts, self._wordnet_file("index.sense")))
+        return self._tables
 
     def _wordnet_file(self, name: str):
         from pathlib import Path
