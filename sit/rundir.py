@@ -29,11 +29,15 @@ T = TypeVar("T")
 def check_writable(path: str | os.PathLike, option: str, *, directory: bool = False) -> Path:
     """Refuse, before any work, an output that cannot be written: a file where a directory is
     needed or the reverse, a path under a file, a place where no file can be created (probed by
-    creating and removing a temporary file, so that it holds for root and read-only mounts too)."""
+    creating and removing a temporary file, so that it holds for root and read-only mounts too),
+    and ``-``, which would be a file of that name, not standard output."""
     path = Path(path)
 
     def fail(why: str):
         raise OutputError(f"{option} {path}: {why}; choose another path")
+
+    if str(path) == "-":
+        fail("sit writes files, not standard output, and would name one '-'")
 
     if directory and path.exists() and not path.is_dir():
         fail("exists and is not a directory")

@@ -66,6 +66,15 @@ def test_sit_perturb_checks_its_outputs_before_any_work(tmp_path, corpus, capsys
     assert not (tmp_path / "ok.txt").exists() and not (tmp_path / "ok.jsonl").exists()
 
 
+def test_a_dash_is_refused_not_written_as_a_file_named_dash(tmp_path, corpus, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = main(["perturb", "--input", str(corpus), "--perturber", "char_swap", "--output", "-",
+                 "--cache-dir", str(tmp_path / "cache")])
+    assert code == 4
+    assert "not standard output" in _one_error(capsys, "--output")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
+
+
 @pytest.mark.parametrize("where", ["under-a-file", "in-proc", "a-dir"])
 def test_sit_report_checks_its_output_before_rendering(tmp_path, capsys, where):
     run_dir = write_sample_run(tmp_path / "run", sample_issues(3, 2, seed=1))
