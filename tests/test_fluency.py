@@ -53,6 +53,13 @@ def test_the_fall_sums_the_ngrams_through_the_word(arpa):
     assert arpa.fall(words, 2, "b") == 0
 
 
+def test_a_window_read_before_the_model_is_loaded_sums_the_same_ngrams(arpa):
+    # the first window of a run (a slot's original words) is asked for before anything loaded the model
+    words = ["<s>", "a", "b", "</s>"]
+    assert arpa.window(words, 2) == pytest.approx(-0.2 - 0.3, abs=1e-3)  # P(b|a) + P(</s>|b)
+    assert arpa.window(words, 2) == pytest.approx(-0.2 - 0.3, abs=1e-3)
+
+
 def test_the_shipped_english_model_tells_a_usual_word_from_an_odd_one():
     path, why = resolve_lm("auto")
     assert path == shipped_lm() and "pocketsphinx" in why

@@ -81,7 +81,8 @@ class NgramModel:
     def source(self) -> str:
         """What the model is (written to the perturber's signature): the shipped model by its
         package version, another by its path and size."""
-        if shipped_lm() is not None and os.path.realpath(self.path) == os.path.realpath(shipped_lm()):
+        shipped = shipped_lm()
+        if shipped is not None and os.path.realpath(self.path) == os.path.realpath(shipped):
             from importlib import metadata
 
             return f"pocketsphinx-{metadata.version('pocketsphinx')}:{os.path.basename(self.path)}"
@@ -119,7 +120,6 @@ class NgramModel:
         """How much less likely (log10) the n-grams through ``words[index]`` become when it is
         ``new``; negative where the new word fits better. ``before``: :meth:`window` of ``words``
         at ``index``, where the caller already has it."""
-        self._load()
         changed = list(words)
         changed[index] = new
         if before is None:
@@ -127,7 +127,9 @@ class NgramModel:
         return round(before - self.window(changed, index), 4)
 
     def window(self, words: Sequence[str], index: int) -> float:
-        """The summed log10 probability of the words whose n-gram contains ``words[index]``."""
+        """The summed log10 probability of the words whose n-gram contains ``words[index]`` (the
+        model is loaded first: its order says how many words that is)."""
+        self._load()
         end = min(len(words), index + max(self._order, 1))
         return sum(self.logprob(words[k], words[max(0, k - self._order + 1):k]) for k in range(index, end))
 
