@@ -132,3 +132,16 @@ def test_rank_by_fluency_keeps_the_most_fluent_of_each_word(english_tagger):
         assert chosen == sorted(falls[position])[:2]
     with pytest.raises(ConfigError, match="rank must be one of similarity, fluency"):
         options_from({"rank": "loudness"})
+
+
+def test_rank_by_fluency_without_the_ngram_model_ranks_by_similarity_and_says_so(english_tagger):
+    sentence = ["Rebel leaders said the ceasefire talks had collapsed after a week of fighting."]
+    similar = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=2, min_similarity=0, lm="none")
+    asked = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=2, min_similarity=0, lm="none", rank="fluency")
+    assert asked.options()["rank"] == similar.options()["rank"] == "similarity"
+    pairs = asked.perturb(sentence, random.Random(0))
+    assert pairs and [p.perturbed for p in pairs] == [p.perturbed for p in similar.perturb(sentence, random.Random(0))]
+    by_word: dict = {}
+    for p in pairs:
+        by_word.setdefault(p.edit.position, []).append(p.edit.similarity)
+    assert all(sims == sorted(sims, reverse=True) for sims in by_word.values())

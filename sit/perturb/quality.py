@@ -290,10 +290,11 @@ class QualityFilter:
         return out
 
     def _rank(self) -> Optional[str]:
-        """How a word's candidates are ordered: by the chosen score where its model runs, else
-        None (the proposer's order)."""
-        if self.options.rank == "fluency":
-            return "fluency" if self.lm is not None else None
+        """How a word's candidates are ordered (the signature's ``rank``): with ``rank=fluency``
+        and the n-gram model running, most fluent first; else, with the encoder running, most
+        similar first; else None (the proposer's order)."""
+        if self.options.rank == "fluency" and self.lm is not None:
+            return "fluency"
         return "similarity" if self.encoder is not None else None
 
     def _per_slot(self, scored, n_sentences: int, perturber: str, dropped) -> list[list[tuple[str, Edit]]]:
@@ -301,10 +302,11 @@ class QualityFilter:
         for cand, sim in scored:
             groups.setdefault((cand.sentence_index, cand.slot.index), []).append((cand, sim))
         result: list[list[tuple[str, Edit]]] = [[] for _ in range(n_sentences)]
+        rank = self._rank()
         for (n, _), group in sorted(groups.items()):
-            if self._rank() == "fluency":
+            if rank == "fluency":
                 group.sort(key=lambda g: g[0].lm_fall)  # stable: ties keep the proposer's order
-            elif self.encoder is not None:
+            elif rank == "similarity":
                 group.sort(key=lambda g: -g[1])
             seen: set[str] = set()
             unique = [g for g in group if not (g[0].text in seen or seen.add(g[0].text))]
