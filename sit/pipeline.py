@@ -220,12 +220,14 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         "perturber_reason": ctx.reasons.get("perturber", ""),
         "parser_reason": ctx.reasons.get("parser", ""),
         "relations_reason": "; ".join(r.describe() for r in relations),
+        "relations_told": {r.name: r.telling() for r in relations},
         "warnings": warnings + ([note] if note else []),
-        "teapot": checked["sit"].extra.get("teapot") if "sit" in checked else {},
         "engine": engine.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
     }
+    for c in checked.values():  # run-level figures of the relations (sit's "teapot")
+        meta.update(c.extra)
     with timer.stage("write"):
         _write(out, meta, timer, ids, texts, cases, translation, issues)
     with timer.stage("report"):
@@ -277,7 +279,11 @@ def _parser(config: RunConfig, target: str, cache: Cache):
 
 
 def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
-    base = {"distance": config.distance, "discount": config.discount} if name == "sit" else {}
+    """Relation ``name``'s options: the run-wide flags it declares (``Relation.run_options``), then
+    its own ``--relation-option``s."""
+    from .relations import RELATIONS
+
+    base = {field: getattr(config, field) for field in RELATIONS.get(name).run_options}
     return {**base, **config.relation_options.get(name, {})}
 
 

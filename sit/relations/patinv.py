@@ -68,6 +68,8 @@ def _related(wn, word: str) -> set:
 
 class PatInvRelation(Relation):
     name = "patinv"
+    title = "sentences of different meaning got the same translation"
+    sides = ("source", "changed")
 
     def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast"):
         super().__init__(ctx)

@@ -116,6 +116,9 @@ def untranslated(edit: Edit, translation: str, perturbed_translation: str, targe
 
 class SitRelation(Relation):
     name = "sit"
+    title = "the structure of the translation changed under a similar word"
+    kinds = {"untranslated": "a word was left untranslated"}
+    run_options = ("distance", "discount")
     translates_substitutions = True  # its cases are the run's substitution pairs
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True,

@@ -35,10 +35,11 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
         text = render_text(run)
         if labels:
-            from .model import GROUP_TITLES
+            from .model import group_title
             from .precision import format_by_relation, precision_by_relation
 
-            text += "\n" + format_by_relation(precision_by_relation(run, labels), GROUP_TITLES)
+            results = precision_by_relation(run, labels)
+            text += "\n" + format_by_relation(results, lambda group: group_title(run.meta, group))
         return text
     from .model import build_view
 

@@ -2,7 +2,7 @@
 
 :func:`build_view` turns a loaded run directory (and optional triage labels) into plain,
 JSON-serialisable data: the header (signature, counts, timings), the flagged sentences of each
-group of findings (``sit``, ``rti``, ...; :data:`GROUP_TITLES`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
+group of findings (``sit``, ``rti``, ...; titled by their relation: :func:`sit.relations.group_title`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
 translation diff, a distance histogram and per-relation statistics. The renderers only lay it out.
 """
 
@@ -29,15 +29,25 @@ SIGNATURE_FIELDS = (
 )
 
 
-#: what each group of findings claims (report sections and filters)
-GROUP_TITLES = {
-    "sit": "the structure of the translation changed under a similar word",
-    "sit.untranslated": "the substitute was left untranslated",
-    "rti": "a noun phrase is translated differently alone than in its container",
-    "patinv": "sentences of different meaning got the same translation",
-}
-#: what the two source texts of a pair are, per relation (default: source, perturbed)
-SIDES = {"rti": ("container", "phrase"), "patinv": ("source", "changed")}
+def group_title(meta: dict[str, Any], group: str) -> str:
+    """What a group of findings claims, as its relation told it (``run.json``'s
+    ``relations_told``): ``"sit"`` -> sit's title, ``"sit.untranslated"`` -> its kind's; the
+    group's own name where the run does not say."""
+    name, _, kind = group.partition(".")
+    told = _told(meta, name)
+    return ((told.get("kinds") or {}).get(kind) if kind else told.get("title")) or group
+
+
+def relation_sides(meta: dict[str, Any], name: str) -> tuple[str, str]:
+    """What the two source texts of relation ``name``'s cases are called (``source``,
+    ``perturbed`` where the run does not say)."""
+    sides = _told(meta, name).get("sides")
+    return (str(sides[0]), str(sides[1])) if isinstance(sides, list) and len(sides) == 2 else ("source", "perturbed")
+
+
+def _told(meta: dict[str, Any], name: str) -> dict[str, Any]:
+    told = (meta.get("relations_told") or {}).get(name)
+    return told if isinstance(told, dict) else {}
 
 
 def by_group(issues: list[Issue]) -> dict[str, list[Issue]]:
@@ -169,7 +179,7 @@ def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, A
             sentences.append({
                 "key": str(source_id) if group == "sit" else f"{group}:{source_id}",
                 "group": group,
-                "sides": list(SIDES.get(issues[0].relation, ("source", "perturbed"))),
+                "sides": list(relation_sides(run.meta, issues[0].relation)),
                 "source_id": source_id,
                 "position": len(sentences) + 1,
                 "source": issues[0].pair.original,
@@ -182,7 +192,7 @@ def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, A
 
 def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per group of findings: its name, what it claims, its issues and flagged sentences."""
-    return [{"group": g, "title": GROUP_TITLES.get(g, g), "issues": len(members),
+    return [{"group": g, "title": group_title(run.meta, g), "issues": len(members),
              "sentences": sum(1 for s in sentences if s["group"] == g)}
             for g, members in by_group(run.issues).items()]
 

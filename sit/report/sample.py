@@ -140,6 +140,9 @@ def write_sample_run(
     translations = [{"source_id": sid, "role": "original", "text": text, "translation": tr}
                     for sid, (text, tr) in sorted(sources.items())] + translations
     flagged = len(sources)
+    from ..relations import RELATIONS
+
+    told = {name: RELATIONS.get(name).telling() for name in dict.fromkeys(i.relation for i in issues)}
     meta = {
         "signature": signature.to_dict(),
         "signature_line": signature.format(),
@@ -148,6 +151,7 @@ def write_sample_run(
                    "issues": len(issues)},
         "timings": {"perturb": 0.52, "translate": 3.25, "parse": 1.4, "rank": 0.01},
         "perturber_reason": "wordnet: masked LM not installed",
+        "relations_told": told,
         "warnings": [],
         "created": "2024-05-01T12:00:00+00:00",
         "command": "sit run --dataset politics --translator apertium",

@@ -5,17 +5,17 @@ that differ and how the two translations differ on the surface (``evidence.surfa
 from __future__ import annotations
 
 from ..rundir import RunData
-from .model import GROUP_TITLES, SIDES, format_relations, group_issues, relation_changes
+from .model import format_relations, group_title, group_issues, relation_changes, relation_sides
 
 
-def _sentence(source_id: int, issues: list) -> list[str]:
+def _sentence(meta: dict, source_id: int, issues: list) -> list[str]:
     first = issues[0]
-    a, b = SIDES.get(first.relation, ("source", "perturbed"))
+    a, b = relation_sides(meta, first.relation)
     lines = [f"[{source_id}] {a + ':':12} {first.pair.original}", f"     translation: {first.original_translation}"]
     for issue in issues:
         edit = issue.pair.edit
         scores = "".join(f", {k} {v:.3f}" for k, v in sorted(issue.scores.items()))
-        change = f"{edit.before} -> {edit.after or '(removed)'}" if issue.relation != "rti" else "phrase alone"
+        change = f"{edit.before} -> {edit.after or '(removed)'}" if edit.level != "phrase" else "phrase alone"
         lines.append(f"  #{issue.rank} distance {issue.distance:g} ({change}{scores})")
         lines.append(f"     {b + ':':12} {issue.pair.perturbed}")
         lines.append(f"     translation: {issue.perturbed_translation}")
@@ -67,10 +67,10 @@ def render_text(run: RunData) -> str:
         groups.setdefault(issue.group, []).append(issue)
     for group, members in groups.items():
         lines.append("=" * 80)
-        lines.append(f"{group}: {GROUP_TITLES.get(group, group)} ({len(members)} issue(s))")
+        lines.append(f"{group}: {group_title(meta, group)} ({len(members)} issue(s))")
         lines.append("=" * 80)
         for source_id, issues in group_issues(members):
-            lines.extend(_sentence(source_id, issues))
+            lines.extend(_sentence(meta, source_id, issues))
     if not run.issues:
         lines.append("no issues: every perturbation kept the structure of its translation")
     return "\n".join(lines) + "\n"
