@@ -192,7 +192,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
     signature = _signature(config, translator, ctx, relations, target)
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
-    if (getattr(engine, "jobs", 1) > 1 and translator.batch_independent
+    if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
         early = Prefetch(translator, engine, parser=ctx._parser[0] if ctx._parser is not None else None)
     if ctx._perturber is not None:

@@ -24,6 +24,7 @@ RELATIONS = Registry(
         "patinv": Entry("sit.relations.patinv:PatInvRelation", "",
                         "different meanings never share one translation (pathological invariance)"),
     },
+    group="sit.relations",
 )
 
 
