@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.configure(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(command_run=module.run)
     return parser
 
 
@@ -97,10 +97,10 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
+    if not getattr(args, "command_run", None):
         parser.print_help()
         return 2
-    return run_command(args._run, args)
+    return run_command(args.command_run, args)
 
 
 def tune_process() -> None:

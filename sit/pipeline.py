@@ -22,10 +22,6 @@ from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
-# what each translator translates into when --target-lang is not given
-DEFAULT_TARGET = {"apertium": "es", "marian": "zh"}
-
-
 @dataclass
 class RunConfig:
     dataset: Optional[str] = None
@@ -115,8 +111,7 @@ def choose_perturber(config: RunConfig, cache: Cache):
         reason = f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
-    defaults = {"num_perturb": config.num_perturb, "device": config.device,
-                "model": config.mlm_model if name == "mlm" else None}
+    defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
     opts = perturber_options(name, config.perturber_options, defaults)
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
@@ -174,7 +169,9 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
 
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
-    target = config.target_lang or DEFAULT_TARGET.get(config.translator, "es")
+    from .translators import TRANSLATORS
+
+    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
     with timer.stage("read"):
         ids, texts, source_name = _read(config, warnings)
     # Build every component before any work: missing credentials, pairs or models fail now.
@@ -194,11 +191,11 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
-        early = Prefetch(translator, engine, parser=ctx._parser[0] if ctx._parser is not None else None)
-    if ctx._perturber is not None:
+        early = Prefetch(translator, engine, parser=ctx.built_parser[0] if ctx.built_parser else None)
+    if ctx.built_perturber is not None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx._perturber.release()  # its encoder is not needed beside the parser
+            ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
@@ -288,8 +285,8 @@ def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
-    perturber = ctx._perturber
-    parser = ctx._parser
+    perturber = ctx.built_perturber
+    parser = ctx.built_parser
     return RunSignature(
         translator=config.translator,
         translator_model=translator.model_id(),
@@ -379,7 +376,7 @@ def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = 
 
 
 def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> dict[str, Any]:
-    perturber = ctx._perturber
+    perturber = ctx.built_perturber
     own = [i for i in issues if not i.kind]
     return {
         "sentences": len(texts),
@@ -391,7 +388,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
         "untranslated": untranslated,
         "perturbation_cache_hits": perturber.cache_hits if perturber else 0,
         "candidates_dropped": dict(getattr(perturber, "dropped", {}) or {}),
-        "parse_cache_hits": ctx._parser[0].cache_hits if ctx._parser else 0,
+        "parse_cache_hits": ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
         "compared": sum(c.counts.get("compared", 0) for c in checked.values()),
         "flagged_sentences": len({i.pair.source_id for i in own}),
         "issues": len(issues),

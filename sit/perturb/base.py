@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
 from ..cache import Cache
@@ -28,6 +28,9 @@ class Perturber(Counted):
     #: inherited constructor options this perturber has no use for (refused by
     #: :func:`sit.perturb.options.perturber_options`)
     ignored_options: frozenset = frozenset()
+    #: options filled from the run's settings where the user gave none (option -> ``RunConfig``
+    #: field; ``sit run --num-perturb``, ``--device``), where the perturber takes them
+    run_options: Mapping[str, str] = {"num_perturb": "num_perturb", "device": "device"}
 
     def __init__(self, *, cache: Optional[Cache] = None, progress: bool = False):
         self.cache = cache

@@ -42,6 +42,8 @@ class Translator:
     #: depends on the padding of its batch, and an Apertium mode run whole (eng-cat) on the lines
     #: before it in the same call, so for them that would change results.
     batch_independent: bool = False
+    #: the target language of a run that names none (``--target-lang``)
+    default_target: str = "es"
 
     def __init__(
         self,
