@@ -12,14 +12,18 @@ import random
 from functools import partial
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
+from ..batching import cached_batches
 from ..cache import Cache
 from ..errors import ModelError
 from ..records import Edit, Pair
+from ..stage import Stage
 
 
-class Perturber(Counted):
+class Perturber(Stage):
     name: str = "base"
+    kind = "perturbations"
+    verb = "perturb"
+    unit = "sent"
     level: str = "word"
     #: True when the output depends only on the sentence and the options (not on the rng):
     #: such perturbers are cached per sentence, the others per (seed, sentence).
@@ -33,23 +37,10 @@ class Perturber(Counted):
     run_options: Mapping[str, str] = {"num_perturb": "num_perturb", "device": "device"}
 
     def __init__(self, *, cache: Optional[Cache] = None, progress: bool = False):
-        self.cache = cache
-        self.progress = progress
-        self.stats = BatchStats()
-
-    def model_id(self) -> str:
-        return self.name
-
-    def options(self) -> dict[str, Any]:
-        """Every option that changes the output (recorded in signatures and cache keys)."""
-        return {}
+        super().__init__(cache=cache, progress=progress)
 
     def signature(self) -> dict[str, Any]:
         return {"name": self.name, "model": self.model_id(), "options": self.options(), "v": 1}
-
-    def describe(self) -> str:
-        """Why this perturber (and model) was chosen, for the run summary."""
-        return self.name
 
     def release(self) -> None:
         """Let go of the models only perturbing needs (each loads again if perturbing resumes):
@@ -79,20 +70,12 @@ class Perturber(Counted):
             keys = sentences
         else:
             keys = [f"{rng.getrandbits(64):016x} {s}" for s in sentences]
-        job = BatchJob(
-            compute=self._perturb_keys,
-            mismatch=self._mismatch,
-            stats=self.stats,
-            store=self.cache.store("perturbations", self.signature()) if self.cache is not None else None,
-            batch_size=self.batch_size,
-            desc=f"perturb ({self.name})",
-            unit="sent",
-            show_progress=self.progress,
+        job = self.batch_job(
+            "_perturb_keys",
             valid=lambda outs: isinstance(outs, (list, tuple)),
             encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
             decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
             finish=self._finish_batch,
-            remote=remote(self, "_perturb_keys"),
             on_batch=None if on_texts is None else partial(self._texts_done, on_texts),
         )
         found = cached_batches(keys, job)
