@@ -129,7 +129,6 @@ class Store:
         self.hash = stable_hash(self.namespace)
         self.label = cachejsonl.label(self.namespace)
         self.problems: list[str] = []
-        self._id: Optional[tuple[int, int]] = None  # (the database's generation, namespace id)
         self._imported = False
 
     @property
@@ -142,27 +141,23 @@ class Store:
 
     # -- the namespace's row -------------------------------------------------------------------
     def _ns(self, conn, create: bool) -> Optional[int]:
-        db = self.cache.db
-        if self._id is not None and self._id[0] == db.generation:
-            return self._id[1]
+        """This store's namespace id (looked up each time: a prune or a repair may change it)."""
         query = "SELECT id FROM namespaces WHERE kind = ? AND hash = ?"
         row = conn.execute(query, (self.kind, self.hash)).fetchone()
         if row is None and create:
             conn.execute("INSERT OR IGNORE INTO namespaces (kind, hash, label, namespace) VALUES (?, ?, ?, ?)",
                          (self.kind, self.hash, self.label, json.dumps(self.namespace, sort_keys=True)))
             row = conn.execute(query, (self.kind, self.hash)).fetchone()
-        if row is None:
-            return None
-        self._id = (db.generation, row[0])
-        return row[0]
+        return None if row is None else row[0]
 
     def _first_use(self) -> None:
         if not self._imported:
             self._imported = True
             for root in self.cache.legacy_roots:
                 old = root / cachejsonl.slug(self.kind) / cachejsonl.file_name(self.namespace)
-                if old.is_file():
-                    self.import_jsonl(old)
+                if old.is_file() and (added := self.import_jsonl(old)):
+                    log.info("imported %d cache entries from %s (the file is left in place; remove it "
+                             "when you no longer run an earlier version of sit)", added, old)
 
     # -- reading -------------------------------------------------------------------------------
     def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
@@ -228,6 +223,21 @@ class Store:
         op, after = (">=", -(1 << 63)) if after is None else (">", after)
         return conn.execute(f"SELECT h, k, v FROM entries WHERE ns = ? AND h {op} ? ORDER BY h LIMIT 1000",
                             (ns, after)).fetchall()
+
+    def verify(self) -> int:
+        """Check every entry (its key's hash, its value's shape); entries of the wrong shape are
+        handled as a lookup would (copied aside, removed, reported). Returns how many."""
+        last, bad_total = None, 0
+        while True:
+            page = self.cache.db.read(lambda c: self._page(c, last), default=[])
+            bad = [(h, k, v) for h, k, v in page
+                   if h != key_hash(k) or (value := _decode(v)) is MISSING or not self.check(value)]
+            if bad:
+                self._quarantine(bad)
+                bad_total += len(bad)
+            if len(page) < 1000:
+                return bad_total
+            last = page[-1][0]
 
     # -- writing -------------------------------------------------------------------------------
     def put_many(self, items: Iterable[tuple[str, Any]]) -> None:
@@ -301,8 +311,6 @@ class Store:
         self.cache.db.write(lambda c: c.execute("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?)",
                                                 (str(path.resolve()), st.st_size, st.st_mtime_ns, added)))
         self.cache.imported += added
-        if added:
-            log.info("imported %d cache entries from %s (the file is left in place)", added, path)
         head = reading.head
         if reading.bad or (head is not None and head.get("namespace") != self.namespace):
             lines = reading.bad or [1]

@@ -38,7 +38,7 @@ log = logging.getLogger("sit.cache")
 DB_NAME = "cache.sqlite3"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS namespaces (
-    id INTEGER PRIMARY KEY, kind TEXT NOT NULL, hash TEXT NOT NULL, label TEXT NOT NULL,
+    id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, hash TEXT NOT NULL, label TEXT NOT NULL,
     namespace TEXT NOT NULL, UNIQUE (kind, hash));
 CREATE TABLE IF NOT EXISTS entries (
     ns INTEGER NOT NULL, h INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL, t INTEGER NOT NULL);
@@ -103,7 +103,6 @@ class Db:
         self.problems: list[str] = []
         self._conn: Optional[sqlite3.Connection] = None
         self._pid = 0
-        self.generation = 0  # bumped by each recovery (namespace ids are looked up again)
         self._ino: Optional[int] = None
         self._lock = threading.RLock()
         self._stale: list[sqlite3.Connection] = []  # connections of a replaced file or a parent process
@@ -200,7 +199,6 @@ class Db:
 
             fresh, kept = salvage(backup, self.path.with_name(f".{self.path.name}.{os.getpid()}.recovering"))
             self._put_in_place(fresh)
-            self.generation += 1
         finally:
             if lock is not None:
                 os.close(lock)

@@ -17,23 +17,36 @@ from typing import Iterator
 from .cachedb import SCHEMA
 
 _PAGE = 500
+_PROBE = 256  # rows read one by one past a page that fails
 _MAX_ROWID = (1 << 63) - 1
 
 
 def _walk(conn: sqlite3.Connection, table: str, columns: str) -> Iterator[tuple]:
-    """Every readable row of ``table`` (rowid first), skipping what cannot be read."""
-    last, step = 0, 1
+    """Every readable row of ``table`` (rowid first), skipping what cannot be read: past a page
+    that fails, rows are read one by one for a while, then in ever longer jumps."""
+    page_sql = f"SELECT rowid, {columns} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT {_PAGE}"
+    one_sql = f"SELECT rowid, {columns} FROM {table} WHERE rowid = ?"
+    last, jump = 0, _PROBE
     while last < _MAX_ROWID:
         try:
-            page = conn.execute(f"SELECT rowid, {columns} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT {_PAGE}",
-                                (last,)).fetchall()
+            page = conn.execute(page_sql, (last,)).fetchall()
         except sqlite3.DatabaseError:
-            last, step = min(_MAX_ROWID, last + step), step * 2
+            found = 0
+            for rowid in range(last + 1, min(_MAX_ROWID, last + _PROBE) + 1):
+                try:
+                    row = conn.execute(one_sql, (rowid,)).fetchone()
+                except sqlite3.DatabaseError:
+                    continue
+                if row is not None:
+                    found += 1
+                    yield row
+            last = min(_MAX_ROWID, last + (_PROBE if found else jump))
+            jump = _PROBE if found else jump * 2
             continue
         if not page:
             return
         yield from page
-        last, step = page[-1][0], 1
+        last, jump = page[-1][0], _PROBE
 
 
 def salvage(damaged: Path, fresh: Path) -> tuple[Path, int]:
