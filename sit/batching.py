@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Sequence
 
-from .cache import MISSING, Store
+from .cache import Store
 from .progress import progress
 
 log = logging.getLogger("sit.batching")
@@ -131,15 +131,12 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
 
     Keys left without a value (a recoverable error under ``strict=False``) are absent from the
     result. Each finished batch is in the cache before the next batch starts."""
-    result: dict = {}
-    todo: list = []
-    for key in dict.fromkeys(keys):
-        hit = job.store.get(key, MISSING) if job.store is not None else MISSING
-        if hit is MISSING:
-            todo.append(key)
-        else:
-            result[key] = job.decode(hit)
-            job.stats.cache_hits += 1
+    distinct = list(dict.fromkeys(keys))
+    hits = job.store.get_many(distinct) if job.store is not None else {}
+    result: dict = {key: job.decode(hits[key]) for key in distinct if key in hits}
+    job.stats.cache_hits += len(result)
+    todo: list = [key for key in distinct if key not in hits]
+    del hits
     if job.on_batch is not None and result:
         job.on_batch(list(result), list(result.values()))
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]

@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
     "summarize": ("sit.summarize.cli", "lead-bias robustness of summarizers under perturbation"),
+    "cache": ("sit.commands.cache", "look after the cache: stats, verify, export, import, prune"),
     "list": ("sit.commands.listing", "list datasets, translators, perturbers and parsers"),
 }
 

@@ -77,6 +77,7 @@ class RunResult:
     relations: dict[str, dict[str, int]] = field(default_factory=dict)  # relation -> its counts
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
+    cache: str = ""  # which cache the run used (its file; entries imported from JSONL files)
 
 
 class _Timer:
@@ -220,6 +221,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         "relations_told": {r.name: r.telling() for r in relations},
         "warnings": warnings + ([note] if note else []),
         "engine": engine.describe(),
+        "cache": cache.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
     }
@@ -235,7 +237,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     write_json_atomic(out / "run.json", meta)
     translator.close()
     return RunResult(out, signature, counts, dict(timer.timings), issues, meta["perturber_reason"], warnings,
-                     {name: c.counts for name, c in checked.items()}, incomplete)
+                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
 
 
 def _attached(engine, built: tuple):

@@ -67,7 +67,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, default=0.0, help="report pairs with distance above this (default 0)")
     p.add_argument("--top-k", type=int, default=3, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random perturbers (default 0)")
-    p.add_argument("--cache-dir", help="translation cache (default $SIT_CACHE_DIR or ./cache)")
+    p.add_argument("--cache-dir", help="the cache (default $SIT_CACHE_DIR, else $XDG_CACHE_HOME/sit or ~/.cache/sit; "
+                   "a ./cache of earlier versions is imported)")
     p.add_argument("--out", help="run directory (default runs/<dataset>-<translator>-<time>)")
     p.add_argument("--batch-size", type=int, help="texts per translator call")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
@@ -177,5 +178,7 @@ def _print_summary(result) -> None:
               f"{rc.get('flagged_sentences', 0)} sentence(s)", file=err)
     print(f"sit: {c['issues']} issue(s) in {c['flagged_sentences']} flagged sentence(s); "
           f"{sum(result.timings.values()):.1f} s", file=err)
+    if result.cache:
+        print(f"sit: cache: {result.cache}", file=err)
     print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
     print(result.run_dir)
