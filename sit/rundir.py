@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
+from . import redact
 from .errors import InputError, OutputError
 from .jsonio import read_json, read_jsonl
 from .records import Issue, Pair, RunSignature
@@ -73,11 +74,13 @@ def write_text_atomic(path: Path, text: str) -> None:
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` all at once: written to a temporary file beside it,
     ``fsync``-ed, then renamed over it, so a crash leaves the old file or the new one, never a
-    part. The new file gets the mode a plain ``open()`` gives (0o666 less the umask, applied by
+    part. Its text goes through the running command's redactor (:func:`sit.redact.active`) first.
+    The new file gets the mode a plain ``open()`` gives (0o666 less the umask, applied by
     the system; the umask is never changed). The temporary file's name carries the writer's
     process id: once the new file is in place, the temporary files of ``path`` that writers no
     longer alive left (a kill during an earlier write) are removed."""
     path = Path(path)
+    data = redact.active().bytes(data)  # no secret of the running command reaches a file
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")

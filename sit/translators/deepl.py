@@ -17,7 +17,7 @@ import json
 from typing import Any, Optional
 
 from ..errors import ConfigError, RateLimitError
-from .http import Credential, HttpTranslator
+from .http import Credential, HttpTranslator, response_json
 
 FORMALITIES = ("default", "more", "less", "prefer_more", "prefer_less")
 # targets DeepL wants with a variant; sources are the bare upper-case code
@@ -63,7 +63,7 @@ class DeepLTranslator(HttpTranslator):
         if response.status_code != 200:
             message = response.reason or ""
             try:
-                message = str(response.json().get("message", message))
+                message = str(response_json(response).get("message", message))
             except (ValueError, AttributeError):
                 pass
             if response.status_code == 456:

@@ -15,7 +15,7 @@ import html
 from typing import Any
 
 from ..errors import AuthError, RateLimitError
-from .http import Credential, HttpTranslator
+from .http import Credential, HttpTranslator, response_json
 
 _RATE_REASONS = {"rateLimitExceeded", "userRateLimitExceeded", "RATE_LIMIT_EXCEEDED"}
 _QUOTA_REASONS = {"dailyLimitExceeded", "quotaExceeded", "dailyLimitExceededUnreg", "RESOURCE_EXHAUSTED"}
@@ -62,7 +62,7 @@ class GoogleTranslator(HttpTranslator):
     def _error(self, response, texts: list[str]):
         err: dict = {}
         try:
-            body = response.json()
+            body = response_json(response)
             if isinstance(body, dict) and isinstance(body.get("error"), dict):
                 err = body["error"]
         except ValueError:

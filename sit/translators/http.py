@@ -49,6 +49,8 @@ from ..errors import (
     ResponseMismatchError,
     TranslationError,
 )
+from ..jsonio import JsonDamage, loads
+from ..redact import Redactor, active, public_url, url_secrets  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
 from .base import Translator
 from .credentials import config_path, load_section
@@ -59,7 +61,8 @@ DEFAULT_TIMEOUT = 30.0  # seconds per HTTP request
 DEFAULT_MAX_RETRIES = 5
 DEFAULT_BACKOFF = 1.0  # first backoff, seconds; doubles each retry
 DEFAULT_BACKOFF_MAX = 60.0
-DEFAULT_MAX_RETRY_AFTER = 300.0  # a longer Retry-After stops the run (the cache keeps the progress)
+DEFAULT_MAX_RETRY_AFTER = 300.0
+MAX_MESSAGE = 600  # characters of an error message built from a provider's answer  # a longer Retry-After stops the run (the cache keeps the progress)
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,34 @@ class Credential:
     required: bool = True
     #: variables read when ``env`` is unset (the ecosystem's own, e.g. ``OPENAI_API_KEY``)
     fallbacks: tuple[str, ...] = ()
+    #: whether the value is a secret (redacted everywhere); a region is not
+    secret: bool = True
+
+
+def response_json(response) -> Any:
+    """A response's body through :func:`sit.jsonio.loads` (depth and size limits): a
+    :class:`~sit.jsonio.JsonDamage` for anything else."""
+    content = getattr(response, "content", None)
+    if isinstance(content, (bytes, bytearray)):
+        return loads(content)
+    try:
+        return response.json()  # a session of the caller's
+    except RecursionError:
+        raise JsonDamage("nested too deeply") from None
+
+
+def _split_userinfo(url: str) -> tuple[str, Optional[tuple[str, str]]]:
+    """``url`` without its ``user:password@`` and that pair (None where there is none).
+    requests would turn the pair into an ``Authorization: Basic`` header that replaces the
+    adapter's own (an API key's), so the adapter decides (:meth:`HttpTranslator._attempt`)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    from urllib.parse import unquote
+
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    return parts._replace(netloc=host).geturl(), (unquote(user), unquote(password))
 
 
 class RateLimiter:
@@ -106,21 +137,6 @@ class RateLimiter:
         if slot > now:
             self._sleep(slot - now)
         return slot
-
-
-def public_url(url: str) -> str:
-    """``url`` as sit may print or write it: no ``user:password@``, query string or fragment
-    (a proxy's credentials, a ``?key=``)."""
-    url = re.sub(r"[?#].*", "", url, flags=re.S)
-    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//[^/]*@", lambda m: (m.group(1) or "") + "//", url)
-
-
-def url_secrets(url: str) -> set[str]:
-    """The parts of ``url`` that :func:`public_url` drops, to redact wherever else they surface."""
-    parts = urlsplit(url)
-    found = {parts.query, parts.fragment, parts.password or "", parts.username or ""}
-    found |= {v for _, v in parse_qsl(parts.query, keep_blank_values=True)}
-    return {v for v in found if len(v) >= 4}
 
 
 def parse_retry_after(value: Optional[str], *, now: Optional[float] = None) -> Optional[float]:
@@ -206,8 +222,12 @@ class HttpTranslator(Translator):
         if model and not self.accepts_model:
             raise ConfigError(f"the {self.name} translator has no models to choose from; drop --model")
         self.endpoint = self._resolve_endpoint(endpoint, env)
-        secrets = {v for v in self._credentials.values() if v and len(v) >= 4} | url_secrets(self.endpoint)
-        self._secrets = sorted(secrets, key=len, reverse=True)
+        self.redactor = Redactor(self._credentials[s.field] for s in self.credentials_spec
+                                 if s.secret and s.field in self._credentials)
+        for url in [self.endpoint] + [v for k, v in env.items() if k.lower().endswith("_proxy")]:
+            self.redactor.add_url(url)
+        active().add(*self.redactor.secrets())  # the files and logs of the command that runs
+        self.endpoint, self._url_auth = _split_userinfo(self.endpoint)
         self.batch_size = max(1, min(self.batch_size, self.max_items))
         timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
         self.timeout = timeout if timeout is not None else self.default_timeout
@@ -325,9 +345,14 @@ class HttpTranslator(Translator):
 
     # -- errors --------------------------------------------------------------------------------
     def redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        """``text`` without this adapter's secrets, their forms and fragments (:mod:`sit.redact`)."""
+        return self.redactor(text)
+
+    def quote(self, text: Any, limit: int = 200) -> str:
+        """A piece of a provider's answer as a message may show it: one line, at most ``limit``
+        characters, redacted (before and after the cut, so a cut secret is caught as a fragment)."""
+        text = " ".join(self.redact(str(text)).split())
+        return self.redact(text if len(text) <= limit else text[: limit - 3] + "...")
 
     def where(self, texts: Sequence[str]) -> str:
         """Names the request in messages: its number in this run, size and first text."""
@@ -338,7 +363,10 @@ class HttpTranslator(Translator):
 
     def error(self, cls=ProviderError, message: str = "", **kwargs) -> TranslationError:
         """An exception of ``cls`` naming this adapter, with secrets redacted."""
-        return cls(self.redact(f"{self.name}: {message}"), translator=self.name, **kwargs)
+        text = self.redact(f"{self.name}: {message}")
+        if len(text) > MAX_MESSAGE:  # a provider's message of a megabyte
+            text = text[: MAX_MESSAGE - 3] + "..."
+        return cls(text, translator=self.name, **kwargs)
 
     def mismatch(self, texts: Sequence[str], what: str) -> ResponseMismatchError:
         return self.error(ResponseMismatchError, f"{self.where(texts)}: response does not match the request: {what}")
@@ -346,12 +374,12 @@ class HttpTranslator(Translator):
     def json_body(self, response, texts: Sequence[str]) -> Any:
         """The response's JSON; invalid JSON (a truncated or proxy-mangled answer) is retryable."""
         try:
-            return response.json()
-        except ValueError:
-            snippet = response.text[:80].replace("\n", " ")
+            return response_json(response)
+        except JsonDamage as exc:  # the body is never quoted: it may hold anything
+            ctype = self.quote(response.headers.get("Content-Type", "") or "none", 60)
             raise self.error(
-                ProviderError, f"{self.where(texts)}: HTTP {response.status_code} with invalid JSON ({snippet!r})",
-                status=response.status_code, retryable=True,
+                ProviderError, f"{self.where(texts)}: HTTP {response.status_code} with an answer that is {exc} "
+                f"(Content-Type {ctype})", status=response.status_code, retryable=True,
             ) from None
 
     def http_error(self, response, texts: Sequence[str], *, code: Any = None, detail: str = "") -> TranslationError:
@@ -359,7 +387,9 @@ class HttpTranslator(Translator):
         408/5xx retryable (both honouring Retry-After), any other 4xx not retryable."""
         status = response.status_code
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        what = f"{self.where(texts)}: HTTP {status}" + (f" ({code})" if code not in (None, "") else "") + (f": {detail}" if detail else "")
+        code = None if code in (None, "") else self.quote(code, 60)
+        what = f"{self.where(texts)}: HTTP {status}" + (f" ({code})" if code else "") + (
+            f": {self.quote(detail)}" if detail else "")
         kw = dict(status=status, code=None if code is None else str(code), retry_after=retry_after)
         if status in (401, 403):
             return self.error(AuthError, f"{what}; check {', '.join(s.env for s in self.credentials_spec)}", **kw)
@@ -479,6 +509,7 @@ class HttpTranslator(Translator):
         kwargs = self._build_request(texts)
         kwargs.setdefault("method", "POST")
         kwargs.setdefault("url", self.endpoint)
+        self._url_credentials(kwargs)
         self.limiter.acquire()
         with self._count_lock:
             self.attempts += 1
@@ -506,6 +537,18 @@ class HttpTranslator(Translator):
             return self._parse_response(response, texts)
         finally:
             response.close()
+
+    def _url_credentials(self, kwargs: dict[str, Any]) -> None:
+        """The endpoint's ``user:password@`` as HTTP basic auth, unless the adapter authenticates
+        with its own Authorization header (an API key), which it must not replace."""
+        if self._url_auth is None:
+            return
+        headers = kwargs.setdefault("headers", {})
+        if not any(k.lower() == "authorization" for k in headers):
+            import base64
+
+            pair = ":".join(self._url_auth).encode("utf-8")
+            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
 
     def _read_body(self, response, deadline: float) -> None:
         """Read the body by pieces as they arrive, each socket wait no longer than the time left:

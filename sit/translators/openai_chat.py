@@ -31,7 +31,7 @@ from typing import Any, Optional
 
 from ..errors import ConfigError, RateLimitError, ResponseMismatchError
 from ..validate import check_number
-from .http import Credential, HttpTranslator
+from .http import Credential, HttpTranslator, response_json
 
 log = logging.getLogger("sit.translators")
 
@@ -232,7 +232,7 @@ class OpenAITranslator(HttpTranslator):
     def _status_error(self, response, texts: list[str]):
         code, message = None, response.reason or ""
         try:
-            err = response.json().get("error") or {}
+            err = response_json(response).get("error") or {}
             code, message = err.get("code") or err.get("type"), str(err.get("message", message))
         except (ValueError, AttributeError):
             pass
