@@ -135,10 +135,11 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     todo: list = []
     for key in dict.fromkeys(keys):
         hit = job.store.get(key, MISSING) if job.store is not None else MISSING
+        hit = _decoded(job, hit) if hit is not MISSING else hit
         if hit is MISSING:
             todo.append(key)
         else:
-            result[key] = job.decode(hit)
+            result[key] = hit
             job.stats.cache_hits += 1
     if job.on_batch is not None and result:
         job.on_batch(list(result), list(result.values()))
@@ -171,6 +172,20 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
             if missing:
                 _unanswered(job, missing)
     return result
+
+
+def _decoded(job: BatchJob, hit: Any) -> Any:
+    """A cached value decoded, or MISSING where it fails the check a computed value must pass (a
+    cache written by an older sit, or damaged by hand, may hold an empty translation or a tree
+    of the wrong shape): it is computed again."""
+    try:
+        value = job.decode(hit)
+        if job.valid(value):
+            return value
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        pass
+    log.warning("%s: a cached value of the wrong type or shape is ignored and computed again", job.desc)
+    return MISSING
 
 
 def _unanswered(job: BatchJob, keys: list) -> None:

@@ -32,6 +32,7 @@ class BingTranslator(HttpTranslator):
     languages = {"zh": "zh-Hans", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant", "no": "nb", "sr": "sr-Cyrl"}
     accepts_model = True  # category
     api_version = "3.0"
+    promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
 
     def _build_request(self, texts: list[str]) -> dict[str, Any]:
         params = [("api-version", "3.0"), ("from", self.api_source), ("to", self.api_target)]

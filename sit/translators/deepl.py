@@ -33,6 +33,7 @@ class DeepLTranslator(HttpTranslator):
     max_items = 50
     max_bytes = 128 * 1024 - 512  # the request body: the texts as JSON strings, and room for the fields
     api_version = "v2"
+    promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
     option_names = ("formality",)
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, formality: Optional[str] = None, **kwargs):

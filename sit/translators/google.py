@@ -34,6 +34,7 @@ class GoogleTranslator(HttpTranslator):
     languages = {"zh": "zh-CN", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "he": "iw"}
     accepts_model = True  # "nmt" or "base"
     api_version = "v2"
+    promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
 
     def _build_request(self, texts: list[str]) -> dict[str, Any]:
         data = [("q", t) for t in texts]

@@ -52,6 +52,7 @@ from ..errors import (
 from ..jsonio import JsonDamage, loads
 from ..redact import Redactor, active, public_url, url_secrets  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
+from .answers import failed, suspect_order
 from .base import Translator
 from .credentials import config_path, load_section
 
@@ -62,7 +63,10 @@ DEFAULT_MAX_RETRIES = 5
 DEFAULT_BACKOFF = 1.0  # first backoff, seconds; doubles each retry
 DEFAULT_BACKOFF_MAX = 60.0
 DEFAULT_MAX_RETRY_AFTER = 300.0
-MAX_MESSAGE = 600  # characters of an error message built from a provider's answer  # a longer Retry-After stops the run (the cache keeps the progress)
+MAX_MESSAGE = 600
+#: how many times a request's empty or non-text answers are asked again before they are left
+#: untranslated
+ANSWER_RETRIES = 2  # characters of an error message built from a provider's answer  # a longer Retry-After stops the run (the cache keeps the progress)
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,9 @@ class HttpTranslator(Translator):
     accepts_model: bool = False
     #: the API version, recorded in signatures and cache keys
     api_version: str = ""
+    #: whether the API answers a batch as a list in the order sent without proving it (no ids,
+    #: no echo of the source): its answers go through the per-batch order check
+    promises_order: bool = False
     #: seconds per request when --timeout is not given (an LLM on a CPU needs more)
     default_timeout: float = DEFAULT_TIMEOUT
 
@@ -249,6 +256,7 @@ class HttpTranslator(Translator):
         self.requests_sent = 0  # logical requests (a request retried three times counts once)
         self.attempts = 0  # HTTP attempts, retries included
         self.retries = 0
+        self.order_reasks = 0  # batches whose answers looked out of order, asked again text by text
         self._count_lock = threading.Lock()  # the counters above, under --concurrency
         self._local = threading.local()  # the number of the request this thread is sending
         if session is None:
@@ -463,8 +471,44 @@ class HttpTranslator(Translator):
             raise exc
         return [out for f in futures for out in f.result()]
 
-    def request(self, texts: list[str]) -> list[str]:
-        """One logical request, retried on retryable errors with backoff. Thread-safe."""
+    def request(self, texts: list[str]) -> list[Optional[str]]:
+        """One logical request and the check of its answer (:meth:`checked`). Thread-safe."""
+        return self.checked(texts, self.send(texts))
+
+    def checked(self, texts: list[str], out: list[Any]) -> list[Optional[str]]:
+        """The answers to ``texts`` once checked, in order; ``None`` for a text left untranslated.
+
+        Where the API promises order but proves nothing (:attr:`promises_order`) and the answers
+        look misaligned (:func:`~sit.translators.answers.suspect_order`), the texts are asked
+        again one at a time. An answer that fails the per-text check (not text, or empty:
+        :func:`~sit.translators.answers.failed`) is asked again up to :data:`ANSWER_RETRIES`
+        times, then left untranslated (``None``: not cached, a re-run asks again). When a re-ask
+        fails, the answers already checked travel on the error (``partial``)."""
+        out = list(out)
+        try:
+            if self.promises_order and len(texts) > 1:
+                why = suspect_order(texts, out)
+                if why:
+                    with self._count_lock:
+                        self.order_reasks += 1
+                    log.warning("%s: %s: the answers look out of order (%s); asking again one text at a time",
+                                self.name, self.where(texts), why)
+                    out = [self.send([t])[0] for t in texts]
+            for _ in range(ANSWER_RETRIES):
+                bad = [i for i, (t, o) in enumerate(zip(texts, out)) if failed(t, o)]
+                if not bad:
+                    break
+                log.warning("%s: %s: %d answer(s) empty or not text; asking again", self.name, self.where(texts), len(bad))
+                for i, again in zip(bad, self.send([texts[i] for i in bad])):
+                    out[i] = again
+        except TranslationError as exc:
+            exc.partial.update((t, o) for t, o in zip(texts, out) if isinstance(o, str) and not failed(t, o))
+            raise
+        return [None if failed(t, o) else o for t, o in zip(texts, out)]
+
+    def send(self, texts: list[str]) -> list[Any]:
+        """One logical request, retried on retryable errors with backoff; one answer per text
+        (not yet checked). Thread-safe."""
         with self._count_lock:
             self.requests_sent += 1
             self._local.n = self.requests_sent
@@ -489,7 +533,7 @@ class HttpTranslator(Translator):
                 log.warning("%s; retry %d of %d in %.1f s", exc, attempt, self.max_retries, delay)
                 self._sleep(delay)
                 continue
-            if not isinstance(out, list) or len(out) != len(texts) or not all(t is None or isinstance(t, str) for t in out):
+            if not isinstance(out, list) or len(out) != len(texts):
                 n = len(out) if isinstance(out, list) else type(out).__name__
                 raise self.mismatch(texts, f"sent {len(texts)} text(s), got {n} translation(s)")
             return out
