@@ -9,6 +9,7 @@ from typing import Any, Optional, Sequence
 from ..batching import BatchJob, BatchStats, cached_batches, remote
 from ..cache import Cache
 from ..errors import ResponseMismatchError, TranslationError
+from ..validate import check_number
 from .answers import failed
 
 log = logging.getLogger("sit.translators")
@@ -68,10 +69,13 @@ class Translator:
         # qps (requests per second), timeout (seconds per request) and concurrency (requests in
         # flight) matter to network adapters, device (torch's) to local models; each adapter
         # accepts and ignores the others so the pipeline can pass one set of options.
+        # checked here, for every translator alike, whether it uses them or not
         self.device = device
-        self.qps = qps
-        self.timeout = timeout
-        self.concurrency = concurrency
+        self.qps = check_number(qps, "--qps", above=0, what="requests per second")
+        self.timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
+        self.concurrency = check_number(concurrency, "--concurrency", minimum=1, integer=True,
+                                        what="requests in flight")
+        batch_size = check_number(batch_size, "--batch-size", minimum=1, integer=True)
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.model = model
