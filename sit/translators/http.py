@@ -231,7 +231,8 @@ class HttpTranslator(Translator):
         self.endpoint = self._resolve_endpoint(endpoint, env)
         self.redactor = Redactor(self._credentials[s.field] for s in self.credentials_spec
                                  if s.secret and s.field in self._credentials)
-        for url in [self.endpoint] + [v for k, v in env.items() if k.lower().endswith("_proxy")]:
+        proxies = [v for source in (env, os.environ) for k, v in source.items() if k.lower().endswith("_proxy")]
+        for url in [self.endpoint] + proxies:  # requests takes proxies from the process's environment
             self.redactor.add_url(url)
         active().add(*self.redactor.secrets())  # the files and logs of the command that runs
         self.endpoint, self._url_auth = _split_userinfo(self.endpoint)
