@@ -129,6 +129,9 @@ NUMBERS = (
     ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
     ("limit", "--limit", {"integer": True, "minimum": 1}),
     ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
+    ("concurrency", "--concurrency", {"integer": True, "minimum": 1, "what": "requests in flight"}),
+    ("workers", "--workers", {"integer": True, "minimum": 1}),
+    ("jobs", "--jobs", {"integer": True, "minimum": 1}),
 )
 
 

@@ -8,6 +8,7 @@ a deterministic implementation provides :meth:`Perturber._perturb_batch`, a rand
 
 from __future__ import annotations
 
+import logging
 import random
 from functools import partial
 from typing import Any, Callable, Mapping, Optional, Sequence
@@ -17,6 +18,11 @@ from ..cache import Cache
 from ..errors import ModelError
 from ..records import Edit, Pair
 from ..stage import Stage
+
+log = logging.getLogger("sit.perturb")
+
+#: the most words a sentence may have to be perturbed (:attr:`Perturber.max_tokens`)
+MAX_TOKENS = 250
 
 
 class Perturber(Stage):
@@ -35,9 +41,14 @@ class Perturber(Stage):
     #: options filled from the run's settings where the user gave none (option -> ``RunConfig``
     #: field; ``sit run --num-perturb``, ``--device``), where the perturber takes them
     run_options: Mapping[str, str] = {"num_perturb": "num_perturb", "device": "device"}
+    #: sentences with more words than this are not perturbed: each perturbation copies the
+    #: sentence and each is translated and parsed, so the work grows with the length squared
+    #: (a 100 kB line would run for hours); docs/perturb.md
+    max_tokens: int = MAX_TOKENS
 
     def __init__(self, *, cache: Optional[Cache] = None, progress: bool = False):
         super().__init__(cache=cache, progress=progress)
+        self.too_long = 0  # sentences left unperturbed for their length
 
     def signature(self) -> dict[str, Any]:
         return {"name": self.name, "model": self.model_id(), "options": self.options(), "v": 1}
@@ -78,8 +89,13 @@ class Perturber(Stage):
             finish=self._finish_batch,
             on_batch=None if on_texts is None else partial(self._texts_done, on_texts),
         )
-        found = cached_batches(keys, job)
-        return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
+        long = {k for k, s in zip(keys, sentences) if len(s.split()) > self.max_tokens}
+        if long:
+            self.too_long += len(long)
+            log.warning("%s: %d sentence(s) of more than %d words are not perturbed (the work per sentence grows "
+                        "with its length squared)", self.name, len(long), self.max_tokens)
+        found = cached_batches([k for k in keys if k not in long], job)
+        return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) if k not in long for p, e in found[k]]
 
     def _texts_done(self, on_texts: Callable[[list[str]], None], keys: list[str], values: list) -> None:
         """Hand ``on_texts`` the texts of a batch's cache keys and answers: each sentence that has
