@@ -25,11 +25,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
-    p.add_argument("--translator", action="append", metavar="NAME[:MODEL]",
-                   help="the translator; repeat it (or give a comma list) to test several systems in one run: one run "
-                        "directory per system under --out and the comparison of each with the first (compare.txt, "
-                        "compare.html); NAME:MODEL picks a model per system. apertium (offline default), marian, nllb, m2m100, ctranslate2, openai, deepl, google, "
-                        "bing, baidu, youdao (see `sit list` and docs/translators.md)")
+    _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
                    "an OpenAI-compatible endpoint serves (required for openai), or an Apertium pair such as eng-cat")
@@ -37,10 +33,6 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="an option of the translator (repeatable): openai prompt=FILE, temperature=0, mode=batch, "
                         "batch_items=10; deepl formality=more; nllb/m2m100 beam_size=4; ctranslate2 "
                         "compute_type=int8, beam_size=4 (docs/translators.md)")
-    p.add_argument("--baseline", metavar="BASE_RUN",
-                   help="run on BASE_RUN's inputs, relations and options (its run.json) with this translator and write "
-                        "the comparison with BASE_RUN beside the report (compare.txt, compare.html); the options that "
-                        "decide the test cases (--dataset, --relation, --perturber...) come from BASE_RUN")
     p.add_argument("--source-lang", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
     p.add_argument("--perturber",
@@ -92,6 +84,19 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, help="--engine ray: workers per stage (default: what the cluster holds)")
     p.add_argument("--jobs", type=int, help="--engine local: with 2 or more, translation runs beside the perturber, "
                         "batch by batch (default: the machine's cores; 1 runs the stages one after the other)")
+
+
+def _systems_options(p: argparse.ArgumentParser) -> None:
+    """--translator (one or several systems) and --baseline."""
+    p.add_argument("--translator", action="append", metavar="NAME[:MODEL]",
+                   help="the translator; repeat it (or give a comma list) to test several systems in one run: one run "
+                        "directory per system under --out and the comparison of each with the first (compare.txt, "
+                        "compare.html); NAME:MODEL picks a model per system. apertium (offline default), marian, nllb, m2m100, ctranslate2, openai, deepl, google, "
+                        "bing, baidu, youdao (see `sit list` and docs/translators.md)")
+    p.add_argument("--baseline", metavar="BASE_RUN",
+                   help="run on BASE_RUN's inputs, relations and options (its run.json) with this translator and write "
+                        "the comparison with BASE_RUN beside the report (compare.txt, compare.html); the options that "
+                        "decide the test cases (--dataset, --relation, --perturber...) come from BASE_RUN")
 
 
 def parse_relation_options(items: list[str]) -> dict[str, dict]:

@@ -185,7 +185,9 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
     lines += ["| signature | BASE | NEW |", "| --- | --- | --- |"]
     lines += [f"| {md_escape(label)} | {md_escape(a)} | {md_escape(b)} |"
               for label, a, b, differs in signature_rows(c) if differs]
-    lines += ["", f"BASE `{md_escape(c.base.signature_line)}`", "", f"NEW `{md_escape(c.new.signature_line)}`"]
+    lines += ["", "<details><summary>signature lines</summary>", "", "```",
+              f"BASE {_one_line(c.base.signature_line)}", f"NEW  {_one_line(c.new.signature_line)}", "```", "",
+              "</details>"]
     for status in LISTED:
         cases = ordered(c.by_status(status))
         if cases:
@@ -197,6 +199,11 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
                 lines += [f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""]
             lines.append("</details>")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _one_line(text: str) -> str:
+    """``text`` for a fenced code block: one line, no backticks that could close the fence."""
+    return " ".join(text.split()).replace("`", "'")
 
 
 def _case_md(case: ComparedCase) -> list[str]:
