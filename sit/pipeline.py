@@ -65,6 +65,22 @@ class RunConfig:
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
 
 
+#: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
+#: so that ``sit run --baseline`` can run another translator on the same cases
+CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "mlm_model", "num_perturb",
+                "perturber_options", "relations", "relation_options", "parser", "parser_model", "distance",
+                "discount", "threshold", "top_k", "seed")
+
+
+def case_options(config: RunConfig) -> dict[str, Any]:
+    """``config``'s :data:`CASE_OPTIONS` as JSON (the input file's path made absolute)."""
+    out = {name: getattr(config, name) for name in CASE_OPTIONS}
+    out["relations"] = list(config.relations)
+    if config.input:
+        out["input"] = str(Path(config.input).resolve())
+    return out
+
+
 @dataclass
 class RunResult:
     run_dir: Path
@@ -227,6 +243,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         "cache": cache.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
+        "config": case_options(config),
     }
     for c in checked.values():  # run-level figures of the relations (sit's "teapot")
         meta.update(c.extra)
