@@ -48,7 +48,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--relation", default="sit", metavar="NAMES",
                    help="metamorphic relations to test, comma-separated: sit (structure under a similar word), "
                         "rti (a noun phrase alone vs in its container), patinv (different meaning, same "
-                        "translation); default sit. All share one translation pass and one cache")
+                        "translation), numbers, passthrough, case, punctuation, length, language, batch "
+                        "(docs/relations.md), or all; default sit. All share one translation pass and one cache")
     p.add_argument("--relation-option", action="append", default=[], metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
                         "patinv.remove=false (repeatable; see docs/relations.md)")
