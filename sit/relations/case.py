@@ -1,11 +1,13 @@
 """``case``: a sentence in ALL CAPS, in lower case and in Title Case translates to the same text
-as the sentence, up to case (mozilla/translations #73 and #129, OPUS-CAT #47)."""
+as the sentence, up to case (mozilla/translations #73 and #129, OPUS-CAT #47). Pass-through
+tokens (URLs, placeholders...) keep their case in the variants."""
 
 from __future__ import annotations
 
 import re
 
 from ..textcheck.compare import normalized
+from ..textcheck.tokens import outside_tokens
 from .variants import VariantRelation
 
 
@@ -24,9 +26,9 @@ class CaseRelation(VariantRelation):
     variant_names = ("upper", "lower", "title")
 
     def variants(self, text: str) -> list[tuple[str, str, str, str]]:
-        return [("upper", text.upper(), "as written", "ALL CAPS"),
-                ("lower", text.lower(), "as written", "lower case"),
-                ("title", title_case(text), "as written", "Title Case")]
+        return [("upper", outside_tokens(text, str.upper), "as written", "ALL CAPS"),
+                ("lower", outside_tokens(text, str.lower), "as written", "lower case"),
+                ("title", outside_tokens(text, title_case), "as written", "Title Case")]
 
     def key(self, kind: str, translation: str) -> str:
         return normalized(translation).casefold()

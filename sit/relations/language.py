@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, LanguageIdentifier
+from ..textcheck.tokens import TOKEN
 from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_words
 from .base import Checked, Relation
 
@@ -84,8 +85,14 @@ class LanguageRelation(Relation):
                                            "target_probability": round(said.expected, 4)}))
                 return out  # a translation in another language copies words as a matter of course
         if self.copied:
-            words = copied_words(pair.original, y, self.ctx.source_lang, target, min_zipf=self.min_zipf,
-                                 rule=self.untranslated)
+            words = copied_words(_untokened(pair.original), _untokened(y), self.ctx.source_lang, target,
+                                 min_zipf=self.min_zipf, rule=self.untranslated)
             if words:
                 out.append(Issue(pair, y, y, float(len(words)), {}, kind="copied", evidence={"words": words}))
         return out
+
+
+def _untokened(text: str) -> str:
+    """``text`` without its pass-through tokens (the words of a URL or a hashtag are carried over
+    verbatim by right)."""
+    return TOKEN.sub(" ", text)

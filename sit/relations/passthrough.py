@@ -106,7 +106,10 @@ class PassthroughRelation(Relation):
                              evidence={"tokens": [{"token": t.text, "type": t.kind} for t in dropped],
                                        "inserted": True}))
             return out
-        rest = without(without(y2, token), "</b>") if token == "<b>" else without(y2, token)
+        if token == "<b>":  # the tags around a word, with the spaces around them kept
+            rest = without(without(y2, "<b>", space=False), "</b>", space=False)
+        else:  # inserted at the end: the last occurrence
+            rest = without(y2, token, last=True)
         if normalized(rest) != normalized(y):
             out.append(Issue(pair, y, y2, float(max(1, changed_words(y, rest))), {}, kind="context",
                              evidence={"token": token, "difference": difference(normalized(y), normalized(rest))}))

@@ -52,10 +52,23 @@ def missing_tokens(source: str, translation: str) -> list[Token]:
     return out
 
 
-def without(text: str, token: str) -> str:
-    """``text`` with the first occurrence of ``token`` taken out (and the space before it)."""
-    at = text.find(token)
+def without(text: str, token: str, *, last: bool = False, space: bool = True) -> str:
+    """``text`` with one occurrence of ``token`` taken out (the first, or the ``last``), and with
+    ``space`` the space before it."""
+    at = text.rfind(token) if last else text.find(token)
     if at < 0:
         return text
-    before = text[:at].rstrip(" ") if at and text[at - 1] == " " else text[:at]
+    before = text[:at].rstrip(" ") if space and at and text[at - 1] == " " else text[:at]
     return before + text[at + len(token):]
+
+
+def outside_tokens(text: str, change) -> str:
+    """``text`` with ``change`` applied to each stretch between its pass-through tokens (a URL in
+    upper case is another URL), the tokens as they were."""
+    out, end = [], 0
+    for m in TOKEN.finditer(text):
+        out.append(change(text[end:m.start()]))
+        out.append(m.group())
+        end = m.end()
+    out.append(change(text[end:]))
+    return "".join(out)
