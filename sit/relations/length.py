@@ -50,7 +50,8 @@ def _run(toks: list[str], n: int) -> tuple[int, str]:
     for start in range(n):  # runs of n-grams aligned at each offset
         run, i = 1, start
         while i + 2 * n <= len(toks):
-            run = run + 1 if toks[i:i + n] == toks[i + n:i + 2 * n] else 1
+            same = toks[i:i + n] == toks[i + n:i + 2 * n] and any(t[0].isalnum() for t in toks[i:i + n])
+            run = run + 1 if same else 1  # marks alone ("...", "!!!") are no loop
             if run > best:
                 best, gram = run, " ".join(toks[i:i + n])
             i += n
