@@ -198,7 +198,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     with timer.stage("setup"):
         translator = engine.attach(_translator(config, cache, target))
         ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
-                         threshold=config.threshold, progress=config.progress,
+                         threshold=config.threshold, progress=config.progress, translator=translator,
                          make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
                          make_parser=lambda: _attached(engine, _parser(config, target, cache)))
         names = parse_relations(config.relations)
