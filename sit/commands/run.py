@@ -154,24 +154,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_summary(result) -> None:
-    """What the run did, on stderr; the run directory on stdout."""
-    c = result.counts
+    """What the run did, on stderr, in the words and numbers of the reports' summary
+    (:mod:`sit.report.summary`); the run directory on stdout."""
+    import json
+
+    from ..report.summary import run_counts, summary_text
+
     err = sys.stderr
     if result.perturber_reason:  # no perturber when no relation of the run substitutes words
         print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
-    print(
-        f"sit: {c['sentences']} sentences, {c['perturbations']} perturbations, {c['translations']} texts to translate: "
-        f"{c['translated']} translated in {c['translator_calls']} translator call(s), {c['cache_hits']} cache hit(s)"
-        + (f", {c['untranslated']} left untranslated" if c["untranslated"] else ""),
-        file=err,
-    )
-    for name, rc in result.relations.items():
-        extra = f" (+{rc['untranslated_issues']} untranslated word(s))" if rc.get("untranslated_issues") else ""
-        print(f"sit: {name}: {rc.get('cases', 0)} test case(s), {rc.get('issues', 0)} issue(s){extra} in "
-              f"{rc.get('flagged_sentences', 0)} sentence(s)", file=err)
-    print(f"sit: {c['issues']} issue(s) in {c['flagged_sentences']} flagged sentence(s); "
-          f"{sum(result.timings.values()):.1f} s", file=err)
-    print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
+    meta = json.loads((result.run_dir / "run.json").read_text(encoding="utf-8"))
+    print(f"sit: finished in {sum(result.timings.values()):.1f} s:", file=err)
+    for line in summary_text(run_counts(meta), meta, indent="  "):
+        print(line, file=err)
+    print(f"sit: report: {result.run_dir / 'report.html'} (also report.txt)", file=err)
     print(result.run_dir)
