@@ -18,7 +18,7 @@ from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, RunCounts, RunSignature, package_versions
-from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
+from .rundir import check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -50,6 +50,7 @@ class RunConfig:
     seed: int = 0
     cache_dir: Optional[str] = None
     out: Optional[str] = None
+    force: bool = False  # write over a run directory that holds another run
     batch_size: Optional[int] = None
     qps: Optional[float] = None
     timeout: Optional[float] = None
@@ -191,6 +192,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
                               f"(--relation {','.join(names)})")
         relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
     signature = _signature(config, translator, ctx, relations, target)
+    check_same_run(out, signature, source_name, force=config.force)
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (getattr(engine, "jobs", 1) > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
@@ -412,5 +414,9 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
     write_jsonl_atomic(out / "translations.jsonl", rows)
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict() for i in issues))
+    from .rank import worst_first
+
+    told = meta.get("relations_told") or {}
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"))
+                                              for i in worst_first(issues)))
     write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})

@@ -134,7 +134,31 @@ class Issue:
         return stable_hash(self.group, self.pair.source_id, self.pair.original, self.pair.perturbed, self.original_translation,
                            self.perturbed_translation)
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def change(self) -> str:
+        """What the case changed in its source: ``substitution`` (a word for another),
+        ``removal`` (words taken out: ``edit.after`` is empty) or ``none`` (the same text in
+        another place, such as rti's phrase alone)."""
+        edit = self.pair.edit
+        if edit.before == edit.after:
+            return "none"
+        return "removal" if not edit.after else "substitution"
+
+    def to_dict(self, sides: Optional[tuple[str, str]] = None) -> dict[str, Any]:
+        """The issue as ``issues.jsonl`` holds it (docs/report.md, "issues.jsonl"). With ``sides``
+        (what the relation calls its two texts, ``run.json``'s ``relations_told``), the two texts
+        and their translations are also written under those names (rti: ``container``,
+        ``phrase``, ``container_translation``, ``phrase_translation``), where such a name is
+        not a field already."""
+        out = self._fields()
+        if sides:
+            texts = ((self.pair.original, self.original_translation), (self.pair.perturbed, self.perturbed_translation))
+            for name, (text, translation) in zip(sides, texts):
+                if name not in out and f"{name}_translation" not in out:
+                    out[name], out[f"{name}_translation"] = text, translation
+        return out
+
+    def _fields(self) -> dict[str, Any]:
         return {
             "issue_id": self.issue_id,
             "key": self.content_key,
@@ -148,6 +172,7 @@ class Issue:
             "original_translation": self.original_translation,
             "perturbed_translation": self.perturbed_translation,
             "edit": self.pair.edit.to_dict(),
+            "change": self.change,
             "relation_diff": {k: list(v) for k, v in sorted(self.relation_diff.items())},
             "scores": dict(self.scores),
             "evidence": dict(self.evidence),

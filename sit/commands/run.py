@@ -64,7 +64,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--top-k", type=int, default=3, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random perturbers (default 0)")
     p.add_argument("--cache-dir", help="translation cache (default $SIT_CACHE_DIR or ./cache)")
-    p.add_argument("--out", help="run directory (default runs/<dataset>-<translator>-<time>)")
+    p.add_argument("--out", metavar="DIR", help="run directory (default runs/<dataset>-<translator>-<time>); one "
+                   "that holds another run (other settings or input) is refused unless --force")
+    p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
     p.add_argument("--batch-size", type=int, help="texts per translator call")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
     p.add_argument("--timeout", type=float, help="seconds per translator request")
@@ -130,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         cache_dir=args.cache_dir,
         out=args.out,
+        force=args.force,
         batch_size=args.batch_size,
         qps=args.qps,
         timeout=args.timeout,

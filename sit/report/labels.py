@@ -165,7 +165,7 @@ def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(f"{p}: no such labels file; export it from report.html (\"Export labels\")") from None
+        raise InputError(f"{p}: no such labels file; export it from report.html (\"export labels.jsonl\") and save it in the run directory") from None
     except UnicodeDecodeError:
         raise InputError(f"{p}: not UTF-8 text; is this a labels.jsonl file?") from None
     except OSError as exc:
