@@ -204,9 +204,9 @@ def _words(rows: list[dict[str, Any]]) -> str:
         f'<td>{_e(", ".join(map(str, r["sources"][:12])) + (" …" if len(r["sources"]) > 12 else ""))}</td></tr>'
         for r in rows)
     return (f'<details id="words" open><summary>{len(rows):,} word(s) named by findings, most frequent first'
-            '</summary><table class="words"><thead><tr><th scope="col">word</th><th scope="col">findings</th>'
+            '</summary><div class="scroll"><table class="words"><thead><tr><th scope="col">word</th><th scope="col">findings</th>'
             '<th scope="col">which word</th><th scope="col">relation</th><th scope="col">source sentences</th>'
-            f'</tr></thead>{body}</table></details>')
+            f'</tr></thead>{body}</table></div></details>')
 
 
 def _toolbar(view: dict[str, Any]) -> str:

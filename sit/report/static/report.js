@@ -109,7 +109,7 @@
     dist.title = "the largest distance among this sentence's findings: how far the two translations are apart by this relation's measure; higher is worse";
     head.appendChild(dist);
     var n = v.issues.length;
-    head.appendChild(el("span", "n", n + (n === s.issues.length ? "" : "/" + s.issues.length) + " issue" + (s.issues.length > 1 ? "s" : "")));
+    head.appendChild(el("span", "n", n + (n === s.issues.length ? "" : "/" + s.issues.length) + " finding" + (s.issues.length > 1 ? "s" : "")));
     var b = badge(s); if (b) head.appendChild(b);
     var pre = el("bdi", "preview", s.source); pre.setAttribute("dir", "auto"); if (SRC) pre.setAttribute("lang", SRC);
     head.appendChild(pre);
@@ -208,7 +208,7 @@
     body.appendChild(src);
     v.issues.forEach(function (i) { body.appendChild(issueCard(i)); });
     var hidden = v.s.issues.length - v.issues.length;
-    if (hidden) body.appendChild(el("p", "hidden-note", hidden + " more issue" + (hidden > 1 ? "s" : "") + " of this sentence hidden by the filters"));
+    if (hidden) body.appendChild(el("p", "hidden-note", hidden + " more finding" + (hidden > 1 ? "s" : "") + " of this sentence hidden by the filters"));
   }
 
   function toggle(sec, open) {
