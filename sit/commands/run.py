@@ -37,8 +37,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "compute_type=int8, beam_size=4 (docs/translators.md)")
     p.add_argument("--source-lang", default="en", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
-    p.add_argument("--perturber", default="auto",
-                   help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber")
+    p.add_argument("--perturber", "--perturbation", dest="perturber", default="auto",
+                   help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
+                        "(--perturbation, as in sit perturb, is the same)")
     p.add_argument("--mlm-model", default="bert-base-uncased",
                    help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
     p.add_argument("--num-perturb", type=int, default=10,
