@@ -1,48 +1,67 @@
-"""The on-disk JSON cache shared by translators, perturbers and summarizers.
+"""The on-disk cache shared by translators, perturbers, parsers, summarizers and scorers.
 
-Layout: ``<root>/<kind>/<label>-<hash>.jsonl``. The first line of a file records its namespace
-(translator, model, version, language pair ...); every other line is one entry
-``{"k": <input text>, "v": <value>}``. A batch of entries is appended with one ``write`` and
-``fsync``-ed before :meth:`Store.put_many` returns, so a run killed mid-way keeps every batch that
-finished. Appends and repairs hold an exclusive lock on the directory, so runs sharing a cache never
-cut off each other's entries. A line that does not parse, or whose value is not of its kind's shape
-(:data:`VALUE_CHECKS`), is never read as valid: an incomplete last line (a write cut short by a
-crash) is ignored and recomputed; a damaged file is copied aside to ``<file>.corrupt-<time>``
-(nothing is lost), repaired, and reported in :attr:`Store.problems`.
+Every kind of entry lives in one SQLite database, ``<root>/cache.sqlite3`` (see
+:mod:`sit.cachedb`): a :class:`Store` is one kind and namespace (translator, model, version,
+language pair ...), a mapping from input text to a JSON value. Lookups and appends cost
+O(batch), whatever the size of the cache: keys are found through an index on their hash, and a
+batch of entries is written in one transaction, committed and fsync-ed before
+:meth:`Store.put_many` returns, so a run killed mid-way keeps every batch that finished. Runs
+sharing a cache never lose each other's writes (one writer at a time, each batch atomic) and
+readers never block (WAL). Nothing is held in memory in proportion to the cache.
+
+A value whose shape is not its kind's (:data:`VALUE_CHECKS`) is never used: it is copied aside to
+``<file>.corrupt-<time>.jsonl``, removed, reported in :attr:`Store.problems` and recomputed. A
+damaged database is copied aside to ``<file>.corrupt-<time>``, its readable entries are kept, and
+the run says so (:attr:`Cache.problems`).
+
+The root is ``--cache-dir``, else ``$SIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/sit`` (``~/.cache/sit``).
+Stores written by earlier versions as JSONL files (``<root>/<kind>/<label>-<hash>.jsonl``, and
+those of a ``./cache`` beside the command, their old default) are imported the first time their
+store is used; the old files are left in place.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
-import re
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
-from .errors import CacheError, CorruptCacheError
+from . import cachejsonl
+from .cachedb import DB_NAME, Db, key_hash
+from .errors import CacheError
 from .records import stable_hash
-from .rundir import write_bytes_atomic
 
 log = logging.getLogger("sit.cache")
 
 MISSING = object()
+_CHUNK = 500  # keys per lookup query
+_IMPORT_BATCH = 5000  # entries per transaction when importing
 
 
 def default_cache_dir(explicit: str | os.PathLike | None = None) -> Path:
-    """Resolve the cache directory now: the option, else ``$SIT_CACHE_DIR``, else ``./cache``."""
+    """Resolve the cache directory now: the option, else ``$SIT_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/sit`` (``~/.cache/sit``), where transformers, spaCy and sacrebleu keep theirs."""
     if explicit:
         return Path(explicit).expanduser()
     env = os.environ.get("SIT_CACHE_DIR")
     if env:
         return Path(env).expanduser()
-    return Path.cwd() / "cache"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sit"
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:60] or "store"
+def legacy_cache_dirs(root: Path, explicit: str | os.PathLike | None = None) -> list[Path]:
+    """Where JSONL stores of earlier versions may be: the root itself, and ``./cache`` (the old
+    default) when no directory was chosen."""
+    roots = [root]
+    old = Path.cwd() / "cache"
+    if not explicit and not os.environ.get("SIT_CACHE_DIR") and old.is_dir() and old.resolve() != root.resolve():
+        roots.append(old)
+    return roots
 
 
 def _is_str(v: Any) -> bool:
@@ -60,237 +79,289 @@ def _is_perturbations(v: Any) -> bool:
     )
 
 
+def _is_score(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _is_counts(v: Any) -> bool:
+    return isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in v.values())
+
+
+def _not_null(v: Any) -> bool:
+    return v is not None
+
+
 #: the shape of a valid value per kind of store; an entry of another shape (a number where a
-#: translation belongs, a null) is damage: it is moved aside with its file and recomputed
+#: translation belongs, a null) is never used: it is moved aside and recomputed. A kind not listed
+#: here accepts any value but null.
 VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "translations": _is_str,
     "summaries": _is_str,
     "parses": _is_tree,
     "perturbations": _is_perturbations,
+    "perturbation-drops": _is_counts,
+    "scores": _is_score,
 }
 
 
-@contextmanager
-def _locked(directory: Path):
-    """An exclusive ``flock`` on the store's directory for one append or repair, so that two
-    runs sharing a cache never interleave, and a repair never drops what another run appended.
-    (Where ``fcntl`` does not exist, appends are single writes and run unlocked.)"""
+def _encode(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode(text: Any) -> Any:
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
+        return json.loads(text)  # TODO(jsonio): the shared limited JSON reader (sit/jsonio.py)
+    except (TypeError, ValueError):
+        return MISSING
 
 
 class Store:
-    """One namespace of the cache: a mapping from input text to a JSON value, persisted as JSONL.
+    """One kind and namespace of the cache: a mapping from input text to a JSON value.
 
     ``check`` says whether a value read back is of the right shape (see :data:`VALUE_CHECKS`)."""
 
-    def __init__(self, path: Path, namespace: Mapping[str, Any], *, strict: bool = False,
-                 check: Optional[Callable[[Any], bool]] = None):
-        self.path = path
+    def __init__(self, cache: "Cache", kind: str, namespace: Mapping[str, Any],
+                 check: Callable[[Any], bool]):
+        self.cache = cache
+        self.kind = kind
         self.namespace = dict(namespace)
-        self.strict = strict
         self.check = check
+        self.hash = stable_hash(self.namespace)
+        self.label = cachejsonl.label(self.namespace)
         self.problems: list[str] = []
-        self._data: Optional[dict[str, Any]] = None
+        self._imported = False
+
+    @property
+    def path(self) -> Path:
+        """The database file this store lives in."""
+        return self.cache.path
+
+    def __repr__(self) -> str:
+        return f"Store({self.kind}/{self.label}-{self.hash})"
+
+    # -- the namespace's row -------------------------------------------------------------------
+    def _ns(self, conn, create: bool) -> Optional[int]:
+        """This store's namespace id (looked up each time: a prune or a repair may change it)."""
+        query = "SELECT id FROM namespaces WHERE kind = ? AND hash = ?"
+        row = conn.execute(query, (self.kind, self.hash)).fetchone()
+        if row is None and create:
+            conn.execute("INSERT OR IGNORE INTO namespaces (kind, hash, label, namespace) VALUES (?, ?, ?, ?)",
+                         (self.kind, self.hash, self.label, json.dumps(self.namespace, sort_keys=True)))
+            row = conn.execute(query, (self.kind, self.hash)).fetchone()
+        return None if row is None else row[0]
+
+    def _first_use(self) -> None:
+        if not self._imported:
+            self._imported = True
+            for root in self.cache.legacy_roots:
+                old = root / cachejsonl.slug(self.kind) / cachejsonl.file_name(self.namespace)
+                if old.is_file() and (added := self.import_jsonl(old)):
+                    log.info("imported %d cache entries from %s (the file is left in place; remove it "
+                             "when you no longer run an earlier version of sit)", added, old)
 
     # -- reading -------------------------------------------------------------------------------
-    def _read(self) -> bytes:
-        try:
-            return self.path.read_bytes()
-        except FileNotFoundError:
-            return b""
-        except OSError as exc:
-            raise CacheError(f"cannot read cache file {self.path}: {exc}; check its permissions") from exc
-
-    def _parse(self, raw: bytes) -> tuple[dict[str, Any], list[int]]:
-        """The valid entries of a file, and the numbers of its damaged lines. An unterminated
-        last line that does not parse is a crash fragment (another run's append cut short): not
-        damage, ignored, and replaced by the next append."""
-        data: dict[str, Any] = {}
-        bad: list[int] = []
-        lines = raw.split(b"\n")
-        ends_clean = raw.endswith(b"\n") or not raw
-        if ends_clean:
-            lines = lines[:-1]
-        for lineno, line in enumerate(lines, start=1):
-            try:
-                obj = json.loads(line.decode("utf-8"))
-                if lineno == 1:
-                    if not isinstance(obj, dict) or obj.get("namespace") != self.namespace:
-                        raise ValueError("namespace header does not match")
-                    continue
-                if not isinstance(obj, dict) or "k" not in obj or "v" not in obj or not isinstance(obj["k"], str):
-                    raise ValueError("entry without k/v")
-                if self.check is not None and not self.check(obj["v"]):
-                    raise ValueError("value of the wrong shape")
-                data[obj["k"]] = obj["v"]
-            except (ValueError, UnicodeDecodeError):
-                if lineno == len(lines) and not ends_clean:
-                    self.problems.append(
-                        f"{self.path}: ignored an incomplete last entry (line {lineno}) left by an "
-                        "interrupted run; it will be recomputed"
-                    )
+    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
+        """The cached value of each key that has a valid one (one query per 500 keys)."""
+        self._first_use()
+        keys = list(dict.fromkeys(keys))
+        found: dict[str, Any] = {}
+        for start in range(0, len(keys), _CHUNK):
+            wanted = {key_hash(k): k for k in keys[start : start + _CHUNK]}
+            rows = self.cache.db.read(lambda c: self._lookup(c, wanted), default=[])
+            bad = []
+            for h, k, v in rows:
+                if wanted.get(h) != k:
+                    continue  # another key with the same hash: a miss, never a wrong answer
+                value = _decode(v)
+                if value is MISSING or not self.check(value):
+                    bad.append((h, k, v))
                 else:
-                    bad.append(lineno)
-        return data, bad
+                    found[k] = value
+            if bad:
+                self._quarantine(bad)
+        return found
 
-    def _load(self) -> dict[str, Any]:
-        if self._data is not None:
-            return self._data
-        data, bad = self._parse(self._read())
-        if bad:
-            msg = f"corrupt cache file {self.path}: {len(bad)} unreadable line(s) (first at line {bad[0]})"
-            if self.strict:
-                raise CorruptCacheError(msg + "; delete or repair the file and run again", str(self.path))
-            data = self._repair(msg)
-        for problem in self.problems:
-            log.warning(problem)
-        self._data = data
-        return data
-
-    def _repair(self, msg: str) -> dict[str, Any]:
-        """Move a damaged file aside and rewrite its valid entries, under the lock and from the
-        file as it is then, so that entries another run appended meanwhile are kept."""
-        with self._lock():
-            self.problems.clear()
-            raw = self._read()
-            data, bad = self._parse(raw)
-            if not bad:
-                return data
-            try:
-                backup = self._copy_aside(raw)
-            except OSError as exc:
-                raise CorruptCacheError(f"{msg}; could not copy it aside: {exc}", str(self.path)) from exc
-            self.problems.append(
-                f"{msg}; copied it to {backup.name} and kept its {len(data)} valid entries; "
-                "the damaged entries will be recomputed"
-            )
-            self._rewrite(data)
-        return data
-
-    def _copy_aside(self, raw: bytes) -> Path:
-        """Write ``raw`` to a new ``<file>.corrupt-<time>[-n]`` (never over an earlier copy)."""
-        stem = f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
-        for n in range(1000):
-            backup = self.path.with_name(stem if n == 0 else f"{stem}-{n}")
-            try:
-                with open(backup, "xb") as fh:
-                    fh.write(raw)
-                return backup
-            except FileExistsError:
-                continue
-        raise OSError(f"too many copies named {stem}-*")
-
-    def _lock(self):
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CacheError(f"cannot create the cache directory {self.path.parent}: {exc}") from exc
-        return _locked(self.path.parent)
-
-    def _header(self) -> bytes:
-        return (json.dumps({"namespace": self.namespace}, sort_keys=True, ensure_ascii=False) + "\n").encode()
-
-    @staticmethod
-    def _line(key: str, value: Any) -> bytes:
-        return (json.dumps({"k": key, "v": value}, ensure_ascii=False) + "\n").encode("utf-8")
-
-    def _rewrite(self, data: Mapping[str, Any]) -> None:
-        write_bytes_atomic(self.path, self._header() + b"".join(self._line(k, v) for k, v in data.items()))
-        self._truncate_to = None
+    def _lookup(self, conn, wanted: dict[int, str]) -> list[tuple]:
+        ns = self._ns(conn, create=False)
+        if ns is None:
+            return []
+        marks = ",".join("?" * len(wanted))
+        return conn.execute(f"SELECT h, k, v FROM entries WHERE ns = ? AND h IN ({marks})", (ns, *wanted)).fetchall()
 
     def get(self, key: str, default: Any = MISSING) -> Any:
-        return self._load().get(key, default)
+        return self.get_many([key]).get(key, default)
 
     def __contains__(self, key: str) -> bool:
-        return key in self._load()
+        return key in self.get_many([key])
 
     def __len__(self) -> int:
-        return len(self._load())
+        self._first_use()
+        return self.cache.db.read(lambda c: self._count(c), default=0)
 
-    def items(self) -> Iterable[tuple[str, Any]]:
-        return self._load().items()
+    def _count(self, conn) -> int:
+        ns = self._ns(conn, create=False)
+        return 0 if ns is None else conn.execute("SELECT count(*) FROM entries WHERE ns = ?", (ns,)).fetchone()[0]
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """Stream the valid entries, a page at a time (in the order of their key hashes)."""
+        self._first_use()
+        last = None
+        while True:
+            page = self.cache.db.read(lambda c: self._page(c, last), default=[])
+            for h, k, v in page:
+                value = _decode(v)
+                if value is not MISSING and self.check(value):
+                    yield k, value
+            if len(page) < 1000:
+                return
+            last = page[-1][0]
+
+    def _page(self, conn, after: Optional[int]) -> list[tuple]:
+        ns = self._ns(conn, create=False)
+        if ns is None:
+            return []
+        op, after = (">=", -(1 << 63)) if after is None else (">", after)
+        return conn.execute(f"SELECT h, k, v FROM entries WHERE ns = ? AND h {op} ? ORDER BY h LIMIT 1000",
+                            (ns, after)).fetchall()
+
+    def verify(self) -> int:
+        """Check every entry (its key's hash, its value's shape); entries of the wrong shape are
+        handled as a lookup would (copied aside, removed, reported). Returns how many."""
+        last, bad_total = None, 0
+        while True:
+            page = self.cache.db.read(lambda c: self._page(c, last), default=[])
+            bad = [(h, k, v) for h, k, v in page
+                   if h != key_hash(k) or (value := _decode(v)) is MISSING or not self.check(value)]
+            if bad:
+                self._quarantine(bad)
+                bad_total += len(bad)
+            if len(page) < 1000:
+                return bad_total
+            last = page[-1][0]
 
     # -- writing -------------------------------------------------------------------------------
     def put_many(self, items: Iterable[tuple[str, Any]]) -> None:
-        """Append entries in one write and fsync them: they survive a crash right after this call.
-
-        Under the lock, the file's end is checked first: a crash fragment (an unterminated line
-        that does not parse; no run is writing while we hold the lock) is cut off, a valid last
-        line without its newline gets one, and a file without a whole header gets it back. Nothing
-        another run wrote is ever cut off."""
-        items = list(items)
-        if not items:
-            return
-        data = self._load()
-        blob = b"".join(self._line(k, v) for k, v in items)
-        try:
-            with self._lock():
-                with open(self.path, "a+b") as fh:
-                    start = self._tail(fh)
-                    if start == 0:
-                        fh.truncate(0)
-                        fh.write(self._header())
-                    fh.write(blob)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-        except OSError as exc:
-            raise CacheError(f"cannot write cache file {self.path}: {exc}; check disk space and permissions") from exc
-        for k, v in items:
-            data[k] = v
-
-    def _tail(self, fh) -> int:
-        """Make the file end on a whole line; return where appends start (0: write the header)."""
-        size = fh.seek(0, os.SEEK_END)
-        pos, tail = size, b""
-        while pos > 0 and b"\n" not in tail:
-            step = min(pos, 1 << 16)
-            pos -= step
-            fh.seek(pos)
-            tail = fh.read(step) + tail
-        cut = pos + tail.rfind(b"\n") + 1  # where the last line starts (0 when there is one line)
-        fragment = tail[cut - pos:]
-        if not fragment:
-            return size
-        try:
-            obj = json.loads(fragment.decode("utf-8"))
-            whole = cut > 0 or (isinstance(obj, dict) and obj.get("namespace") == self.namespace)
-        except (ValueError, UnicodeDecodeError):
-            whole = False
-        if not whole:  # a crash fragment (nobody is completing it: we hold the lock)
-            fh.truncate(cut)
-            return cut
-        fh.write(b"\n")  # a valid last line that lost its newline
-        return size + 1
+        """Write entries in one transaction, committed and fsync-ed: they survive a crash right
+        after this call. A value of the wrong shape is never written (it is logged)."""
+        self._first_use()
+        self._write(items, replace=True)
 
     def put(self, key: str, value: Any) -> None:
         self.put_many([(key, value)])
 
+    def _write(self, items: Iterable[tuple[str, Any]], *, replace: bool) -> int:
+        rows, now, refused = [], int(time.time()), 0
+        for k, v in items:
+            if isinstance(k, str) and self.check(v):
+                rows.append((key_hash(k), k, _encode(v), now))
+            else:
+                refused += 1
+        if refused:
+            log.warning("%s: did not cache %d value(s) of the wrong shape", self, refused)
+        if not rows:
+            return 0
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+
+        def write(conn) -> int:
+            ns = self._ns(conn, create=True)
+            before = conn.total_changes
+            conn.executemany(f"{verb} INTO entries (ns, h, k, v, t) VALUES (?, ?, ?, ?, ?)", [(ns, *r) for r in rows])
+            return conn.total_changes - before
+
+        return self.cache.db.write(write)
+
+    def _quarantine(self, bad: list[tuple]) -> None:
+        """Copy entries of the wrong shape aside (JSONL, export format), then delete them."""
+        try:
+            backup = copy_aside_jsonl(self.path, self.kind, self.namespace, bad)
+        except OSError as exc:
+            raise CacheError(f"{self}: cached values of the wrong shape could not be copied aside: {exc}") from exc
+
+        def delete(conn) -> None:
+            ns = self._ns(conn, create=True)
+            conn.executemany("DELETE FROM entries WHERE ns = ? AND h = ? AND v = ?", [(ns, h, v) for h, _, v in bad])
+
+        self.cache.db.write(delete)
+        self.problems.append(f"corrupt cache entries in {self.path} ({self.kind}/{self.label}): {len(bad)} value(s) "
+                             f"of the wrong shape, copied to {backup.name}; they will be recomputed")
+        log.warning(self.problems[-1])
+
+    def import_jsonl(self, path: Path, *, force: bool = False) -> int:
+        """Add the valid entries of a JSONL store file (entries already cached win); a file
+        imported before and unchanged since is skipped unless ``force``. Returns how many were new."""
+        try:
+            st = path.stat()
+            if not force and self.cache.db.read(
+                    lambda c: c.execute("SELECT 1 FROM imports WHERE path = ? AND size = ? AND mtime_ns = ?",
+                                        (str(path.resolve()), st.st_size, st.st_mtime_ns)).fetchone()):
+                return 0
+            reading = cachejsonl.Reading(path)
+            added, batch = 0, []
+            for entry in cachejsonl.entries(reading, self.check):
+                batch.append(entry)
+                if len(batch) >= _IMPORT_BATCH:
+                    added, batch = added + self._write(batch, replace=False), []
+            added += self._write(batch, replace=False)
+        except OSError as exc:
+            raise CacheError(f"cannot read the cache file {path}: {exc}; check its permissions") from exc
+        self._record_import(path, st, added, reading)
+        return added
+
+    def _record_import(self, path: Path, st: os.stat_result, added: int, reading: cachejsonl.Reading) -> None:
+        self.cache.db.write(lambda c: c.execute("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?)",
+                                                (str(path.resolve()), st.st_size, st.st_mtime_ns, added)))
+        self.cache.imported += added
+        head = reading.head
+        if reading.bad or (head is not None and head.get("namespace") != self.namespace):
+            lines = reading.bad or [1]
+            self.problems.append(f"corrupt cache file {path}: {len(lines)} unreadable line(s) (first at line "
+                                 f"{lines[0]}) were not imported; the file is left as it was")
+            log.warning(self.problems[-1])
+
+
+def copy_aside_jsonl(db_path: Path, kind: str, namespace: Mapping[str, Any], rows: list[tuple]) -> Path:
+    """Write rows ``(h, key, raw value)`` to a new ``<db>.corrupt-<time>.jsonl`` in the export format."""
+    stem = f"{db_path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
+    for n in range(1000):
+        target = db_path.with_name((stem if n == 0 else f"{stem}-{n}") + ".jsonl")
+        try:
+            with open(target, "xb") as fh:
+                fh.write(cachejsonl.header(namespace, kind))
+                for _, k, v in rows:
+                    value = _decode(v)
+                    fh.write(cachejsonl.line(k, v if value is MISSING else value))
+            return target
+        except FileExistsError:
+            continue
+    raise OSError(f"too many copies named {stem}-*")
+
 
 class Cache:
-    """The cache root. ``Cache().store("translations", {...})`` gives one namespace's :class:`Store`."""
+    """The cache root. ``Cache().store("translations", {...})`` gives one namespace's :class:`Store`.
+
+    Nothing is opened or created until a store is used; a run that only misses creates nothing."""
 
     def __init__(self, root: str | os.PathLike | None = None, *, strict: bool = False):
         self.root = default_cache_dir(root)
+        self.path = self.root / DB_NAME
         self.strict = strict
-        self._stores: dict[Path, Store] = {}
+        self.legacy_roots = legacy_cache_dirs(self.root, root)
+        self.db = Db(self.path, strict=strict)
+        self.imported = 0  # entries imported from JSONL files by this object
+        self._stores: dict[tuple[str, str], Store] = {}
 
     def store(self, kind: str, namespace: Mapping[str, Any]) -> Store:
-        label = "-".join(_slug(str(namespace[k])) for k in ("name", "model") if k in namespace)
-        path = self.root / _slug(kind) / f"{label or 'store'}-{stable_hash(dict(namespace))}.jsonl"
-        if path not in self._stores:
-            self._stores[path] = Store(path, namespace, strict=self.strict, check=VALUE_CHECKS.get(kind))
-        return self._stores[path]
+        key = (kind, stable_hash(dict(namespace)))
+        if key not in self._stores:
+            self._stores[key] = Store(self, kind, namespace, VALUE_CHECKS.get(kind, _not_null))
+        return self._stores[key]
 
     @property
     def problems(self) -> list[str]:
-        return [p for s in self._stores.values() for p in s.problems]
+        return list(self.db.problems) + [p for s in self._stores.values() for p in s.problems]
+
+    def describe(self) -> str:
+        """Which cache this is, for run.json and the summary line."""
+        more = f" ({self.imported} entries imported from JSONL files)" if self.imported else ""
+        return f"{self.path}{more}"
+

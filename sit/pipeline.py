@@ -22,10 +22,6 @@ from .rundir import check_same_run, check_writable, write_json_atomic, write_jso
 
 log = logging.getLogger("sit.pipeline")
 
-# what each translator translates into when --target-lang is not given
-DEFAULT_TARGET = {"apertium": "es", "marian": "zh"}
-
-
 @dataclass
 class RunConfig:
     dataset: Optional[str] = None
@@ -82,6 +78,7 @@ class RunResult:
     relations: dict[str, dict[str, int]] = field(default_factory=dict)  # relation -> its counts
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
+    cache: str = ""  # which cache the run used (its file; entries imported from JSONL files)
 
 
 class _Timer:
@@ -116,8 +113,7 @@ def choose_perturber(config: RunConfig, cache: Cache):
         reason = f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
-    defaults = {"num_perturb": config.num_perturb, "device": config.device,
-                "model": config.mlm_model if name == "mlm" else None}
+    defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
     opts = perturber_options(name, config.perturber_options, defaults)
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
@@ -134,6 +130,9 @@ NUMBERS = (
     ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
     ("limit", "--limit", {"integer": True, "minimum": 1}),
     ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
+    ("concurrency", "--concurrency", {"integer": True, "minimum": 1, "what": "requests in flight"}),
+    ("workers", "--workers", {"integer": True, "minimum": 1}),
+    ("jobs", "--jobs", {"integer": True, "minimum": 1}),
 )
 
 
@@ -175,7 +174,9 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
 
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
-    target = config.target_lang or DEFAULT_TARGET.get(config.translator, "es")
+    from .translators import TRANSLATORS
+
+    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
     with timer.stage("read"):
         ids, texts, source_name = _read(config, warnings)
     # Build every component before any work: missing credentials, pairs or models fail now.
@@ -194,13 +195,13 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     signature = _signature(config, translator, ctx, relations, target)
     check_same_run(out, signature, source_name, force=config.force)
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
-    if (getattr(engine, "jobs", 1) > 1 and translator.batch_independent
+    if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
-        early = Prefetch(translator, engine, parser=ctx._parser[0] if ctx._parser is not None else None)
-    if ctx._perturber is not None:
+        early = Prefetch(translator, engine, parser=ctx.built_parser[0] if ctx.built_parser else None)
+    if ctx.built_perturber is not None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx._perturber.release()  # its encoder is not needed beside the parser
+            ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
@@ -225,6 +226,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         "relations_told": {r.name: r.telling() for r in relations},
         "warnings": warnings + ([note] if note else []),
         "engine": engine.describe(),
+        "cache": cache.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
     }
@@ -240,7 +242,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     write_json_atomic(out / "run.json", meta)
     translator.close()
     return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta["perturber_reason"], warnings,
-                     {name: c.counts for name, c in checked.items()}, incomplete)
+                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
 
 
 def _attached(engine, built: tuple):
@@ -290,8 +292,8 @@ def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
-    perturber = ctx._perturber
-    parser = ctx._parser
+    perturber = ctx.built_perturber
+    parser = ctx.built_parser
     return RunSignature(
         translator=config.translator,
         translator_model=translator.model_id(),
@@ -382,7 +384,7 @@ def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = 
 
 def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> RunCounts:
     """The run's counts (:class:`sit.records.RunCounts`, each defined once in docs/report.md)."""
-    perturber = ctx._perturber
+    perturber = ctx.built_perturber
     return RunCounts(
         sentences=len(texts),
         perturbations=len(ctx.perturbations),
@@ -394,7 +396,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
         untranslated=untranslated,
         perturbation_cache_hits=perturber.cache_hits if perturber else 0,
         candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
-        parse_cache_hits=ctx._parser[0].cache_hits if ctx._parser else 0,
+        parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
         compared=sum(c.counts.get("compared", 0) for c in checked.values()),
         relations={name: c.counts for name, c in checked.items()},
     ).with_findings(issues)

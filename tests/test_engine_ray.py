@@ -134,6 +134,22 @@ def test_a_batch_that_keeps_killing_its_workers_is_left_untranslated(tmp_path, r
     assert "batch 2 of 2 failed on every Ray worker" in got["stats"]["errors"][-1]
 
 
+def _cached_translations(root) -> int:
+    """How many translations the cache at ``root`` holds, read as another program would."""
+    import sqlite3
+
+    if not (root / "cache.sqlite3").exists():
+        return 0
+    conn = sqlite3.connect(root / "cache.sqlite3", timeout=60)
+    try:
+        return conn.execute("SELECT count(*) FROM entries JOIN namespaces ON entries.ns = namespaces.id "
+                            "WHERE namespaces.kind = 'translations'").fetchone()[0]
+    except sqlite3.OperationalError:  # created, its tables not yet
+        return 0
+    finally:
+        conn.close()
+
+
 def test_a_driver_killed_half_way_resumes_from_the_cache(tmp_path, ray_cluster):
     """kill -9 of `sit run --engine ray` while its translations come back; the same command then
     sends only what is missing, and the run equals the local engine's."""
@@ -145,12 +161,11 @@ def test_a_driver_killed_half_way_resumes_from_the_cache(tmp_path, ray_cluster):
     deadline = time.monotonic() + 240
     while entries < 6 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
-        entries = sum(max(0, len(p.read_text().splitlines()) - 1) for p in (cache / "translations").glob("*.jsonl")) \
-            if (cache / "translations").is_dir() else 0
+        entries = _cached_translations(cache)
     assert proc.poll() is None, "the run ended before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    done = sum(len(p.read_text().splitlines()) - 1 for p in (cache / "translations").glob("*.jsonl"))
+    done = _cached_translations(cache)
     code, resumed = _run(tmp_path, "resumed", "--limit", "20", "--cache-dir", str(cache), "--engine", "ray")
     assert code == 0
     counts = _counts(resumed)

@@ -20,14 +20,18 @@ EXIT_STATUS = """exit status:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from ..engine import ENGINES
+    from ..relations import RELATIONS
+    from ..translators import TRANSLATORS
+
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
     p.add_argument("--translator", default="apertium",
-                   help="apertium (offline default), marian, nllb, m2m100, ctranslate2, openai, deepl, google, "
-                        "bing, baidu, youdao (see `sit list` and docs/translators.md)")
+                   help=f"{', '.join(TRANSLATORS.names())} (apertium is the offline default; see `sit list` "
+                        "and docs/translators.md)")
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
                    "an OpenAI-compatible endpoint serves (required for openai), or an Apertium pair such as eng-cat")
@@ -47,9 +51,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--perturber-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the perturber, e.g. rate=0.2 or skip_entities=true (repeatable; see `sit perturb --help`)")
     p.add_argument("--relation", default="sit", metavar="NAMES",
-                   help="metamorphic relations to test, comma-separated: sit (structure under a similar word), "
-                        "rti (a noun phrase alone vs in its container), patinv (different meaning, same "
-                        "translation); default sit. All share one translation pass and one cache")
+                   help=f"metamorphic relations to test, comma-separated, of: {', '.join(RELATIONS.names())} "
+                        "(`sit list relations` says what each tests); default sit. All share one translation "
+                        "pass and one cache")
     p.add_argument("--relation-option", action="append", default=[], metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
                         "patinv.remove=false (repeatable; see docs/relations.md)")
@@ -64,7 +68,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, default=0.0, help="report pairs with distance above this (default 0)")
     p.add_argument("--top-k", type=int, default=3, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random perturbers (default 0)")
-    p.add_argument("--cache-dir", help="translation cache (default $SIT_CACHE_DIR or ./cache)")
+    p.add_argument("--cache-dir", help="the cache (default $SIT_CACHE_DIR, else $XDG_CACHE_HOME/sit or ~/.cache/sit; "
+                   "a ./cache of earlier versions is imported)")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<dataset>-<translator>-<time>); one "
                    "that holds another run (other settings or input) is refused unless --force")
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
@@ -79,7 +84,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS,
                    help=f"refuse input lines longer than this (default {MAX_LINE_CHARS})")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--engine", default="local", choices=("local", "ray"),
+    p.add_argument("--engine", default="local", choices=ENGINES.names(),
                    help="where the model stages run: local (this process, default) or ray (a Ray cluster; "
                         'pip install "sit-mt[ray]"; see docs/scale.md). The results do not depend on it')
     p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else one `ray start` ran on "
@@ -173,5 +178,7 @@ def _print_summary(result) -> None:
     print(f"sit: finished in {sum(result.timings.values()):.1f} s:", file=err)
     for line in summary_text(run_counts(meta), meta, indent="  "):
         print(line, file=err)
+    if result.cache:
+        print(f"sit: cache: {result.cache}", file=err)
     print(f"sit: report: {result.run_dir / 'report.html'} (also report.txt)", file=err)
     print(result.run_dir)

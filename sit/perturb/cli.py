@@ -73,7 +73,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", metavar="FILE", help="JSONL record per line of what changed (default OUTPUT.edits.jsonl)")
     add_perturber_options(p)
     p.add_argument("--cache-dir", help="cache for the mlm and wordnet perturbers "
-                   "(default $SIT_CACHE_DIR or ./cache)")
+                   "(default $SIT_CACHE_DIR, else ~/.cache/sit)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,20 +24,16 @@ RELATIONS = Registry(
         "patinv": Entry("sit.relations.patinv:PatInvRelation", "",
                         "different meanings never share one translation (pathological invariance)"),
     },
+    group="sit.relations",
 )
 
 
 def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
     """The relation ``name`` for this run; an option it does not have is a one-line error."""
-    from ..options import MACHINERY, accepted_options
+    from ..options import MACHINERY, checked_options, declared_options
 
     cls = RELATIONS.get(name)
-    accepted = accepted_options(cls, MACHINERY | {"ctx"})
-    unknown = [k for k in options if k not in accepted]
-    if unknown:
-        raise ConfigError(f"the {name} relation has no option {', '.join(map(repr, unknown))}; "
-                          f"its options: {', '.join(accepted) or 'none'}")
-    return cls(ctx, **options)
+    return cls(ctx, **checked_options(options, declared_options(cls, MACHINERY | {"ctx"}), f"the {name} relation"))
 
 
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:

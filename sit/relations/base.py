@@ -63,6 +63,16 @@ class RunContext:
             self._parser = (parser, name)
         return self._parser
 
+    @property
+    def built_perturber(self):
+        """The substitution perturber if a relation of the run has asked for it, else None."""
+        return self._perturber
+
+    @property
+    def built_parser(self):
+        """(parser, name) of the target-language parser if a relation has asked for it, else None."""
+        return self._parser
+
     def parse(self, texts: Sequence[str]) -> list:
         """The target-language trees of ``texts`` (non-empty translations): those the run parsed
         early (:attr:`early_trees`, filled beside the perturber), the others by :meth:`parser`."""

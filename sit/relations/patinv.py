@@ -114,7 +114,7 @@ class PatInvRelation(Relation):
     def _make_contrast(self):
         from ..perturb.contrast import ContrastPerturber
 
-        tagger = getattr(self.ctx._perturber, "tagger", None)
+        tagger = getattr(self.ctx.built_perturber, "tagger", None)
         return ContrastPerturber(cache=self.ctx.cache, progress=self.ctx.progress, tagger=tagger)
 
     def signature(self) -> dict[str, Any]:
@@ -151,7 +151,7 @@ class PatInvRelation(Relation):
         perturber's), else the default one."""
         from ..perturb.wordnet import WordNetLexicon
 
-        source = self._contrast if self._contrast is not None else self.ctx._perturber
+        source = self._contrast if self._contrast is not None else self.ctx.built_perturber
         lexicon = getattr(source, "lexicon", None)
         return lexicon if isinstance(lexicon, WordNetLexicon) else WordNetLexicon()
 

@@ -37,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="chrF a summary sentence needs against the first sentence to count as including it (default 50)")
     p.add_argument("--output", metavar="FILE", help="JSONL: one record per document (summaries, scores, edits)")
     p.add_argument("--report", metavar="FILE", help="JSON: the aggregate report")
-    p.add_argument("--cache-dir", help="summary cache (default $SIT_CACHE_DIR or ./cache)")
+    p.add_argument("--cache-dir", help="summary cache (default $SIT_CACHE_DIR, else ~/.cache/sit)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the summary cache")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 

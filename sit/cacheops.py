@@ -1,0 +1,152 @@
+"""Looking after a cache: ``sit cache stats | verify | export | import | prune``.
+
+Each function takes a :class:`sit.cache.Cache` and streams through the database (nothing held in
+memory in proportion to it). Export and import speak the JSONL format of :mod:`sit.cachejsonl`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from . import cachejsonl
+from .cache import Cache, Store
+from .errors import CacheError, InputError
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """One store of the cache: its kind, namespace, entries and their bytes (keys and values)."""
+
+    kind: str
+    label: str
+    hash: str
+    namespace: dict
+    entries: int
+    bytes: int
+    oldest: Optional[int]  # unix seconds of the oldest and newest entries
+    newest: Optional[int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    path: str
+    file_bytes: int  # the database and its WAL on disk
+    stores: tuple[StoreStats, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "file_bytes": self.file_bytes, "entries": sum(s.entries for s in self.stores),
+                "stores": [s.to_dict() for s in self.stores]}
+
+
+def _namespaces(cache: Cache) -> list[tuple]:
+    return cache.db.read(lambda c: c.execute("SELECT id, kind, hash, label, namespace FROM namespaces "
+                                             "ORDER BY kind, label, hash").fetchall(), default=[])
+
+
+def stores(cache: Cache, kind: Optional[str] = None) -> Iterator[Store]:
+    """Every store of the cache (of one kind)."""
+    for _, k, _, _, namespace in _namespaces(cache):
+        if kind is None or k == kind:
+            yield cache.store(k, json.loads(namespace))
+
+
+def stats(cache: Cache) -> CacheStats:
+    sums = dict(cache.db.read(lambda c: [(r[0], r[1:]) for r in c.execute(
+        "SELECT ns, count(*), sum(length(CAST(k AS BLOB)) + length(CAST(v AS BLOB))), min(t), max(t) "
+        "FROM entries GROUP BY ns")], default=[]))
+    rows = []
+    for ns, kind, h, label, namespace in _namespaces(cache):
+        n, size, oldest, newest = sums.get(ns, (0, 0, None, None))
+        rows.append(StoreStats(kind, label, h, json.loads(namespace), n, size or 0, oldest, newest))
+    on_disk = sum(p.stat().st_size for p in (cache.path, Path(f"{cache.path}-wal")) if p.exists())
+    return CacheStats(str(cache.path), on_disk, tuple(rows))
+
+
+def verify(cache: Cache) -> list[str]:
+    """Check the whole file (SQLite's integrity check) and every value's shape; what is wrong is
+    repaired as a run would (copied aside, readable entries kept). Returns what was found."""
+    if not cache.path.exists():
+        return []
+    result = cache.db.read(lambda c: [r[0] for r in c.execute("PRAGMA integrity_check(20)")], default=["ok"])
+    if result != ["ok"]:
+        cache.db.recover("; ".join(result[:3]))
+    for store in stores(cache):
+        store.verify()
+    return cache.problems
+
+
+def export(cache: Cache, out: Path, kind: Optional[str] = None) -> list[Path]:
+    """Write each store (of ``kind``) to ``out/<kind>/<label>-<hash>.jsonl`` in the JSONL format."""
+    written = []
+    for store in stores(cache, kind):
+        target = out / cachejsonl.slug(store.kind) / cachejsonl.file_name(store.namespace)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.tmp")
+            with open(tmp, "wb") as fh:
+                fh.write(cachejsonl.header(store.namespace, store.kind))
+                for k, v in store.items():
+                    fh.write(cachejsonl.line(k, v))
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise CacheError(f"cannot write {target}: {exc}; check the path, free space and permissions") from exc
+        written.append(target)
+    return written
+
+
+def import_file(cache: Cache, path: Path, kind: Optional[str] = None) -> tuple[Store, int]:
+    """Import one JSONL store file: its namespace from its header, its kind from the header, the
+    option, or the folder it sits in (``<kind>/<file>.jsonl``). Importing twice changes nothing."""
+    try:
+        head = cachejsonl.read_head(path)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}; check the path") from exc
+    if head is None:
+        raise InputError(f"{path} is not a sit cache file: its first line is not a {{\"namespace\": ...}} header")
+    kind = kind or head.get("kind") or path.parent.name
+    if not isinstance(kind, str) or not kind:
+        raise InputError(f"{path}: say which kind of entries it holds with --kind (e.g. translations)")
+    store = cache.store(kind, head["namespace"])
+    return store, store.import_jsonl(path, force=True)
+
+
+def prune(cache: Cache, *, kind: Optional[str] = None, translator: Optional[str] = None,
+          namespace: Optional[str] = None, older_than_days: Optional[float] = None) -> int:
+    """Delete the entries that match every filter given; returns how many were deleted."""
+    if kind is None and translator is None and namespace is None and older_than_days is None:
+        raise InputError("say what to prune: --kind, --translator, --namespace and/or --older-than")
+    if older_than_days is not None and not older_than_days >= 0:
+        raise InputError(f"--older-than must be a number of days >= 0, not {older_than_days}")
+    chosen = [ns for ns, k, h, label, spec in _namespaces(cache)
+              if (kind is None or k == kind)
+              and (translator is None or (k == "translations" and json.loads(spec).get("name") == translator))
+              and (namespace is None or namespace in (label, h, f"{label}-{h}") or h.startswith(namespace))]
+    if not chosen or not cache.path.exists():
+        return 0
+    cutoff = None if older_than_days is None else int(time.time() - older_than_days * 86400)
+
+    def delete(conn) -> int:
+        before = conn.total_changes
+        for ns in chosen:
+            if cutoff is None:
+                conn.execute("DELETE FROM entries WHERE ns = ?", (ns,))
+                conn.execute("DELETE FROM namespaces WHERE id = ?", (ns,))
+            else:
+                conn.execute("DELETE FROM entries WHERE ns = ? AND t < ?", (ns, cutoff))
+        return conn.total_changes - before - (0 if cutoff is not None else len(chosen))
+
+    return cache.db.write(delete)
+
+
+def vacuum(cache: Cache) -> None:
+    """Give the space of deleted entries back to the file system."""
+    if cache.path.exists():
+        cache.db.read(lambda c: (c.execute("VACUUM"), c.execute("PRAGMA wal_checkpoint(TRUNCATE)")))
