@@ -17,8 +17,8 @@ from typing import Any, Optional
 from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
-from .records import Issue, RunSignature, package_versions
-from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
+from .records import Issue, RunCounts, RunSignature, package_versions
+from .rundir import check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -46,6 +46,7 @@ class RunConfig:
     seed: int = 0
     cache_dir: Optional[str] = None
     out: Optional[str] = None
+    force: bool = False  # write over a run directory that holds another run
     batch_size: Optional[int] = None
     qps: Optional[float] = None
     timeout: Optional[float] = None
@@ -85,7 +86,7 @@ def case_options(config: RunConfig) -> dict[str, Any]:
 class RunResult:
     run_dir: Path
     signature: RunSignature
-    counts: dict[str, int]
+    counts: dict[str, Any]  # RunCounts.to_dict(): RunCounts.from_dict(result.counts) reads it
     timings: dict[str, float]
     issues: list[Issue]
     perturber_reason: str
@@ -208,6 +209,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
                               f"(--relation {','.join(names)})")
         relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
     signature = _signature(config, translator, ctx, relations, target)
+    check_same_run(out, signature, source_name, force=config.force)
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
@@ -233,7 +235,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         "signature": signature.to_dict(),
         "signature_line": signature.format(),
         "input": source_name,
-        "counts": counts,
+        "counts": counts.to_dict(),
         "perturber_reason": ctx.reasons.get("perturber", ""),
         "parser_reason": ctx.reasons.get("parser", ""),
         "relations_reason": "; ".join(r.describe() for r in relations),
@@ -256,7 +258,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     meta["timings"] = dict(timer.timings)
     write_json_atomic(out / "run.json", meta)
     translator.close()
-    return RunResult(out, signature, counts, dict(timer.timings), issues, meta["perturber_reason"], warnings,
+    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta["perturber_reason"], warnings,
                      {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
 
 
@@ -397,25 +399,24 @@ def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = 
     return dict(zip(needed, translated)), untranslated, note
 
 
-def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> dict[str, Any]:
+def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> RunCounts:
+    """The run's counts (:class:`sit.records.RunCounts`, each defined once in docs/report.md)."""
     perturber = ctx.built_perturber
-    own = [i for i in issues if not i.kind]
-    return {
-        "sentences": len(texts),
-        "perturbations": len(ctx.perturbations),
-        "translations": len(translation),
-        "translator_calls": translator.stats.calls,
-        "translated": translator.stats.translated,
-        "cache_hits": translator.stats.cache_hits,
-        "untranslated": untranslated,
-        "perturbation_cache_hits": perturber.cache_hits if perturber else 0,
-        "candidates_dropped": dict(getattr(perturber, "dropped", {}) or {}),
-        "parse_cache_hits": ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
-        "compared": sum(c.counts.get("compared", 0) for c in checked.values()),
-        "flagged_sentences": len({i.pair.source_id for i in own}),
-        "issues": len(issues),
-        "relations": {name: c.counts for name, c in checked.items()},
-    }
+    return RunCounts(
+        sentences=len(texts),
+        perturbations=len(ctx.perturbations),
+        cases=sum(len(c) for c in cases.values()),
+        translations=len(translation),
+        translator_calls=translator.stats.calls,
+        translated=translator.stats.translated,
+        cache_hits=translator.stats.cache_hits,
+        untranslated=untranslated,
+        perturbation_cache_hits=perturber.cache_hits if perturber else 0,
+        candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
+        parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
+        compared=sum(c.counts.get("compared", 0) for c in checked.values()),
+        relations={name: c.counts for name, c in checked.items()},
+    ).with_findings(issues)
 
 
 def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> None:
@@ -432,5 +433,9 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
     write_jsonl_atomic(out / "translations.jsonl", rows)
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict() for i in issues))
+    from .rank import worst_first
+
+    told = meta.get("relations_told") or {}
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"))
+                                              for i in worst_first(issues)))
     write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})

@@ -6,7 +6,8 @@
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
 - ``translations.jsonl``: ``{"text", "translation", "role": "original"|"perturbed", "source_id"}``;
   ``translation`` is null where the translator failed.
-- ``issues.jsonl``: one :class:`~sit.records.Issue` per line, ranked: by source id, then rank.
+- ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
+  findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).
 """
 
@@ -57,6 +58,27 @@ def check_writable(path: str | os.PathLike, option: str, *, directory: bool = Fa
     except OSError as exc:
         fail(f"cannot create files in {probe} ({exc.strerror or exc})")
     return path
+
+
+def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bool = False) -> None:
+    """Refuse to write over another run: ``out`` holds a run.json whose signature or input differs
+    from this run's (re-running the same command writes over its own run and keeps the triage
+    marks saved beside it); ``force`` allows it. Settings that do not change results (the
+    versions of packages) are not compared."""
+    meta_path = Path(out) / "run.json"
+    if force or not meta_path.is_file():
+        return
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        old = RunSignature.from_dict(meta.get("signature") or {})
+    except (OSError, ValueError, TypeError, AttributeError):
+        raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
+                          "to replace it") from None
+    same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
+            and meta.get("input") == source)
+    if not same:
+        raise OutputError(f"--out {out}: holds another run ({old.format(short=True)}, input {meta.get('input')}); "
+                          "choose another directory, or pass --force to replace it")
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:

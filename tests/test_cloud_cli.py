@@ -240,7 +240,7 @@ def test_openai_options_reach_the_signature_and_a_rerun_sends_nothing(serve, tmp
     sig = meta["signature"]
     assert sig["translator_model"] == "qwen2.5:7b" and sig["translator_options"]["temperature"] == 0.2
     assert sig["translator_options"]["mode"] == "single" and len(sig["translator_options"]["prompt"]) == 12
-    assert "|temperature:0.2" in meta["signature_line"]
+    assert "|tr.temperature:0.2" in meta["signature_line"]
     assert fake.max_in_flight > 1 and len(fake.calls) == meta["counts"]["translated"]
     n = len(fake.calls)
     assert sit_run(tmp_path, corpus, "openai", "run2", *opts) == 0

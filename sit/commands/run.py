@@ -38,8 +38,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "compute_type=int8, beam_size=4 (docs/translators.md)")
     p.add_argument("--source-lang", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
-    p.add_argument("--perturber",
-                   help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber")
+    p.add_argument("--perturber", "--perturbation", dest="perturber",
+                   help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
+                        "(--perturbation, as in sit perturb, is the same)")
     p.add_argument("--mlm-model",
                    help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
     p.add_argument("--num-perturb", type=int,
@@ -66,7 +67,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed of the random perturbers (default 0)")
     p.add_argument("--cache-dir", help="the cache (default $SIT_CACHE_DIR, else $XDG_CACHE_HOME/sit or ~/.cache/sit; "
                    "a ./cache of earlier versions is imported)")
-    p.add_argument("--out", help="run directory (default runs/<dataset>-<translator>-<time>)")
+    p.add_argument("--out", metavar="DIR", help="run directory (default runs/<dataset>-<translator>-<time>); one "
+                   "that holds another run (other settings or input) is refused unless --force")
+    p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
     p.add_argument("--batch-size", type=int, help="texts per translator call")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
     p.add_argument("--timeout", type=float, help="seconds per translator request")
@@ -210,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
         target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
         concurrency=args.concurrency, device=args.device, progress=not args.no_progress and sys.stderr.isatty(),
         engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
-        jobs=args.jobs, **values,
+        jobs=args.jobs, force=args.force, **values,
     )
     chosen = systems(args)
     outs = _outs(config, chosen, args.out)
@@ -260,26 +263,22 @@ def _compare(reference, results, cache_dir) -> None:
 
 
 def _print_summary(result) -> None:
-    """What the run did, on stderr; the run directory on stdout."""
-    c = result.counts
+    """What the run did, on stderr, in the words and numbers of the reports' summary
+    (:mod:`sit.report.summary`); the run directory on stdout."""
+    import json
+
+    from ..report.summary import run_counts, summary_text
+
     err = sys.stderr
     if result.perturber_reason:  # no perturber when no relation of the run substitutes words
         print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
-    print(
-        f"sit: {c['sentences']} sentences, {c['perturbations']} perturbations, {c['translations']} texts to translate: "
-        f"{c['translated']} translated in {c['translator_calls']} translator call(s), {c['cache_hits']} cache hit(s)"
-        + (f", {c['untranslated']} left untranslated" if c["untranslated"] else ""),
-        file=err,
-    )
-    for name, rc in result.relations.items():
-        extra = f" (+{rc['untranslated_issues']} untranslated word(s))" if rc.get("untranslated_issues") else ""
-        print(f"sit: {name}: {rc.get('cases', 0)} test case(s), {rc.get('issues', 0)} issue(s){extra} in "
-              f"{rc.get('flagged_sentences', 0)} sentence(s)", file=err)
-    print(f"sit: {c['issues']} issue(s) in {c['flagged_sentences']} flagged sentence(s); "
-          f"{sum(result.timings.values()):.1f} s", file=err)
+    meta = json.loads((result.run_dir / "run.json").read_text(encoding="utf-8"))
+    print(f"sit: finished in {sum(result.timings.values()):.1f} s:", file=err)
+    for line in summary_text(run_counts(meta), meta, indent="  "):
+        print(line, file=err)
     if result.cache:
         print(f"sit: cache: {result.cache}", file=err)
-    print(f"sit: report: {result.run_dir / 'report.txt'}", file=err)
+    print(f"sit: report: {result.run_dir / 'report.html'} (also report.txt)", file=err)
     print(result.run_dir)

@@ -23,7 +23,7 @@ from typing import Any, Iterable, Optional
 
 from ..errors import InputError
 from ..jsonio import read_jsonl
-from ..records import Issue
+from ..records import PLAIN_ID_GROUP, Issue, issue_id  # noqa: F401 (issue_id: re-exported)
 
 # The SIT paper's error categories (He et al., ICSE 2020): key -> display name.
 CATEGORIES: dict[str, str] = {
@@ -60,16 +60,9 @@ _CATEGORY_ALIASES = {
 
 
 #: the group of a label that names none (files written before relations)
-DEFAULT_GROUP = "sit"
+DEFAULT_GROUP = PLAIN_ID_GROUP
 
 LabelKey = tuple[str, int, int]  # (group, source id, rank)
-
-
-def issue_id(source_id: int, rank: int, group: str = DEFAULT_GROUP) -> str:
-    """The stable id of an issue in a run: ``"<source id>-<rank>"`` for ``sit``'s own findings,
-    ``"<group>:<source id>-<rank>"`` for every other group."""
-    plain = f"{source_id}-{rank}"
-    return plain if group == DEFAULT_GROUP else f"{group}:{plain}"
 
 
 def issue_key(issue: Issue) -> LabelKey:
@@ -188,7 +181,8 @@ def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
     damage is an InputError naming the line)."""
     p = Path(path)
     if not p.exists():
-        raise InputError(f"{p}: no such labels file; export it from report.html (\"Export labels\")")
+        raise InputError(f"{p}: no such labels file; export it from report.html (\"export labels.jsonl\") "
+                         "and save it in the run directory")
     hint = "is this a labels.jsonl file exported from report.html?"
     rows = list(read_jsonl(p, hint=hint))
     return parse_labels(rows, str(p))
