@@ -20,9 +20,6 @@ EXIT_STATUS = """exit status:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from ..engine import ENGINES
-    from ..relations import RELATIONS
-
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     src = p.add_mutually_exclusive_group()
@@ -38,6 +35,15 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "compute_type=int8, beam_size=4 (docs/translators.md)")
     p.add_argument("--source-lang", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
+    _case_options(p.add_argument_group("test cases (what a --baseline run takes from its base)"))
+    _output_options(p.add_argument_group("input, cache and output"))
+    _engine_options(p.add_argument_group("translator requests, devices and engines"))
+
+
+def _case_options(p) -> None:
+    """What decides a run's test cases: the perturber, the relations, the parser and the ranking."""
+    from ..relations import RELATIONS
+
     p.add_argument("--perturber", "--perturbation", dest="perturber",
                    help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
                         "(--perturbation, as in sit perturb, is the same)")
@@ -65,11 +71,20 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, help="report pairs with distance above this (default 0)")
     p.add_argument("--top-k", type=int, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, help="seed of the random perturbers (default 0)")
+
+
+def _output_options(p) -> None:
     p.add_argument("--cache-dir", help="the cache (default $SIT_CACHE_DIR, else $XDG_CACHE_HOME/sit or ~/.cache/sit; "
                    "a ./cache of earlier versions is imported)")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<dataset>-<translator>-<time>); one "
                    "that holds another run (other settings or input) is refused unless --force")
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
+
+
+def _engine_options(p) -> None:
+    """How texts are sent and models run (the results do not depend on them)."""
+    from ..engine import ENGINES
+
     p.add_argument("--batch-size", type=int, help="texts per translator call")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
     p.add_argument("--timeout", type=float, help="seconds per translator request")
