@@ -28,6 +28,7 @@ from ..errors import ConfigError
 from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
+from ..text import squeeze
 
 #: dependency relations whose subtree can go and leave a sentence of another meaning
 REMOVABLE = {"amod": 3, "advmod": 3, "prep": 6}  # relation -> most tokens removed
@@ -187,7 +188,7 @@ class PatInvRelation(Relation):
         if not pair.edit.after:
             return False
         a, b = translation.get(pair.edit.before), translation.get(pair.edit.after)
-        return bool(a) and bool(b) and " ".join(a.lower().split()) == " ".join(b.lower().split())
+        return bool(a) and bool(b) and squeeze(a.lower()) == squeeze(b.lower())
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         found = []
@@ -196,7 +197,7 @@ class PatInvRelation(Relation):
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
             if not y or not y2 or pair in same_alone:
                 continue
-            if " ".join(y.split()) == " ".join(y2.split()):
+            if squeeze(y) == squeeze(y2):
                 changed = len(pair.edit.before.split()) if pair.edit.after == "" else 1
                 found.append(Issue(pair, y, y2, float(changed), {}, evidence={"translation": y}))
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)

@@ -17,6 +17,7 @@ from typing import Optional
 from ..errors import MissingDependencyError, TranslationError
 from . import apertium_stages
 from .base import Translator
+from ..text import squeeze
 
 # ISO 639-1 -> the three-letter codes Apertium's English pairs use
 _ISO3 = {"en": "eng", "es": "spa", "ca": "cat", "gl": "glg", "eo": "epo", "hbs": "hbs", "fr": "fra",
@@ -104,7 +105,7 @@ class ApertiumTranslator(Translator):
         # transfer never crosses. With one text per line, words of a text that does not end a
         # sentence (a noun phrase, a headline) move into the next line's translation. A newline
         # inside a text would shift every later text, so whitespace is normalised first.
-        lines = [" ".join(t.replace("\0", " ").split()) for t in texts]
+        lines = [squeeze(t.replace("\0", " ")) for t in texts]
         env = dict(os.environ, LC_ALL="C.UTF-8")
         source = "\n\n".join(lines) + "\n"
         timeout = self.timeout or max(60.0, 0.05 * len(lines))

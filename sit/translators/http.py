@@ -55,6 +55,7 @@ from ..validate import check_number
 from .answers import failed, suspect_order
 from .base import Translator
 from .credentials import config_path, load_section
+from ..text import squeeze
 
 log = logging.getLogger("sit.translators")
 
@@ -368,7 +369,7 @@ class HttpTranslator(Translator):
     def quote(self, text: Any, limit: int = 200) -> str:
         """A piece of a provider's answer as a message may show it: one line, at most ``limit``
         characters, redacted (before and after the cut, so a cut secret is caught as a fragment)."""
-        text = " ".join(self.redact(str(text)).split())
+        text = squeeze(self.redact(str(text)))
         return self.redact(text if len(text) <= limit else text[: limit - 3] + "...")
 
     def where(self, texts: Sequence[str]) -> str:
