@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 from . import redact
 from .errors import InputError, OutputError
-from .jsonio import read_json, read_jsonl
+from .jsonio import JsonDamage, loads, read_json, read_jsonl
 from .records import Issue, Pair, RunSignature
 
 T = TypeVar("T")
@@ -69,9 +69,9 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     if force or not meta_path.is_file():
         return
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = loads(meta_path.read_bytes())
         old = RunSignature.from_dict(meta.get("signature") or {})
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (OSError, ValueError, TypeError, AttributeError, JsonDamage):
         raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
                           "to replace it") from None
     same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
