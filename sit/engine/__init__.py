@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .. import hints
 from ..registry import Entry, Registry
 
-RAY_INSTALL_HINT = 'pip install "sit-mt[ray]"'
+RAY_INSTALL_HINT = hints.RAY
 
 ENGINES = Registry(
     "engine",
