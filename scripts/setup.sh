@@ -117,9 +117,19 @@ pip_step() {
 
 # torch first and pinned: a bare "torch" (or a range) makes pip pull a multi-GB CUDA build; PyTorch's
 # CPU index offers torch==2.13.0+cpu, which pip prefers to PyPI's CUDA build of the same version
+# (looked for only where it answers: an unreachable index costs pip's retries for every package)
 torch_index=()
-[ -n "$TORCH_INDEX" ] && torch_index=(--extra-index-url "$TORCH_INDEX")
-pip_step "torch 2.13.0 (CPU)" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
+label="torch 2.13.0 (CPU)"
+if [ -n "$TORCH_INDEX" ] && ! have "torch==2.13.0"; then
+  if "$VPY" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1].rstrip("/") + "/torch/", timeout=5)' \
+       "$TORCH_INDEX" >/dev/null 2>&1; then
+    torch_index=(--extra-index-url "$TORCH_INDEX")
+    label="$label from $TORCH_INDEX"
+  else
+    label="$label ($TORCH_INDEX does not answer: pip's own configuration)"
+  fi
+fi
+pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
 extras="ml,stanza"
 [ "$dev" = 1 ] && extras="$extras,ct2,ray,test"  # CI tests the ctranslate2 translator and --engine ray
