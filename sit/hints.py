@@ -105,10 +105,10 @@ def sit_download(target_lang: str, translator: Optional[str] = None) -> str:
 
 def parser_hint(lang: str, translator: Optional[str] = None) -> str:
     """What to fetch for a dependency parser in ``lang`` (none installed)."""
-    fetch = f"fetch one where there is internet: `{sit_download(lang, translator)}` (Stanza's {lang!r} models)"
-    if lang in SPACY_PIPELINES:
-        fetch += f", or `{spacy_hint(lang)}`"
-    return fetch
+    fetch = f"fetch one where there is internet: `{sit_download(lang, translator)}`"
+    if lang not in SPACY_PIPELINES:  # Stanza has models for each language spaCy has, not for every one
+        return f"{fetch} (Stanza's models, where Stanza has the language)"
+    return f"{fetch} (Stanza's {lang!r} models), or `{spacy_hint(lang)}`"
 
 
 def hf_download(model: str, local_dir: Optional[str] = None) -> str:
