@@ -135,7 +135,7 @@ extras="ml,stanza"
 [ "$dev" = 1 ] && extras="$extras,ct2,ray,test"  # CI tests the ctranslate2 translator and --engine ray
 # sit's own step is keyed on pyproject.toml and the extras: a change to either installs again
 stamp="$VENV/.sit-setup"
-key="$(cat pyproject.toml | sha256sum | cut -c1-16) $extras"
+key="$(sha256sum <pyproject.toml | cut -c1-16) $extras"
 step "sit (editable) with extras $extras and its dependencies"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && have sit-mt; then
   done_ "already installed"
