@@ -316,7 +316,7 @@ def _parser(config: RunConfig, target: str, cache: Cache):
     """The target-language parser: (parser, name, why it was chosen)."""
     from .parse import choose_parser, get_parser
 
-    name, reason = choose_parser(target, config.parser, config.parser_model)
+    name, reason = choose_parser(target, config.parser, config.parser_model, translator=config.translator)
     parser = get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache,
                         device=config.device)
     return parser, name, reason

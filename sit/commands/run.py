@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .. import hints
 from ..inputs import MAX_LINE_CHARS
 
 
@@ -98,7 +99,7 @@ def _engine_options(p) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--engine", default="local", choices=ENGINES.names(),
                    help="where the model stages run: local (this process, default) or ray (a Ray cluster; "
-                        'pip install "sit-mt[ray]"; see docs/scale.md). The results do not depend on it')
+                        f"{hints.RAY}; see docs/scale.md). The results do not depend on it")
     p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else one `ray start` ran on "
                         "this machine, else a new local instance; `local` always starts a new one)")
     p.add_argument("--gpus-per-worker", type=float, default=0.0,

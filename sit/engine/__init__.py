@@ -11,7 +11,10 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any, Callable, Optional, Protocol, runtime_checkable
 
+from .. import hints
 from ..registry import Entry, Registry
+
+RAY_INSTALL_HINT = hints.RAY
 
 
 @runtime_checkable

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import ConfigError, MissingDependencyError, ModelError
+from ..hints import SENTENCEPIECE, hf_download
 from ..validate import check_number
 from .base import Translator
 
@@ -105,10 +106,11 @@ class Seq2SeqTranslator(Translator):
         return {"beam_size": self.beam_size, "max_new_tokens": self.max_new_tokens}
 
     def _unavailable(self, why: str) -> str:
+        local = Path(str(self.model)).name
         return (
             f"cannot load {self.family} model {self.model!r}: it is neither a local directory nor reachable on the "
-            f"model hub ({why}). Download it once where there is internet (`huggingface-cli download {self.model} "
-            f"--local-dir {Path(str(self.model)).name}`) and pass --model {Path(str(self.model)).name}; or use "
+            f"model hub ({why}). Download it once where there is internet (`{hf_download(self.model, local)}`) "
+            f"and pass --model {local}; or use "
             "--translator apertium, which works offline"
         )
 
@@ -125,7 +127,7 @@ class Seq2SeqTranslator(Translator):
             tokenizer = tokenizer_class.from_pretrained(self.model, **kw)
             model = model_class.from_pretrained(self.model, **kw)
         except ImportError as exc:
-            raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: pip install sentencepiece "
+            raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: {SENTENCEPIECE} "
                                          f"({exc})") from exc
         except Exception as exc:
             raise ModelError(self._unavailable(f"{type(exc).__name__}: {str(exc)[:160]}")) from exc
