@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
     "summarize": ("sit.summarize.cli", "lead-bias robustness of summarizers under perturbation"),
     "list": ("sit.commands.listing", "list datasets, translators, perturbers and parsers"),
+    "download": ("sit.commands.download", "fetch the models a `sit run` command line needs, for offline runs later"),
 }
 
 

@@ -179,6 +179,9 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         ids, texts, source_name = _read(config, warnings)
     # Build every component before any work: missing credentials, pairs or models fail now.
     with timer.stage("setup"):
+        from .downloads import check_needs
+
+        check_needs(config, target)  # every model that is neither here nor fetchable, in one message
         translator = engine.attach(_translator(config, cache, target))
         ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                          threshold=config.threshold, progress=config.progress,

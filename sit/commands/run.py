@@ -19,10 +19,10 @@ EXIT_STATUS = """exit status:
   130  interrupted (what was finished is kept in the cache)"""
 
 
-def configure(p: argparse.ArgumentParser) -> None:
+def configure(p: argparse.ArgumentParser, *, source_required: bool = True) -> None:
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    src = p.add_mutually_exclusive_group(required=True)
+    src = p.add_mutually_exclusive_group(required=source_required)
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
     p.add_argument("--translator", default="apertium",
@@ -102,12 +102,12 @@ def parse_relation_options(items: list[str]) -> dict[str, dict]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def config_from_args(args: argparse.Namespace):
+    """The :class:`sit.pipeline.RunConfig` of ``sit run``'s options (``sit download`` takes them too)."""
     from ..options import parse_key_values
     from ..pipeline import RunConfig
-    from ..pipeline import run as run_pipeline
 
-    config = RunConfig(
+    return RunConfig(
         dataset=args.dataset,
         input=args.input,
         translator=args.translator,
@@ -144,7 +144,12 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         jobs=args.jobs,
     )
-    result = run_pipeline(config)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..pipeline import run as run_pipeline
+
+    result = run_pipeline(config_from_args(args))
     _print_summary(result)
     if result.incomplete:
         from ..errors import IncompleteRunError
