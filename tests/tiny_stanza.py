@@ -117,7 +117,8 @@ _SMALL = ["--word_emb_dim", "16", "--char_emb_dim", "8", "--char_hidden_dim", "1
           "--dropout", "0", "--word_dropout", "0", "--seed", "0"]
 
 
-def _train(work: Path, lang: str, sents: list[list[tuple]], joiner: str, steps: int) -> dict[str, Path]:
+def _train(work: Path, lang: str, sents: list[list[tuple]], joiner: str, steps: int,
+           tokenizer_steps: int) -> dict[str, Path]:
     from stanza.models import lemmatizer, parser, tagger, tokenizer
 
     short = lang.replace("-", "_") + "_tiny"
@@ -139,7 +140,8 @@ def _train(work: Path, lang: str, sents: list[list[tuple]], joiner: str, steps: 
     (work / "mwt.json").write_text("[]", encoding="utf-8")  # no multi-word tokens
     tokenizer.main(["--txt_file", str(txt), "--label_file", str(labels), "--dev_txt_file", str(txt),
                     "--dev_label_file", str(labels), "--mwt_json_file", str(work / "mwt.json"), "--lang", lang, "--shorthand", short, "--save_dir", str(work),
-                    "--save_name", "tokenize.pt", "--steps", str(5 * steps), "--eval_steps", str(5 * steps), "--lr0", "0.01",
+                    "--save_name", "tokenize.pt", "--steps", str(tokenizer_steps), "--eval_steps", str(tokenizer_steps),
+                    "--lr0", "0.01",
                     "--emb_dim", "8", "--hidden_dim", "16", "--batch_size", "8", "--max_seqlen", "60",
                     "--seed", "0"])
     return {"tokenize": work / "tokenize.pt", "pos": work / "pos.pt", "lemma": work / "lemma.pt",
@@ -149,15 +151,20 @@ def _train(work: Path, lang: str, sents: list[list[tuple]], joiner: str, steps: 
 def build_tiny_stanza(out: Path, lang: str, *, steps: int = 60) -> dict[str, Path]:
     """Train the tiny pipeline of ``lang`` ("zh" or "es") in ``out``; returns its model files by
     processor (and ``pretrain``)."""
+    import torch
+
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     level = logging.getLogger("stanza").level
     logging.getLogger("stanza").setLevel(logging.ERROR)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # models this small gain nothing from threads, and lose much on a busy machine
     try:
-        if lang == "zh":
-            return _train(out, STANZA_LANG[lang], _conllu_zh(), "", steps)
-        return _train(out, STANZA_LANG[lang], _conllu_es(), " ", steps)
+        if lang == "zh":  # sit gives Stanza jieba's words: the tokenizer only has to load
+            return _train(out, STANZA_LANG[lang], _conllu_zh(), "", steps, tokenizer_steps=10)
+        return _train(out, STANZA_LANG[lang], _conllu_es(), " ", steps, tokenizer_steps=5 * steps)
     finally:
+        torch.set_num_threads(threads)
         logging.getLogger("stanza").setLevel(level)
 
 
