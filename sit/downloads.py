@@ -125,7 +125,8 @@ def missing_error(missing: list[Need], config, target: str) -> MissingDependency
     """One error naming every piece of ``missing``, each with the command that fetches it."""
     if len(missing) == 1:
         n = missing[0]
-        return MissingDependencyError(f"{n.what} is missing: {n.why}; fetch it where the hub is reachable: `{n.fix}`")
+        return MissingDependencyError(f"this command needs {n.what}: {n.why}; fetch it where the hub is reachable: "
+                                      f"`{n.fix}`")
     lines = [f"{len(missing)} models this command needs are missing; fetch them where the hub is reachable:"]
     lines += [f"  {n.what}: {n.why}; fetch it: `{n.fix}`" for n in missing]
     lines.append(f"  or all at once: `{download_command(config, target)}`")

@@ -72,14 +72,12 @@ def test_the_mission_command_downloads_what_it_needs_then_runs_offline(model_hub
     assert model_hub.count() == before, model_hub.requests[before:]
     meta2 = json.loads((tmp_path / "run2" / "run.json").read_text(encoding="utf-8"))
     assert meta2["perturber_reason"].startswith("mlm:") and meta2["parser_reason"].startswith("stanza:")
-    assert (tmp_path / "run2" / "report.txt").read_text(encoding="utf-8") == (
-        tmp_path / "run1" / "report.txt").read_text(encoding="utf-8").replace("run1", "run2")
+    for name in ("pairs.jsonl", "translations.jsonl", "issues.jsonl"):  # the same models, the same findings
+        assert (tmp_path / "run2" / name).read_bytes() == (tmp_path / "run1" / name).read_bytes(), name
 
-    # and with the hub gone altogether
+    # and with the hub gone altogether (no HF_HUB_OFFLINE: sit finds the hub unreachable itself)
     model_hub.stop()
-    third = sit(MISSION + ["--limit", "3", "--out", "run3"], fresh_env(home, **{**model_hub_env_of(online)}), tmp_path)
+    gone = fresh_env(home, SIT_CACHE_DIR=str(tmp_path / "cache2"), **model_hub.env_when_started)
+    third = sit(MISSION + ["--limit", "3", "--out", "run3"], gone, tmp_path)
     assert third.returncode == 0, third.stderr[-3000:]
-
-
-def model_hub_env_of(env: dict[str, str]) -> dict[str, str]:
-    return {k: env[k] for k in ("HF_ENDPOINT", "STANZA_RESOURCES_URL", "SIT_CACHE_DIR")}
+    assert (tmp_path / "run3" / "issues.jsonl").read_bytes() == (tmp_path / "run1" / "issues.jsonl").read_bytes()

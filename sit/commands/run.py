@@ -52,7 +52,8 @@ def configure(p: argparse.ArgumentParser, *, source_required: bool = True) -> No
     p.add_argument("--relation-option", action="append", default=[], metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
                         "patinv.remove=false (repeatable; see docs/relations.md)")
-    p.add_argument("--parser", default="auto", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
+    p.add_argument("--parser", default="auto", help="auto (Stanza where its models are here or can be fetched, else an installed spaCy "
+                   "pipeline), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
     p.add_argument("--distance", default="relation", help="relation (SIT's relation-count distance) or head-relation")
     p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction, default=True,

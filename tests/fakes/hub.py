@@ -50,6 +50,7 @@ class FakeHub:
         self.unknown: list[tuple[str, str]] = []  # requests this fake does not speak (a test may look)
         self._lock = threading.Lock()
         self._server: Optional[ThreadingHTTPServer] = None
+        self._env: dict[str, str] = {}
 
     # -- content ---------------------------------------------------------------------------------
     def add_repo(self, repo_id: str, folder: Path, prefix: str = "") -> "FakeHub":
@@ -84,13 +85,20 @@ class FakeHub:
         return f"http://{host}:{port}"
 
     def env(self) -> dict[str, str]:
+        """The variables that point huggingface_hub and Stanza here."""
         return {"HF_ENDPOINT": self.url, "STANZA_RESOURCES_URL": f"{self.url}/stanza"}
+
+    @property
+    def env_when_started(self) -> dict[str, str]:
+        """:meth:`env` as it was while the hub ran (its address, now dead, once stopped)."""
+        return dict(self._env)
 
     def start(self) -> "FakeHub":
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True
         self._server.hub = self  # type: ignore[attr-defined]
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self._env = self.env()
         return self
 
     def stop(self) -> None:
