@@ -220,6 +220,9 @@ def _build(config: RunConfig, engine, cache: Cache):
     from .translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+    from .downloads import check_needs
+
+    check_needs(config, target)  # every model that is neither here nor fetchable, in one message
     translator = engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                      threshold=config.threshold, progress=config.progress, translator=translator,

@@ -61,7 +61,8 @@ def _case_options(p) -> None:
     p.add_argument("--relation-option", action="append", metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
                         "patinv.remove=false (repeatable; see docs/relations.md)")
-    p.add_argument("--parser", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
+    p.add_argument("--parser", help="auto (Stanza where its models are here or can be fetched, else an installed spaCy "
+                   "pipeline), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
     p.add_argument("--distance", help="relation (SIT's relation-count distance) or head-relation")
     p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction,
@@ -162,9 +163,10 @@ CASE_ARGS = {
 }
 
 
-def case_config(args: argparse.Namespace) -> dict:
+def case_config(args: argparse.Namespace, *, source_required: bool = True) -> dict:
     """The RunConfig fields that decide the test cases: from the command line (defaults where not
-    given) or, with --baseline, from BASE_RUN's run.json (then giving any of them is an error)."""
+    given) or, with --baseline, from BASE_RUN's run.json (then giving any of them is an error).
+    ``source_required``: whether --dataset or --input must be given (``sit download`` reads none)."""
     from ..errors import ConfigError
     from ..options import parse_key_values
 
@@ -174,7 +176,7 @@ def case_config(args: argparse.Namespace) -> dict:
             options = ", ".join(CASE_ARGS[f][1] for f in given)
             raise ConfigError(f"--baseline runs on BASE_RUN's inputs and options; leave out {options}")
         return baseline_config(args.baseline)
-    if not given.get("dataset") and not given.get("input"):
+    if source_required and not given.get("dataset") and not given.get("input"):
         raise ConfigError("give the sentences to test: --dataset NAME or --input FILE (or --baseline BASE_RUN)")
     values = {f: given.get(f, d) for f, (_a, _o, d) in CASE_ARGS.items()}
     values["perturber_options"] = parse_key_values(values["perturber_options"], "--perturber-option")
@@ -214,23 +216,32 @@ def systems(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
+def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
+    """The :class:`sit.pipeline.RunConfig` of ``sit run``'s options, for the first system
+    (``sit download`` takes them too, without --dataset or --input)."""
     from ..options import parse_key_values
     from ..pipeline import RunConfig
-    from ..pipeline import run as run_pipeline
 
-    values = case_config(args)
+    values = case_config(args, source_required=source_required)
     target = args.target_lang or values.pop("target_lang", None)
     values.pop("target_lang", None)
-    config = RunConfig(
+    translator, model = systems(args)[0]
+    return RunConfig(
+        translator=translator, model=model,
         translator_options=parse_key_values(args.translator_option, "--translator-option"),
         target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
         concurrency=args.concurrency, device=args.device, progress=not args.no_progress and sys.stderr.isatty(),
         engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
         jobs=args.jobs, force=args.force, **values,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..pipeline import run as run_pipeline
+
+    config = config_from_args(args)
     chosen = systems(args)
     outs = _outs(config, chosen, args.out)
     results = []

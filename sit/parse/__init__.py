@@ -1,5 +1,5 @@
-"""Dependency parsers, looked up by name; ``auto`` picks Stanza where its models are installed,
-else spaCy."""
+"""Dependency parsers, looked up by name; ``auto`` picks Stanza where its models are installed or
+can be fetched, else spaCy."""
 
 from __future__ import annotations
 
@@ -24,18 +24,23 @@ PARSERS = Registry(
 
 def choose_parser(lang: str, name: str = "auto", model: Optional[str] = None,
                   translator: Optional[str] = None) -> tuple[str, str]:
-    """Resolve ``auto`` to a concrete parser name for ``lang``; returns (name, reason). With none
-    installed, the error says what to fetch (``translator``: the run's, for its ``sit download``)."""
+    """Resolve ``auto`` to a concrete parser name for ``lang``; returns (name, reason). ``auto``
+    is Stanza where its models are installed or can be fetched (Stanza downloads them when the
+    parser is built), else an installed spaCy pipeline. With none, the error says what to fetch
+    (``translator``: the run's, for its ``sit download``)."""
     if name != "auto":
         PARSERS.entry(name)
         return name, f"{name} (chosen)"
     from ..resources import find_spacy_model
-    from .stanza_parser import stanza_dir, stanza_models_present
+    from .stanza_parser import stanza_dir, stanza_fetchable, stanza_models_present
 
     if stanza_models_present(lang, model):
         return "stanza", f"stanza: its {lang} models are installed"
+    fetchable, why = stanza_fetchable(lang)
+    if fetchable:
+        return "stanza", f"stanza: {why} into {stanza_dir(model)}"
     if find_spacy_model(lang):
-        return "spacy", f"spacy: no Stanza {lang} models in {stanza_dir(model)}, using spaCy's {find_spacy_model(lang)}"
+        return "spacy", f"spacy: no Stanza {lang} models in {stanza_dir(model, lang)}, using spaCy's {find_spacy_model(lang)}"
     raise MissingDependencyError(
         f"no dependency parser for {lang!r} is installed; {hints.parser_hint(lang, translator)}"
     )

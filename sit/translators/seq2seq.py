@@ -64,9 +64,14 @@ class Seq2SeqTranslator(Translator):
     default_batch_size = 16
     option_names = ("beam_size", "max_new_tokens")
 
+    @classmethod
+    def hub_model(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        """The model a run with these languages and ``--model`` loads (a directory or hub id)."""
+        return model or cls.default_model
+
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None,
                  device: Optional[str] = None, beam_size: int = 1, max_new_tokens: int = 256, **kwargs):
-        super().__init__(source_lang, target_lang, model=model or self.default_model, **kwargs)
+        super().__init__(source_lang, target_lang, model=self.hub_model(source_lang, target_lang, model), **kwargs)
         self.src_code = self.language_code(source_lang)
         self.tgt_code = self.language_code(target_lang)
         self.beam_size = check_number(beam_size, "--translator-option beam_size", minimum=1, integer=True)
