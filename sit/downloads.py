@@ -20,9 +20,6 @@ from typing import Any, Optional
 from .errors import MissingDependencyError
 
 PARTS = ("translator", "mlm", "parser")
-#: relations that substitute words (and so need the perturber), and the one that parses
-_PERTURBING = ("sit", "patinv")
-_PARSING = ("sit",)
 
 
 @dataclass(frozen=True)
@@ -110,13 +107,15 @@ def _parser_need(config, target: str) -> Optional[Need]:
 
 def run_needs(config, target: str, only: tuple[str, ...] = PARTS) -> list[Need]:
     """What a run of ``config`` (translating into ``target``) needs from a hub, part by part."""
-    relations = set(config.relations)
+    from .relations import RELATIONS, parse_relations
+
+    uses = set().union(*(RELATIONS.get(name).uses for name in parse_relations(config.relations)))
     needs = []
     if "translator" in only:
         needs.append(_translator_need(config, target))
-    if "mlm" in only and relations & set(_PERTURBING) and config.perturber in ("auto", "mlm"):
+    if "mlm" in only and "perturber" in uses and config.perturber in ("auto", "mlm"):
         needs.append(_mlm_need(config, target))
-    if "parser" in only and relations & set(_PARSING) and config.parser in ("auto", "stanza"):
+    if "parser" in only and "parser" in uses and config.parser in ("auto", "stanza"):
         needs.append(_parser_need(config, target))
     return [n for n in needs if n is not None]
 

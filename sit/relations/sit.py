@@ -35,6 +35,7 @@ class SitRelation(Relation):
     title = "the structure of the translation changed under a similar word"
     kinds = {"untranslated": "a word was left untranslated"}
     run_options = ("distance", "discount")
+    uses = frozenset({"perturber", "parser"})
     translates_substitutions = True  # its cases are the run's substitution pairs
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True,
