@@ -1,8 +1,14 @@
-"""Locating the offline language resources sit uses: WordNet (for NLTK) and spaCy pipelines.
+"""Where the models and language resources a run loads come from, and where they run:
 
-Paths resolve when called, from arguments or environment variables:
-``SIT_DATA_DIR`` (default ``$XDG_CACHE_HOME/sit`` or ``~/.cache/sit``) holds what sit prepares
-itself, such as the NLTK view of Debian's WordNet database.
+- WordNet for NLTK (:func:`wordnet`, Debian's database prepared once in ``SIT_DATA_DIR``, default
+  ``$XDG_CACHE_HOME/sit`` or ``~/.cache/sit``) and spaCy pipelines (:func:`load_spacy`);
+- the Hugging Face hub: whether it is reachable, whether a model is complete in the local cache,
+  and how ``from_pretrained`` must load it (:func:`hf_model_location`, :func:`hf_load_kwargs`);
+  loading and running the models themselves is :mod:`sit.hf`'s;
+- torch and its devices (:func:`import_torch_transformers`, :func:`resolve_device`,
+  :func:`checked_device`: the one check of ``--device`` for every model).
+
+Paths resolve when called, from arguments or environment variables.
 """
 
 from __future__ import annotations

@@ -1,11 +1,15 @@
 """The run directory: every file a report needs, so ``sit report`` re-renders without work.
 
-- ``run.json``: ``{"signature": RunSignature, "signature_line": str, "counts": {...},
-  "timings": {stage: seconds}, "perturber_reason": str, "warnings": [str], "created": iso time,
-  "command": str, "teapot": {...}}``
+- ``run.json`` (written by :func:`sit.pipeline._write_meta`): ``{"signature": RunSignature,
+  "signature_line": str, "input": str, "counts": RunCounts, "perturber_reason": str,
+  "parser_reason": str, "relations_reason": str, "relations_told": {relation: {"title", "kinds",
+  "sides"}}, "warnings": [str], "engine": {...}, "cache": str, "created": iso time, "command": str,
+  "config": {the options that decide the test cases}, "timings": {stage: seconds}}`` and each
+  relation's run-level figures under their own keys (sit's ``"teapot": {...}``).
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
-- ``translations.jsonl``: ``{"text", "translation", "role": "original"|"perturbed", "source_id"}``;
-  ``translation`` is null where the translator failed.
+- ``translations.jsonl``: ``{"text", "translation", "role": "original"|"container"|"perturbed",
+  "source_id"}`` (and ``relation`` for the texts a relation added); ``translation`` is null where
+  the translator failed.
 - ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
   findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).
