@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Sequence
 
-from .cache import Store
+from .cache import MISSING, Store
 from .progress import progress
 
 log = logging.getLogger("sit.batching")
@@ -133,10 +133,11 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     result. Each finished batch is in the cache before the next batch starts."""
     distinct = list(dict.fromkeys(keys))
     hits = job.store.get_many(distinct) if job.store is not None else {}
-    result: dict = {key: job.decode(hits[key]) for key in distinct if key in hits}
-    job.stats.cache_hits += len(result)
-    todo: list = [key for key in distinct if key not in hits]
+    decoded = {key: _decoded(job, hits[key]) for key in distinct if key in hits}
     del hits
+    result: dict = {key: value for key, value in decoded.items() if value is not MISSING}
+    job.stats.cache_hits += len(result)
+    todo: list = [key for key in distinct if key not in result]
     if job.on_batch is not None and result:
         job.on_batch(list(result), list(result.values()))
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
@@ -168,6 +169,20 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
             if missing:
                 _unanswered(job, missing)
     return result
+
+
+def _decoded(job: BatchJob, hit: Any) -> Any:
+    """A cached value decoded, or MISSING where it fails the check a computed value must pass (a
+    cache written by an older sit, or damaged by hand, may hold an empty translation or a tree
+    of the wrong shape): it is computed again."""
+    try:
+        value = job.decode(hit)
+        if job.valid(value):
+            return value
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        pass
+    log.warning("%s: a cached value of the wrong type or shape is ignored and computed again", job.desc)
+    return MISSING
 
 
 def _unanswered(job: BatchJob, keys: list) -> None:

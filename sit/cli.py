@@ -28,6 +28,7 @@ from .errors import SitError
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
+    "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
@@ -55,16 +56,25 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.configure(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(command_run=module.run)
     return parser
 
 
-def _setup_logging(verbose: bool) -> None:
+def _setup_logging(verbose: bool, redactor=None) -> None:
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING,
         format="sit: %(levelname)s: %(message)s" if not verbose else "%(name)s: %(levelname)s: %(message)s",
         stream=sys.stderr,
     )
+    if redactor is not None:  # every handler, a library's (urllib3's debug lines) included
+        from .redact import RedactingFilter
+
+        for handler in logging.getLogger().handlers:
+            mine = [f for f in handler.filters if isinstance(f, RedactingFilter)]
+            for f in mine:  # an earlier command's, in this process
+                f.redactor = redactor
+            if not mine:
+                handler.addFilter(RedactingFilter(redactor))
     if not verbose:
         logging.getLogger("sit").setLevel(logging.INFO)
         for noisy in ("transformers", "urllib3", "stanza", "jieba", "filelock", "huggingface_hub", "ray"):
@@ -72,36 +82,46 @@ def _setup_logging(verbose: bool) -> None:
 
 
 def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, prog: str = "sit") -> int:
-    """Run one command's function; turn sit's errors into a one-line message and an exit code."""
-    _setup_logging(args.verbose)
-    try:
-        return int(run(args) or 0)
-    except SitError as exc:
+    """Run one command's function; turn sit's errors into a one-line message and an exit code.
+    Every message, log line and file of the command goes through the redactor of the
+    environment's secrets (:mod:`sit.redact`); with ``-v`` a traceback (redacted) comes before
+    the message, and the exit code stays the documented one."""
+    from .redact import from_environment, scope
+
+    redactor = from_environment()
+    _setup_logging(args.verbose, redactor)
+
+    def fail(message: str, code: int) -> int:
         if args.verbose:
-            raise
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted; what was finished is kept in the cache", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-    except OSError as exc:  # a file that failed while being read or written (a full disk ...)
-        if args.verbose:
-            raise
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"{prog}: error: {where}{exc.strerror or exc}; check the path, free space and permissions, "
-              "then run the same command again", file=sys.stderr)
-        return 4
+            import traceback
+
+            print(redactor(traceback.format_exc()).rstrip(), file=sys.stderr)
+        print(redactor(f"{prog}: error: {message}"), file=sys.stderr)
+        return code
+
+    with scope(redactor):
+        try:
+            return int(run(args) or 0)
+        except SitError as exc:
+            return fail(str(exc), exc.exit_code)
+        except KeyboardInterrupt:
+            print(f"{prog}: interrupted; what was finished is kept in the cache", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            return 0
+        except OSError as exc:  # a file that failed while being read or written (a full disk ...)
+            where = f"{exc.filename}: " if exc.filename else ""
+            return fail(f"{where}{exc.strerror or exc}; check the path, free space and permissions, "
+                        "then run the same command again", 4)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
+    if not getattr(args, "command_run", None):
         parser.print_help()
         return 2
-    return run_command(args._run, args)
+    return run_command(args.command_run, args)
 
 
 def tune_process() -> None:

@@ -85,7 +85,25 @@ def _variant(x: str, y: str, stops: frozenset[str]) -> bool:
 
 def _hunk_kind(a: list[str], b: list[str], stops: frozenset[str]) -> str:
     """``agreement`` (function words and inflections only), ``substitute`` (a short block of
-    other words, none of them moved from the other side) or ``structure``."""
+    other words, none of them moved from the other side) or ``structure``. A hunk that would be
+    ``structure`` is judged again without the agreement around it (:func:`_around`): the
+    function words that open it on both sides (``de la`` / ``del``, ``al`` / ``a los``:
+    contractions and articles) and the inflected words that close or open it in pairs
+    (``cortada`` / ``cortado``)."""
+    kind = _plain_kind(a, b, stops)
+    if kind != "structure":
+        return kind
+    inner_a, inner_b = _around(a, b, stops)
+    if (inner_a, inner_b) == (a, b):
+        return kind
+    if not inner_a and not inner_b:
+        return "agreement"
+    if not inner_a or not inner_b or any(_variant(x, y, frozenset()) for x in inner_a for y in inner_b):
+        return "structure"  # words dropped or inserted, or an inflected word inside: more than one change
+    return _plain_kind(inner_a, inner_b, stops)
+
+
+def _plain_kind(a: list[str], b: list[str], stops: frozenset[str]) -> str:
     if len(a) == len(b) and all(_variant(x, y, stops) for x, y in zip(a, b)):
         return "agreement"
     if all(t.lower() in stops for t in a + b):
@@ -94,6 +112,25 @@ def _hunk_kind(a: list[str], b: list[str], stops: frozenset[str]) -> str:
     if moved or max(len(a), len(b)) > SUBSTITUTE_HUNK or not a or not b:
         return "structure"
     return "substitute"
+
+
+def _around(a: list[str], b: list[str], stops: frozenset[str]) -> tuple[list[str], list[str]]:
+    """``a`` and ``b`` without the agreement at their edges: leading runs of function words where
+    both sides open with some, and pairs of inflections of one stem at either end."""
+    def lead_stops(x: list[str]) -> int:
+        n = 0
+        while n < len(x) and x[n].lower() in stops:
+            n += 1
+        return n
+
+    na, nb = lead_stops(a), lead_stops(b)
+    if na and nb:
+        a, b = a[na:], b[nb:]
+    while a and b and _variant(a[0], b[0], frozenset()) and a[0].lower() not in stops:
+        a, b = a[1:], b[1:]
+    while a and b and _variant(a[-1], b[-1], frozenset()) and a[-1].lower() not in stops:
+        a, b = a[:-1], b[:-1]
+    return a, b
 
 
 def surface_change(a: tuple[str, ...], b: tuple[str, ...], stops: frozenset[str] = frozenset()) -> list[str]:

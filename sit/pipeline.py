@@ -17,14 +17,10 @@ from typing import Any, Optional
 from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
-from .records import Issue, RunSignature, package_versions
-from .rundir import check_writable, write_json_atomic, write_jsonl_atomic
+from .records import Issue, RunCounts, RunSignature, package_versions
+from .rundir import check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
-
-# what each translator translates into when --target-lang is not given
-DEFAULT_TARGET = {"apertium": "es", "marian": "zh"}
-
 
 @dataclass
 class RunConfig:
@@ -50,6 +46,7 @@ class RunConfig:
     seed: int = 0
     cache_dir: Optional[str] = None
     out: Optional[str] = None
+    force: bool = False  # write over a run directory that holds another run
     batch_size: Optional[int] = None
     qps: Optional[float] = None
     timeout: Optional[float] = None
@@ -69,11 +66,27 @@ class RunConfig:
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
 
 
+#: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
+#: so that ``sit run --baseline`` can run another translator on the same cases
+CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "mlm_model", "num_perturb",
+                "perturber_options", "relations", "relation_options", "parser", "parser_model", "distance",
+                "discount", "threshold", "top_k", "seed")
+
+
+def case_options(config: RunConfig) -> dict[str, Any]:
+    """``config``'s :data:`CASE_OPTIONS` as JSON (the input file's path made absolute)."""
+    out = {name: getattr(config, name) for name in CASE_OPTIONS}
+    out["relations"] = list(config.relations)
+    if config.input:
+        out["input"] = str(Path(config.input).resolve())
+    return out
+
+
 @dataclass
 class RunResult:
     run_dir: Path
     signature: RunSignature
-    counts: dict[str, int]
+    counts: dict[str, Any]  # RunCounts.to_dict(): RunCounts.from_dict(result.counts) reads it
     timings: dict[str, float]
     issues: list[Issue]
     perturber_reason: str
@@ -116,8 +129,7 @@ def choose_perturber(config: RunConfig, cache: Cache):
         reason = f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
-    defaults = {"num_perturb": config.num_perturb, "device": config.device,
-                "model": config.mlm_model if name == "mlm" else None}
+    defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
     opts = perturber_options(name, config.perturber_options, defaults)
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
@@ -134,6 +146,9 @@ NUMBERS = (
     ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
     ("limit", "--limit", {"integer": True, "minimum": 1}),
     ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
+    ("concurrency", "--concurrency", {"integer": True, "minimum": 1, "what": "requests in flight"}),
+    ("workers", "--workers", {"integer": True, "minimum": 1}),
+    ("jobs", "--jobs", {"integer": True, "minimum": 1}),
 )
 
 
@@ -171,35 +186,64 @@ def run(config: RunConfig) -> RunResult:
 
 
 def _run(config: RunConfig, out: Path, engine) -> RunResult:
-    from .relations import RunContext, create_relation, parse_relations
-
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
-    target = config.target_lang or DEFAULT_TARGET.get(config.translator, "es")
     with timer.stage("read"):
         ids, texts, source_name = _read(config, warnings)
-    # Build every component before any work: missing credentials, pairs or models fail now.
-    with timer.stage("setup"):
-        translator = engine.attach(_translator(config, cache, target))
-        ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
-                         threshold=config.threshold, progress=config.progress,
-                         make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
-                         make_parser=lambda: _attached(engine, _parser(config, target, cache)))
-        names = parse_relations(config.relations)
-        unknown = [n for n in config.relation_options if n not in names]
-        if unknown:
-            raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
-                              f"(--relation {','.join(names)})")
-        relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
-    signature = _signature(config, translator, ctx, relations, target)
+    with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
+        translator, ctx, relations = _build(config, engine, cache)
+    signature = _signature(config, translator, ctx, relations, ctx.target_lang)
+    check_same_run(out, signature, source_name, force=config.force)
+    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts)
+    issues = [i for r in relations for i in checked[r.name].issues]
+    counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
+    warnings.extend(cache.problems)
+    incomplete = (f"{untranslated} of {len(translation)} text(s) were left untranslated by {config.translator} "
+                  "(its error is above); run the same command again to resume") if untranslated else None
+    meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + ([note] if note else []),
+                 engine, cache, checked)
+    with timer.stage("write"):
+        _write(out, meta, timer, ids, texts, cases, translation, issues)
+    with timer.stage("report"):
+        from .report import write_reports
+
+        write_reports(out, formats=config.report_formats)
+    _write_meta(out, meta, timer)
+    translator.close()
+    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta["perturber_reason"], warnings,
+                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
+
+
+def _build(config: RunConfig, engine, cache: Cache):
+    """The run's translator, its RunContext and its relations, each checked as it is built."""
+    from .relations import RunContext, create_relation, parse_relations
+    from .translators import TRANSLATORS
+
+    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+    translator = engine.attach(_translator(config, cache, target))
+    ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
+                     threshold=config.threshold, progress=config.progress, translator=translator,
+                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
+                     make_parser=lambda: _attached(engine, _parser(config, target, cache)))
+    names = parse_relations(config.relations)
+    unknown = [n for n in config.relation_options if n not in names]
+    if unknown:
+        raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
+                          f"(--relation {','.join(names)})")
+    return translator, ctx, [create_relation(name, ctx, _relation_options(config, name)) for name in names]
+
+
+def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
+    """Perturb, build every relation's cases, translate them all once, check: (cases,
+    {text: translation}, how many left untranslated, the note on them, {relation: Checked})."""
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
-    if (getattr(engine, "jobs", 1) > 1 and translator.batch_independent
+    if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
-        early = Prefetch(translator, engine, parser=ctx._parser[0] if ctx._parser is not None else None)
-    if ctx._perturber is not None:
+        early = Prefetch(translator, engine, parser=ctx.built_parser[0] if ctx.built_parser else None)
+    if ctx.built_perturber is not None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx._perturber.release()  # its encoder is not needed beside the parser
+            ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
     with timer.stage("translate"):
@@ -208,37 +252,37 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
             ctx.early_trees = early.trees
     with timer.stage("check"):
         checked = {r.name: r.check(cases[r.name], translation) for r in relations}
-    issues = [i for r in relations for i in checked[r.name].issues]
-    counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
-    warnings.extend(cache.problems)
-    incomplete = (f"{untranslated} of {len(translation)} text(s) were left untranslated by {config.translator} "
-                  "(its error is above); run the same command again to resume") if untranslated else None
+    return cases, translation, untranslated, note, checked
+
+
+def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, warnings, engine, cache,
+          checked) -> dict[str, Any]:
+    """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`)."""
     meta = {
         "signature": signature.to_dict(),
         "signature_line": signature.format(),
         "input": source_name,
-        "counts": counts,
+        "counts": counts.to_dict(),
         "perturber_reason": ctx.reasons.get("perturber", ""),
         "parser_reason": ctx.reasons.get("parser", ""),
         "relations_reason": "; ".join(r.describe() for r in relations),
-        "warnings": warnings + ([note] if note else []),
-        "teapot": checked["sit"].extra.get("teapot") if "sit" in checked else {},
+        "relations_told": {r.name: r.telling() for r in relations},
+        "warnings": warnings,
         "engine": engine.describe(),
         "cache": cache.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
+        "config": case_options(config),
     }
-    with timer.stage("write"):
-        _write(out, meta, timer, ids, texts, cases, translation, issues)
-    with timer.stage("report"):
-        from .report import write_reports
+    for c in checked.values():  # run-level figures of the relations (sit's "teapot")
+        meta.update(c.extra)
+    return meta
 
-        write_reports(out, formats=config.report_formats)
-    meta["timings"] = dict(timer.timings)
-    write_json_atomic(out / "run.json", meta)
-    translator.close()
-    return RunResult(out, signature, counts, dict(timer.timings), issues, meta["perturber_reason"], warnings,
-                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
+
+def _write_meta(out: Path, meta: dict[str, Any], timer: _Timer) -> None:
+    """``run.json``: the run's meta with the timings so far (written before the reports, which
+    read it, and again after them with their time)."""
+    write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})
 
 
 def _attached(engine, built: tuple):
@@ -279,13 +323,17 @@ def _parser(config: RunConfig, target: str, cache: Cache):
 
 
 def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
-    base = {"distance": config.distance, "discount": config.discount} if name == "sit" else {}
+    """Relation ``name``'s options: the run-wide flags it declares (``Relation.run_options``), then
+    its own ``--relation-option``s."""
+    from .relations import RELATIONS
+
+    base = {field: getattr(config, field) for field in RELATIONS.get(name).run_options}
     return {**base, **config.relation_options.get(name, {})}
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
-    perturber = ctx._perturber
-    parser = ctx._parser
+    perturber = ctx.built_perturber
+    parser = ctx.built_parser
     return RunSignature(
         translator=config.translator,
         translator_model=translator.model_id(),
@@ -374,25 +422,24 @@ def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = 
     return dict(zip(needed, translated)), untranslated, note
 
 
-def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> dict[str, Any]:
-    perturber = ctx._perturber
-    own = [i for i in issues if not i.kind]
-    return {
-        "sentences": len(texts),
-        "perturbations": len(ctx.perturbations),
-        "translations": len(translation),
-        "translator_calls": translator.stats.calls,
-        "translated": translator.stats.translated,
-        "cache_hits": translator.stats.cache_hits,
-        "untranslated": untranslated,
-        "perturbation_cache_hits": perturber.cache_hits if perturber else 0,
-        "candidates_dropped": dict(getattr(perturber, "dropped", {}) or {}),
-        "parse_cache_hits": ctx._parser[0].cache_hits if ctx._parser else 0,
-        "compared": sum(c.counts.get("compared", 0) for c in checked.values()),
-        "flagged_sentences": len({i.pair.source_id for i in own}),
-        "issues": len(issues),
-        "relations": {name: c.counts for name, c in checked.items()},
-    }
+def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> RunCounts:
+    """The run's counts (:class:`sit.records.RunCounts`, each defined once in docs/report.md)."""
+    perturber = ctx.built_perturber
+    return RunCounts(
+        sentences=len(texts),
+        perturbations=len(ctx.perturbations),
+        cases=sum(len(c) for c in cases.values()),
+        translations=len(translation),
+        translator_calls=translator.stats.calls,
+        translated=translator.stats.translated,
+        cache_hits=translator.stats.cache_hits,
+        untranslated=untranslated,
+        perturbation_cache_hits=perturber.cache_hits if perturber else 0,
+        candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
+        parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
+        compared=sum(c.counts.get("compared", 0) for c in checked.values()),
+        relations={name: c.counts for name, c in checked.items()},
+    ).with_findings(issues)
 
 
 def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> None:
@@ -409,5 +456,9 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
     write_jsonl_atomic(out / "translations.jsonl", rows)
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict() for i in issues))
-    write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})
+    from .rank import worst_first
+
+    told = meta.get("relations_told") or {}
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"))
+                                              for i in worst_first(issues)))
+    _write_meta(out, meta, timer)

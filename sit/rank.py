@@ -29,3 +29,17 @@ def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: i
             ranked = ranked[:top_k]
         out.extend(replace(issue, rank=n) for n, issue in enumerate(ranked, start=1))
     return out
+
+
+def worst_first(issues: Iterable[Issue]) -> list[Issue]:
+    """``issues`` as a run directory keeps them (``issues.jsonl``): the groups in the order given;
+    within a group, sentences worst first (their largest distance, then source id), each
+    sentence's issues by rank. The reports show them in this order."""
+    issues = list(issues)
+    order = {g: n for n, g in enumerate(dict.fromkeys(i.group for i in issues))}
+    worst: dict[tuple[str, int], float] = {}
+    for i in issues:
+        key = (i.group, i.pair.source_id)
+        worst[key] = max(worst.get(key, i.distance), i.distance)
+    return sorted(issues, key=lambda i: (order[i.group], -worst[(i.group, i.pair.source_id)], i.pair.source_id,
+                                         i.rank))

@@ -81,6 +81,17 @@ class Tree:
         return cls(tuple(d["tokens"]), tuple(d["heads"]), tuple(d["relations"]))
 
 
+#: the group whose issue ids carry no prefix (label files written before relations name it so)
+PLAIN_ID_GROUP = "sit"
+
+
+def issue_id(source_id: int, rank: int, group: str = PLAIN_ID_GROUP) -> str:
+    """The stable id of an issue in a run: ``"<group>:<source id>-<rank>"`` (``"<source id>-<rank>"``
+    for :data:`PLAIN_ID_GROUP`, as label files have always written it)."""
+    plain = f"{source_id}-{rank}"
+    return plain if group == PLAIN_ID_GROUP else f"{group}:{plain}"
+
+
 @dataclass(frozen=True)
 class Issue:
     """A finding of one metamorphic relation (``pair.relation``) on one pair of source texts.
@@ -110,8 +121,47 @@ class Issue:
         """``sit``, ``sit.untranslated``, ``rti``, ``patinv``: what is ranked and labelled apart."""
         return f"{self.pair.relation}.{self.kind}" if self.kind else self.pair.relation
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def issue_id(self) -> str:
+        """The issue's id in its run (``issues.jsonl``, labels, the HTML's anchors): see :func:`issue_id`."""
+        return issue_id(self.pair.source_id, self.rank, self.group)
+
+    @property
+    def content_key(self) -> str:
+        """A short hash of what the finding is (group, source id, both source texts, both
+        translations): the same finding has the same key in every run, whatever its rank or the
+        run's time, so triage marks keyed on it survive a re-run."""
+        return stable_hash(self.group, self.pair.source_id, self.pair.original, self.pair.perturbed, self.original_translation,
+                           self.perturbed_translation)
+
+    @property
+    def change(self) -> str:
+        """What the case changed in its source: ``substitution`` (a word for another),
+        ``removal`` (words taken out: ``edit.after`` is empty) or ``none`` (the same text in
+        another place, such as rti's phrase alone)."""
+        edit = self.pair.edit
+        if edit.before == edit.after:
+            return "none"
+        return "removal" if not edit.after else "substitution"
+
+    def to_dict(self, sides: Optional[tuple[str, str]] = None) -> dict[str, Any]:
+        """The issue as ``issues.jsonl`` holds it (docs/report.md, "issues.jsonl"). With ``sides``
+        (what the relation calls its two texts, ``run.json``'s ``relations_told``), the two texts
+        and their translations are also written under those names (rti: ``container``,
+        ``phrase``, ``container_translation``, ``phrase_translation``), where such a name is
+        not a field already."""
+        out = self._fields()
+        if sides:
+            texts = ((self.pair.original, self.original_translation), (self.pair.perturbed, self.perturbed_translation))
+            for name, (text, translation) in zip(sides, texts):
+                if name not in out and f"{name}_translation" not in out:
+                    out[name], out[f"{name}_translation"] = text, translation
+        return out
+
+    def _fields(self) -> dict[str, Any]:
         return {
+            "issue_id": self.issue_id,
+            "key": self.content_key,
             "source_id": self.pair.source_id,
             "relation": self.pair.relation,
             "kind": self.kind,
@@ -122,6 +172,7 @@ class Issue:
             "original_translation": self.original_translation,
             "perturbed_translation": self.perturbed_translation,
             "edit": self.pair.edit.to_dict(),
+            "change": self.change,
             "relation_diff": {k: list(v) for k, v in sorted(self.relation_diff.items())},
             "scores": dict(self.scores),
             "evidence": dict(self.evidence),
@@ -141,6 +192,81 @@ class Issue:
             kind=d.get("kind", ""),
             evidence=dict(d.get("evidence", {})),
         )
+
+
+@dataclass(frozen=True)
+class GroupCount:
+    """One group of findings (``sit``, ``sit.untranslated``, ``rti``, ...): how many findings,
+    in how many distinct source sentences."""
+
+    findings: int
+    sentences: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"findings": self.findings, "sentences": self.sentences}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "GroupCount":
+        return cls(int(d.get("findings", 0)), int(d.get("sentences", 0)))
+
+
+@dataclass(frozen=True)
+class RunCounts:
+    """The counts of one run, each defined once (docs/report.md, "Counts"); the pipeline writes
+    them to ``run.json`` and every report and the CLI's summary read them from there.
+
+    ``translations`` are the distinct source texts the run needed translated (sentences, and
+    every relation's texts); of them ``cache_hits`` came from the cache, ``translated`` from the
+    translator in ``translator_calls`` calls, and ``untranslated`` the translator failed (left
+    without a translation: not the same as an untranslated-word finding, which is a finding of
+    its own group). ``issues`` counts findings, ``groups`` the findings of each group and
+    their sentences, ``flagged_sentences`` the distinct source sentences with any finding."""
+
+    sentences: int = 0
+    perturbations: int = 0  # substitution pairs the perturber made (0 where no relation substitutes)
+    cases: int = 0  # test cases of all relations
+    translations: int = 0
+    translated: int = 0
+    translator_calls: int = 0
+    cache_hits: int = 0
+    untranslated: int = 0
+    issues: int = 0
+    flagged_sentences: int = 0
+    groups: dict[str, GroupCount] = field(default_factory=dict)
+    relations: dict[str, dict[str, Any]] = field(default_factory=dict)  # each relation's own counts
+    compared: int = 0
+    perturbation_cache_hits: int = 0
+    parse_cache_hits: int = 0
+    candidates_dropped: dict[str, int] = field(default_factory=dict)
+
+    @staticmethod
+    def tally(issues: list["Issue"]) -> tuple[dict[str, GroupCount], int]:
+        """Per group (in the issues' order), findings and distinct sentences; and the distinct
+        sentences with any finding."""
+        found: dict[str, list[int]] = {}
+        for issue in issues:
+            found.setdefault(issue.group, []).append(issue.pair.source_id)
+        groups = {g: GroupCount(len(ids), len(set(ids))) for g, ids in found.items()}
+        return groups, len({i.pair.source_id for i in issues})
+
+    def with_findings(self, issues: list["Issue"]) -> "RunCounts":
+        """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``."""
+        from dataclasses import replace
+
+        groups, flagged = self.tally(issues)
+        return replace(self, issues=len(issues), groups=groups, flagged_sentences=flagged)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["groups"] = {g: c.to_dict() for g, c in self.groups.items()}
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunCounts":
+        names = {f.name for f in fields(cls)}
+        kept = {k: v for k, v in d.items() if k in names}
+        kept["groups"] = {g: GroupCount.from_dict(c) for g, c in (d.get("groups") or {}).items()}
+        return cls(**kept)
 
 
 def package_versions(names: tuple[str, ...] = ("sit", "transformers", "torch", "spacy", "stanza", "sacrebleu", "nltk", "jieba")) -> dict[str, str]:
@@ -191,28 +317,118 @@ class RunSignature:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
 
-    def format(self) -> str:
-        """A one-line signature, e.g. ``tr:apertium(eng-spa)|lang:en-es|pert:wordnet(...)|...``."""
-        v = self.versions
-        parts = [
-            f"tr:{self.translator}({self.translator_model})"
-            + "".join(f"|{k}:{v}" for k, v in sorted(self.translator_options.items())),
-            f"lang:{self.source_lang}-{self.target_lang}",
-            f"pert:{self.perturber}({self.perturber_model})|num:{self.num_perturb}"
-            + "".join(
-                f"|{k}:{v}" for k, v in sorted(self.perturber_options.items()) if k != "num_perturb" and v is not None
-            ),
-            f"parse:{self.parser}({self.parser_model})",
-            f"dist:{self.distance}|thr:{self.threshold:g}|k:{self.top_k}|seed:{self.seed}",
-            "rel:" + "+".join(
-                name + "".join(f",{k}={v}" for k, v in sorted(opts.items())) for name, opts in self.relations.items()
-            ),
-            f"sit:{v.get('sit', '?')}",
-        ]
+    def format(self, short: bool = False) -> str:
+        """The signature as one flat line in sacrebleu's style: ``key:value`` parts joined by ``|``,
+        booleans as ``yes``/``no``, options flattened under their owner (``tr.temperature:0``,
+        ``pert.rate:0.3``, ``rel.rti.compare:words``), the sit version last:
+        ``tr:apertium|model:eng-spa|src:en|tgt:es|pert:wordnet|...|rel:sit+rti|...|version:0.1.0``.
+        ``short`` uses one- or two-letter keys (``t:apertium|m:eng-spa|s:en|g:es|...``), as
+        sacrebleu's short signature does, and stands for the options by the digest of the whole
+        signature (``h:``, :meth:`digest`). Either form parses back with :meth:`parse` (the short
+        one without options)."""
+        keys = _SHORT_KEYS if short else _KEYS
+        parts = [f"{keys[name]}:{_flat_value(getattr(self, name))}" for name in _SIGNATURE_SCALARS]
+        parts.append(f"{keys['relations']}:{'+'.join(self.relations) or 'none'}")
+        if short:
+            return "|".join(parts + [f"h:{self.digest()}", f"v:{self.versions.get('sit', '?')}"])
+        for prefix, opts in (("tr", self.translator_options), ("pert", self.perturber_options)):
+            parts.extend(f"{prefix}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None)
+        for name, opts in self.relations.items():
+            parts.extend(f"rel.{name}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None)
+        parts.append(f"{keys['version']}:{self.versions.get('sit', '?')}")
         return "|".join(parts)
+
+    @classmethod
+    def parse(cls, line: str) -> "RunSignature":
+        """The signature a :meth:`format` line (long or short) holds: numbers and ``yes``/``no``
+        come back as numbers and booleans; ``versions`` holds sit's version only. ValueError names
+        a part that is not ``key:value`` or a field that is missing."""
+        long_of = {v: k for k, v in _SHORT_KEYS.items()} | {v: k for k, v in _KEYS.items()}
+        values: dict[str, Any] = {"translator_options": {}, "perturber_options": {}, "relations": {}}
+        for part in line.strip().split("|"):
+            key, colon, raw = part.partition(":")
+            if not colon or not key:
+                raise ValueError(f"signature part {part!r} is not key:value")
+            owner, dot, rest = key.partition(".")
+            if dot and owner in ("tr", "pert"):
+                _unflatten(values["translator_options" if owner == "tr" else "perturber_options"], rest, raw)
+            elif dot and owner == "rel":
+                name, _, option = rest.partition(".")
+                _unflatten(values["relations"].setdefault(name, {}), option, raw)
+            elif long_of.get(key) == "relations":
+                values["relations"] = {n: values["relations"].get(n, {}) for n in raw.split("+") if n != "none"}
+            elif key == "h":
+                continue  # the short form's digest of the options
+            elif long_of.get(key) == "version":
+                values["versions"] = {"sit": raw}
+            elif key in long_of:
+                values[long_of[key]] = _parse_value(raw)
+        missing = [n for n in _SIGNATURE_SCALARS if n not in values]
+        if missing:
+            raise ValueError(f"the signature has no {', '.join(missing)}")
+        for name in ("translator", "translator_model", "source_lang", "target_lang", "perturber",
+                     "perturber_model", "parser", "parser_model", "distance"):
+            values[name] = str(values[name])
+        values["threshold"] = float(values["threshold"])
+        return cls(**values)
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
+
+
+#: the scalar fields of a signature line, in order, with their short keys (sacrebleu-like)
+_SIGNATURE_SCALARS = ("translator", "translator_model", "source_lang", "target_lang", "perturber",
+                      "perturber_model", "num_perturb", "parser", "parser_model", "distance", "threshold",
+                      "top_k", "seed")
+_KEYS = {"translator": "tr", "translator_model": "model", "source_lang": "src", "target_lang": "tgt",
+         "perturber": "pert", "perturber_model": "pmodel", "num_perturb": "num", "parser": "parse",
+         "parser_model": "parsemodel", "distance": "dist", "threshold": "thr", "top_k": "k", "seed": "seed",
+         "relations": "rel", "version": "version"}
+_SHORT_KEYS = {"translator": "t", "translator_model": "m", "source_lang": "s", "target_lang": "g",
+               "perturber": "p", "perturber_model": "pm", "num_perturb": "n", "parser": "pa",
+               "parser_model": "pam", "distance": "d", "threshold": "th", "top_k": "k", "seed": "sd",
+               "relations": "r", "version": "v"}
+
+
+def _flat_value(value: Any) -> str:
+    """A value as a signature line writes it: yes/no for booleans, ``%g`` for floats."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_flat_value(v) for v in value)
+    return str(value).replace("|", "/")
+
+
+def _parse_value(raw: str) -> Any:
+    if raw in ("yes", "no"):
+        return raw == "yes"
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            continue
+    return raw
+
+
+def _flatten(options: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``{"contrast": {"model": "x"}}`` -> ``[("contrast.model", "x")]``, keys sorted."""
+    out: list[tuple[str, Any]] = []
+    for key, value in sorted(options.items()):
+        if isinstance(value, dict):
+            out.extend(_flatten(value, f"{prefix}{key}."))
+        else:
+            out.append((f"{prefix}{key}", value))
+    return out
+
+
+def _unflatten(into: dict[str, Any], dotted: str, raw: str) -> None:
+    head, dot, rest = dotted.partition(".")
+    if dot:
+        _unflatten(into.setdefault(head, {}), rest, raw)
+    else:
+        into[head] = _parse_value(raw)
 
 
 def stable_hash(*parts: Any) -> str:

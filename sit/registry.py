@@ -36,14 +36,34 @@ class Entry:
     target: str  # "package.module:ClassName"
     hint: str = ""  # how to install what the class needs
     description: str = ""
+    plugin: str = ""  # the distribution that registered it through an entry point ("" for sit's own)
 
 
 class Registry:
-    """A table of named, lazily imported implementations of one face (translators, parsers...)."""
+    """A table of named, lazily imported implementations of one face (translators, parsers...).
 
-    def __init__(self, kind: str, entries: dict[str, Entry] | None = None):
+    Other packages add implementations through the entry-point ``group`` (``sit.translators``,
+    ``sit.relations``, ...), as fsspec's and llm's plugins do: they are read the first time a name
+    is looked up, and nothing of theirs is imported until one of them is used. sit's own names
+    win over a plugin's."""
+
+    def __init__(self, kind: str, entries: dict[str, Entry] | None = None, group: str = ""):
         self.kind = kind
+        self.group = group
         self._entries: dict[str, Entry] = dict(entries or {})
+        self._plugins_read = not group
+
+    def _read_plugins(self) -> None:
+        """Add the entry points of :attr:`group` (once; an entry point is not imported)."""
+        if self._plugins_read:
+            return
+        self._plugins_read = True
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=self.group):
+            if ep.name not in self._entries:
+                dist = getattr(ep.dist, "name", "") or "a plugin"
+                self._entries[ep.name] = Entry(ep.value, f"pip install {dist}", f"(plugin from {dist})", dist)
 
     def register(self, name: str, target: str | type, hint: str = "", description: str = "") -> None:
         if isinstance(target, type):
@@ -54,12 +74,15 @@ class Registry:
             self._entries[name] = Entry(target, hint, description)
 
     def names(self) -> list[str]:
+        self._read_plugins()
         return sorted(self._entries)
 
     def __contains__(self, name: str) -> bool:
+        self._read_plugins()
         return name in self._entries
 
     def entry(self, name: str) -> Entry:
+        self._read_plugins()
         try:
             return self._entries[name]
         except KeyError:

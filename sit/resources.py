@@ -134,23 +134,24 @@ def wordnet_version(root: Optional[str | os.PathLike] = None) -> str:
 def _wordnet(root: str):
     import warnings
 
-    import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.data import SeekableUnicodeStreamReader
 
     class Reader(WordNetCorpusReader):
         def open(self, file):
-            """NLTK's stream (its path checks kept) as a plain text file: NLTK's own
+            """A file of the WordNet folder as a plain text file: NLTK's own
             ``SeekableUnicodeStreamReader`` decodes line by line in Python, which made reading the
             index and data files most of the reader's time. WordNet's offsets are byte offsets, and
             a text file seeks to byte offsets wherever a line starts. The two files NLTK
-            binary-searches keep its stream (the search calls the stream's own methods)."""
-            stream = super().open(file)
-            if file in ("index.sense", "cntlist.rev") or not isinstance(stream, SeekableUnicodeStreamReader):
-                return stream
-            encoding = stream.encoding
-            stream.close()
-            return open(self._root.join(file).path, encoding=encoding, newline="")
+            binary-searches keep its stream (the search calls the stream's own methods). Only the
+            reader's own file names inside its folder are opened, so NLTK's global data path
+            (``nltk.data.path``) is left as it is."""
+            if os.path.isabs(file) or ".." in file.replace("\\", "/"):
+                raise ValueError(f"WordNet reads files of its own folder only, not {file!r}")
+            path = os.path.join(self._root.path, file)
+            if file in ("index.sense", "cntlist.rev"):
+                return SeekableUnicodeStreamReader(open(path, "rb"), self._encoding)
+            return open(path, encoding=self._encoding, newline="")
 
         def map_wn(self, version="wordnet"):
             """No mapping from another WordNet version: it serves only the Open Multilingual
@@ -158,11 +159,18 @@ def _wordnet(root: str):
             (60% of the reader's load time)."""
             return None
 
-    if root not in nltk.data.path:
-        nltk.data.path.append(root)  # NLTK refuses to read corpora outside its data path
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="The multilingual functions")
-        return Reader(str(Path(root) / "corpora" / "wordnet"), None)
+    import nltk.data
+
+    added = root not in nltk.data.path
+    if added:  # NLTK's reader checks its folder against the data path once, as it is built
+        nltk.data.path.append(root)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The multilingual functions")
+            return Reader(str(Path(root) / "corpora" / "wordnet"), None)
+    finally:
+        if added:  # NLTK's data path is left as it was
+            nltk.data.path.remove(root)
 
 
 def wordnet(root: Optional[str | os.PathLike] = None):

@@ -6,7 +6,8 @@
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
 - ``translations.jsonl``: ``{"text", "translation", "role": "original"|"perturbed", "source_id"}``;
   ``translation`` is null where the translator failed.
-- ``issues.jsonl``: one :class:`~sit.records.Issue` per line, ranked: by source id, then rank.
+- ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
+  findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).
 """
 
@@ -14,13 +15,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
+from . import redact
 from .errors import InputError, OutputError
+from .jsonio import read_json, read_jsonl
 from .records import Issue, Pair, RunSignature
 
 T = TypeVar("T")
@@ -56,6 +60,27 @@ def check_writable(path: str | os.PathLike, option: str, *, directory: bool = Fa
     return path
 
 
+def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bool = False) -> None:
+    """Refuse to write over another run: ``out`` holds a run.json whose signature or input differs
+    from this run's (re-running the same command writes over its own run and keeps the triage
+    marks saved beside it); ``force`` allows it. Settings that do not change results (the
+    versions of packages) are not compared."""
+    meta_path = Path(out) / "run.json"
+    if force or not meta_path.is_file():
+        return
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        old = RunSignature.from_dict(meta.get("signature") or {})
+    except (OSError, ValueError, TypeError, AttributeError):
+        raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
+                          "to replace it") from None
+    same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
+            and meta.get("input") == source)
+    if not same:
+        raise OutputError(f"--out {out}: holds another run ({old.format(short=True)}, input {meta.get('input')}); "
+                          "choose another directory, or pass --force to replace it")
+
+
 def write_json_atomic(path: Path, obj: Any) -> None:
     write_bytes_atomic(path, (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
@@ -71,12 +96,16 @@ def write_text_atomic(path: Path, text: str) -> None:
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` all at once: written to a temporary file beside it,
     ``fsync``-ed, then renamed over it, so a crash leaves the old file or the new one, never a
-    part. The new file gets the mode a plain ``open()`` gives (0o666 less the umask, applied by
-    the system; the umask is never changed)."""
+    part. Its text goes through the running command's redactor (:func:`sit.redact.active`) first.
+    The new file gets the mode a plain ``open()`` gives (0o666 less the umask, applied by
+    the system; the umask is never changed). The temporary file's name carries the writer's
+    process id: once the new file is in place, the temporary files of ``path`` that writers no
+    longer alive left (a kill during an earlier write) are removed."""
     path = Path(path)
+    data = redact.active().bytes(data)  # no secret of the running command reaches a file
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             break
@@ -95,6 +124,35 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             pass
         raise
     _fsync_dir(path.parent)
+    _remove_orphans(path)
+
+
+def _remove_orphans(path: Path) -> None:
+    """Remove the temporary files of ``path`` whose writer (the process id in the name) is gone."""
+    pattern = re.compile(re.escape(f".{path.name}.") + r"(\d+)-[0-9a-f]{12}\.tmp")
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(f".{path.name}.")]
+    except OSError:
+        return
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match and not _alive(int(match.group(1))):
+            try:
+                os.unlink(path.parent / name)
+            except OSError:
+                pass
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # another thread of this process may be writing it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -113,26 +171,94 @@ def _fsync_dir(folder: Path) -> None:
 
 def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
     """The rows of a JSONL file of a run directory, each an object given to ``convert``; a line
-    that is not valid JSON or not of the expected shape is an InputError naming the line."""
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{lineno}: not valid JSON ({exc.msg}); is this a sit run directory?") from exc
-            try:
-                if not isinstance(row, dict):
-                    raise TypeError(f"a JSON {type(row).__name__}, not an object")
-                yield convert(row)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
-                raise InputError(f"{path}:{lineno}: not a row sit writes ({what}); the run directory is damaged: "
-                                 "run `sit run` again") from None
+    that is not valid JSON (too deep, a number out of range, not UTF-8) or not of the expected
+    shape is an InputError naming the file and line."""
+    def row(obj: Any) -> T:
+        if not isinstance(obj, dict):
+            raise TypeError(f"a JSON {type(obj).__name__}, not an object")
+        return convert(obj)
+
+    return read_jsonl(path, row, hint="the run directory is damaged: run `sit run` again")
+
+
+def _issue(row: dict) -> Issue:
+    """An :class:`Issue` from a row of issues.jsonl, every field of the type sit writes."""
+    _fields(row, {"source_id": int, "rank": int, "distance": float, "original": str, "perturbed": str,
+                  "original_translation": str, "perturbed_translation": str, "edit": dict},
+            {"relation": str, "kind": str, "relation_diff": dict, "scores": dict, "evidence": dict})
+    _edit(row["edit"])
+    for key, value in row.get("relation_diff", {}).items():
+        if not (isinstance(value, list) and len(value) == 2 and all(_is(v, int) for v in value)):
+            raise ValueError(f"relation_diff[{key!r}] is not two counts")
+    for key, value in row.get("scores", {}).items():
+        if value is not None and not _is(value, float):
+            raise ValueError(f"scores[{key!r}] is a {type(value).__name__}, not a number")
+    return Issue.from_dict(row)
+
+
+def _pair(row: dict) -> Pair:
+    _fields(row, {"source_id": int, "original": str, "perturbed": str, "edit": dict}, {"relation": str})
+    _edit(row["edit"])
+    return Pair.from_dict(row)
+
+
+def _translation(row: dict) -> dict:
+    _fields(row, {"text": str}, {"translation": str, "role": str, "source_id": int})
+    return row
+
+
+def _edit(edit: dict) -> None:
+    _fields(edit, {}, {"position": int, "before": str, "after": str, "perturber": str, "char_start": int,
+                       "char_end": int, "level": str, "note": str, "zipf": float, "similarity": float,
+                       "lm_fall": float}, where="edit.")
+
+
+#: the largest id, rank or count a run directory may hold (far beyond any real run)
+MAX_INT = 10**12
+
+
+def _is(value: Any, kind: type) -> bool:
+    if isinstance(value, bool):
+        return False
+    if kind is int:
+        return isinstance(value, int) and -1 <= value <= MAX_INT
+    if kind is float:
+        return isinstance(value, (int, float)) and abs(value) <= 1e300  # jsonio already refused NaN/inf
+    return isinstance(value, kind)
+
+
+def _fields(row: dict, required: dict[str, type], optional: dict[str, type], where: str = "") -> None:
+    for key, kind in {**required, **optional}.items():
+        if key not in row or (key in optional and row[key] is None):
+            if key in required:
+                raise KeyError(f"{where}{key}")
+            continue
+        if not _is(row[key], kind):
+            shown = "a number out of range" if isinstance(row[key], (int, float)) and not isinstance(row[key], bool) \
+                else f"a {type(row[key]).__name__}"
+            raise ValueError(f"{where}{key} is {shown}, not {_KINDS[kind]}")
+
+
+_KINDS = {int: "an integer", float: "a number", str: "text", dict: "an object", list: "a list"}
 
 
 _META_TYPES = {"signature": dict, "counts": dict, "timings": dict, "warnings": list, "teapot": dict}
+_SIGNATURE_TYPES = {"translator": str, "translator_model": str, "source_lang": str, "target_lang": str,
+                    "perturber": str, "perturber_model": str, "num_perturb": int, "parser": str,
+                    "parser_model": str, "distance": str, "threshold": float, "top_k": int, "seed": int,
+                    "versions": dict, "perturber_options": dict, "translator_options": dict, "relations": dict}
+
+
+def _counts_problem(counts: Any, where: str = "counts") -> Optional[str]:
+    """What is wrong with run.json's counts (each a count or an object of counts), or None."""
+    for key, value in counts.items():
+        if isinstance(value, dict):
+            inner = _counts_problem(value, f"{where}.{key}")
+            if inner:
+                return inner
+        elif not _is(value, int) or value < 0:
+            return f"{where}.{key} is {value!r:.40}, not a count"
+    return None
 
 
 def _check_meta(meta: Any, path: Path) -> dict:
@@ -145,9 +271,14 @@ def _check_meta(meta: Any, path: Path) -> dict:
                         if meta.get(k) is not None and not isinstance(meta[k], t)), None)
         if problem is None:
             try:
+                _fields(meta.get("signature") or {}, {}, _SIGNATURE_TYPES, where="signature.")
                 RunSignature.from_dict(meta.get("signature") or {})
             except (KeyError, TypeError, ValueError) as exc:
                 problem = f"its signature is damaged ({exc})"
+        if problem is None:
+            problem = _counts_problem(meta.get("counts") or {}) or next(
+                (f"timings.{k} is {v!r:.40}, not seconds" for k, v in (meta.get("timings") or {}).items()
+                 if not _is(v, float) or v < 0), None)
     if problem:
         raise InputError(f"{path} is not the run.json sit writes ({problem}); run `sit run` again")
     return meta
@@ -179,16 +310,15 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     meta_path = root / "run.json"
     if not meta_path.is_file():
         raise InputError(f"{root} is not a sit run directory (no run.json); pass the folder `sit run` wrote")
-    try:
-        meta = _check_meta(json.loads(meta_path.read_text(encoding="utf-8")), meta_path)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{meta_path} is not valid JSON: {exc}") from exc
-    issues = list(_read_jsonl(root / "issues.jsonl", Issue.from_dict)) if (root / "issues.jsonl").exists() else []
+    meta = _check_meta(read_json(meta_path, hint="the run directory is damaged: run `sit run` again"), meta_path)
+    for name in ("issues.jsonl",) + (("pairs.jsonl", "translations.jsonl") if with_pairs else ()):
+        if not (root / name).is_file():
+            raise InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
+                             "(a run still going, or a file removed); run `sit run` again")
+    issues = list(_read_jsonl(root / "issues.jsonl", _issue))
     pairs: list[Pair] = []
     translations: list[dict[str, Any]] = []
     if with_pairs:
-        if (root / "pairs.jsonl").exists():
-            pairs = list(_read_jsonl(root / "pairs.jsonl", Pair.from_dict))
-        if (root / "translations.jsonl").exists():
-            translations = list(_read_jsonl(root / "translations.jsonl"))
+        pairs = list(_read_jsonl(root / "pairs.jsonl", _pair))
+        translations = list(_read_jsonl(root / "translations.jsonl", _translation))
     return RunData(root, meta, issues, pairs, translations)

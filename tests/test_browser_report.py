@@ -96,13 +96,19 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
 
     # rows: one per flagged sentence, worst first
     assert _count(page, "#list .sent") == 30
-    assert "showing 30 of 30 flagged sentences, 90 of 90 issues" in page.inner_text("#status")
+    assert "showing 30 of 30 flagged sentences, 90 of 90 findings" in page.inner_text("#status")
     dists = [float(t.split()[1]) for t in page.locator("#list .sent .dist").all_inner_texts()]
     assert dists == sorted(dists, reverse=True)
     # the page opens on the findings: the worst sentences are open, the run's details closed
     assert page.locator("#list .sent").nth(0).locator(".sent-body").is_visible()
     assert page.locator("#list .sent").nth(0).locator(".issue mark").count() >= 1
-    assert not page.locator("#run-details .sigline").is_visible()
+    assert not page.locator("#run-details .sigline").first.is_visible()
+    # the first screen says what the run did and found, in run.json's counts
+    counts = json.loads((run_dir / "run.json").read_text())["counts"]
+    summary = page.locator("#summary")
+    assert summary.is_visible() and summary.bounding_box()["y"] + summary.bounding_box()["height"] < 900
+    assert f"{counts['issues']} findings in {counts['flagged_sentences']} flagged sentences" in summary.inner_text()
+    assert f"{counts['sentences']} sentences" in summary.inner_text() and counts["issues"] == 90
 
     # filter: minimum distance, then text search, then relation
     threshold = sorted({i.distance for i in run.issues})[-2]
@@ -145,7 +151,7 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     second.locator(".issue").nth(1).locator(".mark-bug").click()
     second.locator(".issue").nth(1).locator("select.cat").select_option("over-translation")
     second.locator(".issue").nth(0).locator(".mark-ok").click()
-    assert "3 of 90 issues marked: 2 bug, 1 not a bug" in page.inner_text("#triage-summary")
+    assert "3 of 90 findings marked: 2 bug, 1 not a bug" in page.inner_text("#triage-summary")
 
     # j walks on from the first sentence's last issue into the second sentence; k walks back
     for _ in range(3):
@@ -156,11 +162,15 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report.png"))
 
-    # marks persist in the browser
+    # marks persist in the browser, also when the same command runs again (a new creation time)
+    meta = json.loads((run_dir / "run.json").read_text())
+    (run_dir / "run.json").write_text(json.dumps({**meta, "created": "2031-01-01T00:00:00+00:00"}))
+    write_reports(run_dir)
     page.reload()
     page.wait_for_selector("#status:not(:empty)")
     page.locator("#list .sent").nth(0).locator(".sent-head").click()
     assert page.locator(f'[data-id="{first_id}"] .mark-bug').get_attribute("aria-pressed") == "true"
+    assert "3 of 90 findings marked" in page.inner_text("#triage-summary")
     page.fill("#f-q", "")
     page.select_option("#f-label", "bug")
     _wait_rows(page, 2)
@@ -188,7 +198,7 @@ def test_report_in_chromium_filter_mark_export_precision(tmp_path, tab):
     fresh = Page(tab.page.context.browser)
     try:
         p2 = fresh.open(tmp_path / "labelled.html")
-        assert "3 of 90 issues marked: 2 bug, 1 not a bug" in p2.inner_text("#triage-summary")
+        assert "3 of 90 findings marked: 2 bug, 1 not a bug" in p2.inner_text("#triage-summary")
         # a link to one issue opens its sentence and selects it
         last = max(run.issues, key=lambda i: (i.pair.source_id, i.rank))
         link = f"{last.pair.source_id}-{last.rank}"
@@ -248,7 +258,7 @@ def test_relation_filter_and_labels_per_relation(tmp_path, tab):
     page.select_option("#f-group", "rti")
     _wait_rows(page, 5)
     assert set(page.locator("#list .sent").evaluate_all("ss => ss.map(s => s.dataset.group)")) == {"rti"}
-    assert "10 of 26 issues" in page.inner_text("#status")
+    assert "10 of 26 findings" in page.inner_text("#status")
 
     # sit's 0-1 and rti's 0-1 have the same source and rank: marks stay apart
     sent = page.locator("#s-rti\\:0")
@@ -258,7 +268,7 @@ def test_relation_filter_and_labels_per_relation(tmp_path, tab):
     sent.locator('[data-id="rti:0-2"] .mark-ok').click()
     page.select_option("#f-group", "sit")
     _wait_rows(page, 5)
-    page.locator("#s-0 .sent-head").click()
+    page.locator("#s-sit\\:0 .sent-head").click()
     page.locator('[data-id="0-1"] .mark-ok').click()
     assert page.locator('[data-id="0-1"] .mark-ok').get_attribute("aria-pressed") == "true"
     page.click("#run-details > summary")  # the precision table is one click away
@@ -283,7 +293,7 @@ def test_relation_filter_and_labels_per_relation(tmp_path, tab):
         p2 = fresh.open(run_dir / "report.html")
         p2.set_input_files("#b-import", str(labels_path))
         p2.wait_for_function("() => document.getElementById('storage-note').textContent.indexOf('imported 3') === 0")
-        assert "3 of 26 issues marked: 1 bug, 2 not a bug" in p2.inner_text("#triage-summary")
+        assert "3 of 26 findings marked: 1 bug, 2 not a bug" in p2.inner_text("#triage-summary")
         assert fresh.errors == []
     finally:
         fresh.close()

@@ -158,7 +158,8 @@ sys.modules["torch"] = None  # import torch now raises ImportError
 from sit.errors import MissingDependencyError
 from sit.registry import TORCH_INSTALL_HINT
 from sit.perturb.mlm import _import_transformers as mlm
-from sit.summarize.seq2seq import _import_transformers as seq2seq
+from sit.hf import import_transformers
+seq2seq = lambda: import_transformers("a transformers summarizer")
 from sit.translators import TRANSLATORS
 messages = []
 import os, tempfile

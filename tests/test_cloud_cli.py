@@ -79,7 +79,7 @@ def test_sit_run_translates_through_the_provider(serve, name, tmp_path, corpus, 
     if TRANSLATE is apertium_translate:
         assert next(r for r in translations if r["text"] == SENTENCES[1])["translation"] == "El banco tasas de interés criado."
     captured = capsys.readouterr()
-    assert f"{c['translated']} translated" in captured.err
+    assert f"{c['translated']} by the translator" in captured.err
     assert assert_no_secrets(tmp_path, captured.out, captured.err, caplog.text) >= 6
 
 
@@ -240,7 +240,7 @@ def test_openai_options_reach_the_signature_and_a_rerun_sends_nothing(serve, tmp
     sig = meta["signature"]
     assert sig["translator_model"] == "qwen2.5:7b" and sig["translator_options"]["temperature"] == 0.2
     assert sig["translator_options"]["mode"] == "single" and len(sig["translator_options"]["prompt"]) == 12
-    assert "|temperature:0.2" in meta["signature_line"]
+    assert "|tr.temperature:0.2" in meta["signature_line"]
     assert fake.max_in_flight > 1 and len(fake.calls) == meta["counts"]["translated"]
     n = len(fake.calls)
     assert sit_run(tmp_path, corpus, "openai", "run2", *opts) == 0

@@ -28,6 +28,11 @@ def toks(text):
     ("aliviar tensiones de comercio", "aliviar tensiones de la empresa"),  # a short block, function words
     ("la ciudad fue atacado por rebeldes", "la región fue atacada por rebeldes"),  # agreement elsewhere
     ("las acciones de la tienda cayeron", "las acciones de los centros comerciales cayeron"),  # 1 -> 2 words
+    # Apertium on held-out news (issue 26): a contraction and agreement around the substitute
+    ("la compra de la empresa cortada ayer", "la compra del equipo cortado ayer"),  # de la -> del, -a -> -o
+    ("se refiere al dato personal", "se refiere a los casos personales"),  # al -> a los, number
+    ("revisó las directrices revisadas ya", "revisó los órdenes del día revisados ya"),  # 1 -> 3 words, gender
+    ("es una forma heredada rara", "es un plazo heredado raro"),  # articles and two inflections
 ])
 def test_parallel_translations_show_no_surface_change(a, b):
     assert surface_change(toks(a), toks(b), ES) == []
@@ -41,6 +46,14 @@ def test_parallel_translations_show_no_surface_change(a, b):
 ])
 def test_words_moved_dropped_or_a_second_change_are_surface_changes(a, b, hunk):
     assert hunk in surface_change(toks(a), toks(b), ES)
+
+
+def test_agreement_around_a_change_is_no_licence_for_other_words():
+    # a second content change stays one, and so does a long block inside the agreement
+    assert surface_change(toks("la compra de la empresa cortada ayer"), toks("la compra del equipo cortado hoy"),
+                          ES) == ["de la empresa cortada ayer → del equipo cortado hoy"]
+    assert surface_change(toks("vio la compra de la empresa cortada"),
+                          toks("vio la compra del equipo de fútbol local cortado"), ES)
 
 
 def test_a_moved_word_is_a_surface_change_even_in_one_block():

@@ -104,9 +104,9 @@ def test_a_looser_threshold_keeps_more(english_tagger):
 
 
 def test_bad_options_and_files_are_one_line_errors(tmp_path, english_tagger):
-    with pytest.raises(ConfigError, match="max_lm_fall must be a number >= 0"):
+    with pytest.raises(ConfigError, match="max_lm_fall must be a finite number of at least 0"):
         options_from({"max_lm_fall": "-1"})
-    with pytest.raises(ConfigError, match="max_lm_fall takes a number"):
+    with pytest.raises(ConfigError, match="max_lm_fall must be a finite number"):
         options_from({"max_lm_fall": "high"})
     with pytest.raises(ConfigError, match="is not a file"):
         PERTURBERS.create("wordnet", tagger=english_tagger, lm=str(tmp_path / "missing.arpa"))

@@ -120,6 +120,9 @@ def test_clean_answer_keeps_what_the_source_had():
     assert clean_answer("Spanish translation: El gato.", "The cat.") == "El gato."
     assert parse_list("1. Uno\n2. Dos", 2) == ["Uno", "Dos"]
     assert parse_list('["Uno"]', 2) is None
+    assert parse_list('["Uno", "Dos"]', 2) is None  # a bare array proves no alignment
+    assert parse_list('{"2": "Dos", "1": "Uno"}', 2) == ["Uno", "Dos"]  # placed by id
+    assert parse_list('{"1": "Uno", "3": "Tres"}', 2) is None
 
 
 def test_errors_in_the_api_format(serve, clock):
@@ -143,7 +146,7 @@ def test_batch_mode_sends_a_json_list_and_falls_back_one_by_one(serve):
     tr = openai(fake, mode="batch", batch_items=5)
     assert tr.translate(TEXTS) == dictionary_translate(TEXTS, "en", "es")
     assert len(fake.calls) == 1 and fake.calls[0].texts == TEXTS
-    assert "JSON array of exactly 5 strings" in fake.calls[0].json["messages"][1]["content"]
+    assert "JSON object with exactly the same 5 keys" in fake.calls[0].json["messages"][1]["content"]
     fake.script(SHORT)  # one translation too few: asked again one text at a time
     other = [t.replace("The", "A") for t in TEXTS]
     assert tr.translate(other) == dictionary_translate(other, "en", "es") and tr.fallbacks == 1

@@ -106,3 +106,17 @@ def test_every_parser_takes_the_device_option():
 def test_stanza_runs_on_the_device_named():
     parser = get_parser("stanza", "es", device="cpu")
     assert str(parser.nlp.device) == "cpu"
+
+
+def test_only_same_length_replacements_count_as_substitutions():
+    from sit.distance import substituted
+
+    def tree(words):
+        return Tree(tuple(words), tuple([0] * len(words)), tuple(["dep"] * len(words)))
+
+    # one word for one word: both tokens are the substitute's
+    assert substituted(tree(["el", "gato", "duerme"]), tree(["el", "perro", "duerme"])) == (
+        frozenset({1}), frozenset({1}))
+    # two words for one ("gato negro" -> "perra"): a rewrite, not a one-for-one substitution
+    assert substituted(tree(["el", "gato", "negro", "duerme"]), tree(["el", "perra", "duerme"])) == (
+        frozenset(), frozenset())

@@ -85,8 +85,35 @@ def test_options_are_in_the_signature_and_checked(english_tagger):
     assert perturber_options("wordnet", {"min_zipf": 4, "encoder": "none"}) == {"min_zipf": 4, "encoder": "none"}
     with pytest.raises(ConfigError, match="the wordnet perturber has no option 'colour'; its options: .*min_zipf"):
         perturber_options("wordnet", {"colour": 1})
-    with pytest.raises(ConfigError, match="min_similarity must be between 0 and 1"):
+    with pytest.raises(ConfigError, match="min_similarity must be a finite number of at least 0 and at most 1"):
         PERTURBERS.create("wordnet", tagger=english_tagger, min_similarity=2)
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"per_slot": 2.7}, "per_slot must be an integer of at least 0"),  # was rounded down to 2
+    ({"per_slot": True}, "per_slot must be an integer"),  # was taken as 1
+    ({"min_zipf": float("inf")}, "min_zipf must be a finite number"),  # was accepted
+    ({"collocations": "yes"}, "collocations takes true or false"),
+])
+def test_quality_options_are_validated_not_coerced(given, message):
+    from sit.perturb.options import perturber_options
+    from sit.perturb.quality import options_from
+
+    with pytest.raises(ConfigError, match=message):
+        options_from(perturber_options("wordnet", given))
+
+
+def test_declared_options_are_checked_by_the_type_of_their_default():
+    from sit.perturb.options import perturber_options
+    from sit.relations import RELATIONS
+    from sit.options import MACHINERY, checked_options, declared_options
+
+    with pytest.raises(ConfigError, match="num_perturb must be an integer"):
+        perturber_options("word_delete", {"num_perturb": 1.5})
+    rti = declared_options(RELATIONS.get("rti"), MACHINERY | {"ctx"})
+    assert checked_options({"max_words": "7"}, rti, "the rti relation") == {"max_words": 7}
+    with pytest.raises(ConfigError, match="max_words must be an integer"):
+        checked_options({"max_words": 7.5}, rti, "the rti relation")
 
 
 def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):

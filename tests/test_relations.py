@@ -257,3 +257,43 @@ def test_relations_through_a_fake_cloud_provider(tmp_path, serve, monkeypatch):
     assert _relations_run(main, tmp_path, "again", "--translator", "google", "--qps", "200") == 0
     assert len(fake.calls) == calls, "a re-run sends nothing"
     assert json.loads((tmp_path / "again" / "run.json").read_text())["counts"]["translator_calls"] == 0
+
+
+@requires_apertium
+def test_patinv_no_finding_where_the_translator_renders_the_two_words_the_same_alone(tmp_path):
+    """Issue 26: "companies" -> "corporations" is no meaning change for Apertium (both
+    "empresas"), "companies" -> "villages" is; the words alone are translated with the run's texts."""
+    from sit.cache import Cache
+    from sit.records import Pair
+    from sit.relations import RunContext
+    from sit.relations.patinv import PatInvRelation
+    from sit.translators import get_translator
+
+    cache = Cache(tmp_path)
+    rel = PatInvRelation(RunContext(cache, "en", "es"), remove=False)
+    text = "Lawmakers are pressing social media companies to do more."
+    cases = [Pair(0, text, text.replace("companies", word), Edit(5, "companies", word, "contrast"), relation="patinv")
+             for word in ("corporations", "villages")]
+    sources = rel.sources(cases)
+    assert {"companies", "corporations", "villages"} <= set(sources)
+    translation = dict(zip(sources, get_translator("apertium", target_lang="es", cache=cache).translate(sources)))
+    assert translation["companies"] == translation["corporations"]  # what Apertium does, alone
+    same = [rel.same_alone(p, translation) for p in cases]
+    assert same == [True, False]
+    checked = rel.check(cases, {**translation, cases[1].perturbed: translation[text]})  # pretend: one lost change
+    assert checked.counts["same_words_alone"] == 1
+    assert [i.pair.edit.after for i in checked.issues] == ["villages"]
+
+
+def test_patinv_removes_only_what_changes_the_meaning(english_tagger):
+    from sit.perturb.wordnet import WordNetLexicon
+
+    wn = WordNetLexicon().reader
+    for text, kept in (("He visited places such as Paris and Rome.", set()),
+                       ("It rained a little bit yesterday.", set()),
+                       ("The very old bridge collapsed during the storm.", {"The bridge collapsed during the storm."})):
+        doc = english_tagger.tag([text], entities=True)[0]
+        variants = {p.perturbed for p in removals(doc, 0, text, wn)}
+        assert kept <= variants and not any(v.endswith(("places as Paris and Rome.", "a bit yesterday.")) for v in variants)
+        if not kept:
+            assert variants == set(), variants

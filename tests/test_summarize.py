@@ -131,7 +131,7 @@ def test_multi_document_lead3_and_reorder():
 @pytest.mark.parametrize(
     "content,message",
     [
-        ('{"document": "x"}\nnot json\n', "not JSON"),
+        ('{"document": "x"}\nnot json\n', "not valid JSON"),
         ('{"body": "x"}\n', "no text field"),
         ("", "no documents"),
         ('{"document": 3}\n', "is not a string"),

@@ -125,12 +125,12 @@ def test_sentence_paraphrase_with_a_model(tiny, docs):
 
 
 def test_a_paraphrase_equal_to_the_sentence_is_no_perturbation(tiny, monkeypatch):
-    import sit.summarize.seq2seq as seq2seq
+    import sit.hf as hf
 
     def echo(tokenizer, net, device, texts, **kwargs):  # the sentence back, once with other spacing
         return [[t, "  " + t.replace(" ", "   ")] for t in texts]
 
-    monkeypatch.setattr(seq2seq, "generate", echo)
+    monkeypatch.setattr(hf, "generate", echo)
     p = PERTURBERS.create("sentence_paraphrase", model=tiny, num_beams=2)
     o = p.perturb_detailed(["Short one. Second one."], random.Random(0))[0][0]
     assert not o.applied and o.text == "Short one. Second one."

@@ -83,7 +83,7 @@ def test_the_reader_skips_nltks_version_mapping_and_reads_wordnet_whole():
     assert wn.lemma_from_key("dog%1:05:00::").synset().name() == "dog.n.01"
 
 
-def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give():
+def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give(monkeypatch):
     # sit's reader opens WordNet's files as plain text files (NLTK's stream reader decodes line by
     # line in Python); every lookup must read what NLTK's own reader reads from the same files
     import io
@@ -97,7 +97,12 @@ def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give
         def map_wn(self, version="wordnet"):
             return None
 
-    ours, stock = wordnet(), Stock(str(Path(wordnet_root()) / "corpora" / "wordnet"), None)
+    import nltk.data
+
+    ours = wordnet()
+    assert wordnet_root() not in nltk.data.path  # sit's reader leaves NLTK's global data path alone
+    monkeypatch.setattr(nltk.data, "path", [*nltk.data.path, wordnet_root()])  # NLTK's own reader needs it there
+    stock = Stock(str(Path(wordnet_root()) / "corpora" / "wordnet"), None)
     ours.synsets("dog")
     assert ours._data_file_map and all(isinstance(f, io.TextIOWrapper) for f in ours._data_file_map.values())
 

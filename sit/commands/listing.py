@@ -1,33 +1,45 @@
-"""``sit list``: what can be named on the command line."""
+"""``sit list``: what can be named on the command line, sit's own and the plugins' (entry points)."""
 
 from __future__ import annotations
 
 import argparse
 
+SECTIONS = ("datasets", "translators", "relations", "perturbers", "parsers", "engines", "scorers")
+
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("what", nargs="?", default="all",
-                   choices=["all", "datasets", "translators", "perturbers", "parsers", "scorers"])
+    p.add_argument("what", nargs="?", default="all", choices=["all", *SECTIONS])
+
+
+def _registries() -> dict:
+    from ..engine import ENGINES
+    from ..parse import PARSERS
+    from ..perturb import PERTURBERS
+    from ..relations import RELATIONS
+    from ..translators import TRANSLATORS
+
+    return {"translators": TRANSLATORS, "relations": RELATIONS, "perturbers": PERTURBERS, "parsers": PARSERS,
+            "engines": ENGINES}
+
+
+def _rows(name: str, registries: dict) -> list[tuple[str, str]]:
+    if name == "datasets":
+        from ..inputs import dataset_names
+
+        return [(n, "bundled corpus") for n in dataset_names()]
+    if name == "scorers":
+        from ..eval import scorer_names
+
+        return [(n, "TEAPOT scorer for sit eval (--s-src / --s-tgt)") for n in scorer_names()]
+    registry = registries[name]
+    return [(n, registry.entry(n).description) for n in registry.names()]
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..inputs import dataset_names
-    from ..parse import PARSERS
-    from ..perturb import PERTURBERS
-    from ..eval import scorer_names
-    from ..translators import TRANSLATORS
-
-    sections = {
-        "datasets": [(n, "bundled corpus") for n in dataset_names()],
-        "translators": [(n, TRANSLATORS.entry(n).description) for n in TRANSLATORS.names()],
-        "perturbers": [(n, PERTURBERS.entry(n).description) for n in PERTURBERS.names()],
-        "parsers": [(n, PARSERS.entry(n).description) for n in PARSERS.names()],
-        "scorers": [(n, "TEAPOT scorer for sit eval (--s-src / --s-tgt)") for n in scorer_names()],
-    }
-    for name, rows in sections.items():
-        if args.what not in ("all", name):
-            continue
-        print(f"{name}:")
-        for n, d in rows:
-            print(f"  {n:<20} {d}")
+    registries = _registries()
+    for name in SECTIONS:
+        if args.what in ("all", name):
+            print(f"{name}:")
+            for n, d in _rows(name, registries):
+                print(f"  {n:<20} {d}")
     return 0

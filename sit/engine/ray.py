@@ -42,6 +42,8 @@ class RayEngine:
     name = "ray"
     #: stages send their batches here (see :func:`sit.batching.remote`)
     remote = True
+    #: the driver runs its stages one after the other; the cluster gives the parallelism
+    jobs = 1
 
     def __init__(self, *, address: Optional[str] = None, gpus_per_worker: float = 0.0,
                  workers: Optional[int] = None, jobs: Optional[int] = None, retries: int = RETRIES):
@@ -54,6 +56,17 @@ class RayEngine:
         self.workers = check_number(workers, "--workers", minimum=1, integer=True)
         self._started = False  # whether this engine started Ray in this process (and stops it)
         self._buckets: dict[int, Any] = {}
+
+    def background(self, fn, *args, **kwargs):
+        """Run ``fn`` now, in the driver (the run asks for the background only where ``jobs`` > 1)."""
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "address": self.address or "local", "gpus_per_worker": self.gpus_per_worker,

@@ -17,6 +17,7 @@ PARSERS = Registry(
         "stanza": Entry("sit.parse.stanza_parser:StanzaParser", "pip install stanza (models: stanza.download(lang))",
                         "Stanza (default where its models are installed)"),
     },
+    group="sit.parsers",
 )
 
 

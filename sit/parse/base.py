@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
+from ..batching import cached_batches
 from ..errors import ModelError
 from ..records import Tree
+from ..stage import Stage
 
 EMPTY_TREE = Tree((), (), ())
 
 
-class Parser(Counted):
+class Parser(Stage):
     name: str = "base"
+    kind = "parses"
+    verb = "parse"
+    unit = "text"
     batch_size: int = 64
 
     def __init__(
@@ -25,38 +29,24 @@ class Parser(Counted):
         cache=None,
         device: Optional[str] = None,
     ):
+        super().__init__(cache=cache, progress=progress)
         self.lang = lang
         self.model = model
         self.device = device  # the torch device of parsers that run on torch (Stanza); spaCy's run on the CPU
-        self.progress = progress
-        self.cache = cache
-        self.stats = BatchStats()
         if batch_size:
             self.batch_size = batch_size
 
     def model_id(self) -> str:
         return self.model or self.name
 
+    def signature(self) -> dict:
+        return {"name": self.name, "model": self.model_id(), "lang": self.lang}
+
     def parse(self, texts: Sequence[str]) -> list[Tree]:
         """Parse each text (all its sentences) into one :class:`Tree`; identical texts are parsed
         once, and texts parsed by an earlier run come from the cache."""
-        store = None
-        if self.cache is not None:
-            store = self.cache.store("parses", {"name": self.name, "model": self.model_id(), "lang": self.lang})
-        job = BatchJob(
-            compute=self._parse_batch,
-            mismatch=self._mismatch,
-            stats=self.stats,
-            store=store,
-            batch_size=self.batch_size,
-            desc=f"parse ({self.name})",
-            unit="text",
-            show_progress=self.progress,
-            valid=lambda tree: isinstance(tree, Tree),
-            encode=Tree.to_dict,
-            decode=Tree.from_dict,
-            remote=remote(self, "_parse_batch"),
-        )
+        job = self.batch_job("_parse_batch", valid=lambda tree: isinstance(tree, Tree), encode=Tree.to_dict,
+                             decode=Tree.from_dict)
         trees = cached_batches([t for t in texts if t.strip()], job)
         return [trees.get(t, EMPTY_TREE) for t in texts]
 

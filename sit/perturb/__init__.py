@@ -19,6 +19,7 @@ PERTURBERS = Registry(
             "same-POS WordNet neighbours of nouns and adjectives (offline)",
         ),
     },
+    group="sit.perturbers",
 )
 
 # The noise catalogue (sit.perturb.noise): character-, word-, sentence- and document-level.

@@ -8,18 +8,28 @@ a deterministic implementation provides :meth:`Perturber._perturb_batch`, a rand
 
 from __future__ import annotations
 
+import logging
 import random
 from functools import partial
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, Counted, cached_batches, remote
+from ..batching import cached_batches
 from ..cache import Cache
 from ..errors import ModelError
 from ..records import Edit, Pair
+from ..stage import Stage
+
+log = logging.getLogger("sit.perturb")
+
+#: the most words a sentence may have to be perturbed (:attr:`Perturber.max_tokens`)
+MAX_TOKENS = 250
 
 
-class Perturber(Counted):
+class Perturber(Stage):
     name: str = "base"
+    kind = "perturbations"
+    verb = "perturb"
+    unit = "sent"
     level: str = "word"
     #: True when the output depends only on the sentence and the options (not on the rng):
     #: such perturbers are cached per sentence, the others per (seed, sentence).
@@ -28,25 +38,20 @@ class Perturber(Counted):
     #: inherited constructor options this perturber has no use for (refused by
     #: :func:`sit.perturb.options.perturber_options`)
     ignored_options: frozenset = frozenset()
+    #: options filled from the run's settings where the user gave none (option -> ``RunConfig``
+    #: field; ``sit run --num-perturb``, ``--device``), where the perturber takes them
+    run_options: Mapping[str, str] = {"num_perturb": "num_perturb", "device": "device"}
+    #: sentences with more words than this are not perturbed: each perturbation copies the
+    #: sentence and each is translated and parsed, so the work grows with the length squared
+    #: (a 100 kB line would run for hours); docs/perturb.md
+    max_tokens: int = MAX_TOKENS
 
     def __init__(self, *, cache: Optional[Cache] = None, progress: bool = False):
-        self.cache = cache
-        self.progress = progress
-        self.stats = BatchStats()
-
-    def model_id(self) -> str:
-        return self.name
-
-    def options(self) -> dict[str, Any]:
-        """Every option that changes the output (recorded in signatures and cache keys)."""
-        return {}
+        super().__init__(cache=cache, progress=progress)
+        self.too_long = 0  # sentences left unperturbed for their length
 
     def signature(self) -> dict[str, Any]:
         return {"name": self.name, "model": self.model_id(), "options": self.options(), "v": 1}
-
-    def describe(self) -> str:
-        """Why this perturber (and model) was chosen, for the run summary."""
-        return self.name
 
     def release(self) -> None:
         """Let go of the models only perturbing needs (each loads again if perturbing resumes):
@@ -76,24 +81,21 @@ class Perturber(Counted):
             keys = sentences
         else:
             keys = [f"{rng.getrandbits(64):016x} {s}" for s in sentences]
-        job = BatchJob(
-            compute=self._perturb_keys,
-            mismatch=self._mismatch,
-            stats=self.stats,
-            store=self.cache.store("perturbations", self.signature()) if self.cache is not None else None,
-            batch_size=self.batch_size,
-            desc=f"perturb ({self.name})",
-            unit="sent",
-            show_progress=self.progress,
+        job = self.batch_job(
+            "_perturb_keys",
             valid=lambda outs: isinstance(outs, (list, tuple)),
             encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
             decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
             finish=self._finish_batch,
-            remote=remote(self, "_perturb_keys"),
             on_batch=None if on_texts is None else partial(self._texts_done, on_texts),
         )
-        found = cached_batches(keys, job)
-        return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) for p, e in found[k]]
+        long = {k for k, s in zip(keys, sentences) if len(s.split()) > self.max_tokens}
+        if long:
+            self.too_long += len(long)
+            log.warning("%s: %d sentence(s) of more than %d words are not perturbed (the work per sentence grows "
+                        "with its length squared)", self.name, len(long), self.max_tokens)
+        found = cached_batches([k for k in keys if k not in long], job)
+        return [Pair(i, s, p, e) for i, s, k in zip(ids, sentences, keys) if k not in long for p, e in found[k]]
 
     def _texts_done(self, on_texts: Callable[[list[str]], None], keys: list[str], values: list) -> None:
         """Hand ``on_texts`` the texts of a batch's cache keys and answers: each sentence that has

@@ -35,9 +35,9 @@ def add_perturber_options(p: argparse.ArgumentParser, *, flag: str = "--perturba
     p.add_argument("--device", help="torch device for the models (the masked LM, sentence encoder and paraphraser; "
                    "in sit summarize, the summarizer too): cpu, cuda, cuda:N or mps (default cuda where available, "
                    "else cpu)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--option", "--perturber-option", dest="option", action="append", default=[], metavar="KEY=VALUE",
                    help="any other perturber option, e.g. alphabet=xyz, separator='|||', target=random "
-                   "(VALUE is read as JSON where it parses)")
+                   "(VALUE is read as JSON where it parses; --perturber-option, as in sit run, is the same)")
 
 
 def perturber_from_args(args: argparse.Namespace, cache=None):

@@ -53,6 +53,7 @@ def mlm_available(model: str) -> tuple[bool, str]:
 class MaskedLMPerturber(SubstitutionPerturber):
     name = "mlm"
     batch_size = 16
+    run_options = {**SubstitutionPerturber.run_options, "model": "mlm_model"}  # --mlm-model
 
     def __init__(
         self,

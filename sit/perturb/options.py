@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from ..options import MACHINERY, accepted_options, check_known, parse_key_values
+from ..options import MACHINERY, accepted_options, checked_options, declared_options, parse_key_values
 
 __all__ = ["MACHINERY", "accepted_options", "parse_key_values", "perturber_options"]
 
@@ -24,8 +24,8 @@ def perturber_options(
     asked for), every one of which it must take (ConfigError listing its options otherwise)."""
     from . import PERTURBERS
 
-    accepted = accepted_options(PERTURBERS.get(name))
-    check_known(given, accepted, f"the {name} perturber")
-    opts = {k: v for k, v in (defaults or {}).items() if k in accepted and v is not None}
+    declared = declared_options(PERTURBERS.get(name))
+    given = checked_options(given, declared, f"the {name} perturber")
+    opts = {k: v for k, v in (defaults or {}).items() if k in declared and v is not None}
     opts.update(given)
     return opts

@@ -54,7 +54,12 @@ class SentenceParaphrase(NoisePerturber):
         self._loaded = None
 
     def model_id(self) -> str:
-        return self.model
+        """The model, with its weights' stamp where it is a local directory (retrained in place,
+        it keys new cache entries)."""
+        from ..stage import weights_stamp
+
+        stamp = weights_stamp(self.model)
+        return f"{self.model}@{stamp}" if stamp else self.model
 
     def options(self) -> dict[str, Any]:
         return {
@@ -67,7 +72,7 @@ class SentenceParaphrase(NoisePerturber):
 
     def _load(self):
         if self._loaded is None:
-            from ..summarize.seq2seq import load_seq2seq
+            from ..hf import load_seq2seq
 
             self._loaded = load_seq2seq(self.model, device=self.device, what="paraphrase")
         return self._loaded
@@ -87,7 +92,7 @@ class SentenceParaphrase(NoisePerturber):
             r = random.Random(seeds[i])
             picks[i] = sents[0] if self.target == "first" else r.choice(sents)
         if picks:
-            from ..summarize.seq2seq import generate
+            from ..hf import generate
 
             tokenizer, net, device = self._load()
             prefix = self.prefix

@@ -37,11 +37,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError, MissingDependencyError
-from ..validate import check_bool
 from ..records import Edit
 from .encoder import SentenceEncoder, resolve_encoder
 
@@ -67,34 +66,37 @@ class Candidate:
     lm_fall: Optional[float] = None  # how much less likely its n-grams are (log10), where the model ran
 
 
+def _rule(**rule: Any):
+    """A field's range, for :func:`sit.options.check_option`."""
+    return {"rule": rule}
+
+
 @dataclass(frozen=True)
 class QualityOptions:
-    """The quality stage's choices (perturber options of the same names)."""
+    """The quality stage's choices (perturber options of the same names). Each value is checked
+    once, here, by the type of its default and its range (``per_slot=2.7``, ``per_slot=true`` and
+    ``min_zipf=inf`` are refused)."""
 
-    min_zipf: float = 3.0
+    min_zipf: float = field(default=3.0, metadata=_rule(minimum=0, what="0 turns the frequency floor off"))
     grammar: bool = True
     lm: str = "auto"  # auto | none | an ARPA or Sphinx binary n-gram model
-    max_lm_fall: float = 2.0
+    max_lm_fall: float = field(default=2.0, metadata=_rule(minimum=0, what="log10 units; lm=none turns the check off"))
     collocations: bool = False  # opt-in: more natural substitutes, far fewer findings (docs/precision.md)
     encoder: str = "auto"  # auto | none | a sentence-transformers directory or hub id
-    min_similarity: float = 0.8
-    min_word_similarity: float = 0.0  # the two words alone; 0 (the default) turns the check off
-    per_slot: int = 3  # 0 keeps every candidate that passes
+    min_similarity: float = field(default=0.8, metadata=_rule(minimum=0, maximum=1))
+    #: the two words alone; 0 (the default) turns the check off
+    min_word_similarity: float = field(default=0.0, metadata=_rule(minimum=0, maximum=1))
+    per_slot: int = field(default=3, metadata=_rule(minimum=0, what="0 keeps every candidate that passes"))
     rank: str = "similarity"  # which candidates of a word are kept: most similar, or most fluent
 
     def __post_init__(self):
-        if self.min_zipf < 0 or self.min_zipf != self.min_zipf:
-            raise ConfigError(f"min_zipf must be a number >= 0 (0 turns the frequency floor off), got {self.min_zipf!r}")
-        if not self.max_lm_fall >= 0:
-            raise ConfigError(f"max_lm_fall must be a number >= 0 (log10 units; lm=none turns the check off), got {self.max_lm_fall!r}")
-        for name in ("min_similarity", "min_word_similarity"):
-            value = getattr(self, name)
-            if not (0 <= value <= 1):
-                raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
+        from ..options import check_option
+
+        for f in fields(self):
+            checked = check_option(f.name, getattr(self, f.name), f.default, **f.metadata.get("rule", {}))
+            object.__setattr__(self, f.name, checked)
         if self.rank not in RANKS:
             raise ConfigError(f"rank must be one of {', '.join(RANKS)}, got {self.rank!r}")
-        if self.per_slot < 0:
-            raise ConfigError(f"per_slot must be >= 0 (0 keeps all), got {self.per_slot!r}")
 
 
 def zipf(word: str) -> float:
@@ -339,23 +341,6 @@ def _has_wordfreq() -> bool:
 
 
 def options_from(kwargs: dict[str, Any]) -> QualityOptions:
-    """The quality options among a perturber's keyword options (the others are left alone)."""
-    base = QualityOptions()
-    given = {f.name: kwargs[f.name] for f in fields(QualityOptions) if kwargs.get(f.name) is not None}
-    for key in ("min_zipf", "max_lm_fall", "min_similarity", "min_word_similarity"):
-        if key in given:
-            try:
-                given[key] = float(given[key])
-            except (TypeError, ValueError):
-                raise ConfigError(f"{key} takes a number, got {given[key]!r}") from None
-    if "per_slot" in given:
-        try:
-            given["per_slot"] = int(given["per_slot"])
-        except (TypeError, ValueError):
-            raise ConfigError(f"per_slot takes a whole number, got {given['per_slot']!r}") from None
-    for key in ("grammar", "collocations"):
-        check_bool(given.get(key), key)
-    for key in ("encoder", "lm", "rank"):
-        if key in given:
-            given[key] = str(given[key])
-    return replace(base, **given)
+    """The quality options among a perturber's keyword options (the others are left alone),
+    checked by :class:`QualityOptions`."""
+    return QualityOptions(**{f.name: kwargs[f.name] for f in fields(QualityOptions) if kwargs.get(f.name) is not None})

@@ -1,5 +1,5 @@
 """The ``Relation`` face: a metamorphic relation builds its test cases, names the source texts it
-needs translated, and checks the translations (see ../shared/DESIGN.md, "Relations").
+needs translated, and checks the translations (docs/relations.md).
 
 The pipeline asks every relation of a run for its cases first, translates the texts of all of them
 once (de-duplicated, through the cache), then lets each relation check its own cases. What
@@ -23,6 +23,7 @@ class Checked:
 
     issues: list[Issue]
     counts: dict[str, int]
+    #: run-level figures, written to ``run.json`` under their own keys (sit's ``teapot``)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -39,6 +40,9 @@ class RunContext:
     progress: bool = False
     make_perturber: Optional[Callable[[], tuple[Any, str]]] = None
     make_parser: Optional[Callable[[], tuple[Any, str, str]]] = None
+    #: the run's translator (set by the pipeline), for a relation that must re-translate texts in
+    #: chosen company (``Translator.translate_in_batch``); None where a run has none at hand
+    translator: Any = None
     _perturber: Any = None
     _parser: Any = None
     _substitutions: dict = field(default_factory=dict)
@@ -60,6 +64,16 @@ class RunContext:
         if self._parser is None:
             parser, name, self.reasons["parser"] = self.make_parser()
             self._parser = (parser, name)
+        return self._parser
+
+    @property
+    def built_perturber(self):
+        """The substitution perturber if a relation of the run has asked for it, else None."""
+        return self._perturber
+
+    @property
+    def built_parser(self):
+        """(parser, name) of the target-language parser if a relation has asked for it, else None."""
         return self._parser
 
     def parse(self, texts: Sequence[str]) -> list:
@@ -93,9 +107,21 @@ class RunContext:
 
 
 class Relation:
-    """One metamorphic relation. Subclasses set ``name`` and implement the three hooks."""
+    """One metamorphic relation. Subclasses set ``name``, declare how their findings are told
+    (``title``, ``kinds``, ``sides``) and implement :meth:`cases` and :meth:`check`; the conductor
+    and the reports read only these declarations, never a relation's name."""
 
     name = "base"
+    #: what a finding of this relation claims (the report's section title)
+    title = ""
+    #: the claim of each secondary kind of finding (``Issue.kind`` -> title), such as sit's
+    #: ``untranslated``
+    kinds: Mapping[str, str] = {}
+    #: what the two source texts of a case are, as the reports name them
+    sides: tuple[str, str] = ("source", "perturbed")
+    #: fields of the run's configuration (``RunConfig``) passed to the relation as options of the
+    #: same name, for run-wide flags that belong to it (sit's ``--distance``)
+    run_options: tuple[str, ...] = ()
     #: whether both texts of every substitution pair of the run are among this relation's
     #: sources: then the pipeline translates them as the perturber finishes each batch
     translates_substitutions = False
@@ -103,6 +129,12 @@ class Relation:
     def __init__(self, ctx: RunContext, **options: Any):
         self.ctx = ctx
         self.counts: dict[str, int] = {}
+
+    @classmethod
+    def telling(cls) -> dict[str, Any]:
+        """How the reports tell this relation's findings (``run.json``'s ``relations_told``, so
+        that a report needs no relation's code): title, kinds' titles, sides."""
+        return {"title": cls.title, "kinds": dict(cls.kinds), "sides": list(cls.sides)}
 
     def signature(self) -> dict[str, Any]:
         """Every option that changes this relation's findings (written to the run signature)."""

@@ -11,7 +11,11 @@ Substitutes come from ``words``: ``contrast`` (default) proposes its own
 the word, adjective antonyms; grammar kept); ``run`` reuses the run's ``--perturber`` pairs, whose
 words are *similar* by design (city -> town), so most of their shared translations are right.
 Either way a substitution is kept only when the new word is no synonym of the old one (no shared
-WordNet sense, similar sense or pertainym) and has another stem.
+WordNet sense, similar sense or pertainym) and has another stem, and it is no finding when the
+translator renders the two words the same standing alone (companies, corporations: "empresas";
+the words are translated with the run's texts, counted as ``same_words_alone``). A removal is
+kept only when it changes the meaning: no modifier of a function word ("such" of "such as"), no
+word the phrase means the same without ("a little bit": "a bit").
 """
 
 from __future__ import annotations
@@ -31,8 +35,15 @@ REMOVABLE = {"amod": 3, "advmod": 3, "prep": 6}  # relation -> most tokens remov
 WORDS = ("contrast", "run")
 
 
-def removals(doc, source_id: int, text: str) -> list[Pair]:
-    """One pair per removable modifier or prepositional phrase of ``doc``."""
+#: heads whose modifiers make fixed expressions, not meaning ("such as", "just after")
+FUNCTION_HEADS = ("ADP", "SCONJ", "DET", "PART", "CCONJ")
+
+
+def removals(doc, source_id: int, text: str, wn=None) -> list[Pair]:
+    """One pair per removable modifier or prepositional phrase of ``doc`` whose removal changes
+    the meaning: not a modifier of a function word (``such`` of ``such as``), not an adverb of a
+    noun, and (with ``wn``, a WordNet reader) not a word the phrase means the same without
+    (:func:`same_phrase`: ``a little bit`` -> ``a bit``)."""
     pairs = []
     for tok in doc:
         limit = REMOVABLE.get(tok.dep_)
@@ -44,6 +55,10 @@ def removals(doc, source_id: int, text: str) -> list[Pair]:
             continue
         if tok.dep_ == "advmod" and tok.head.pos_ not in ("ADJ", "VERB", "ADV"):
             continue
+        if tok.dep_ in ("amod", "advmod") and tok.head.pos_ in FUNCTION_HEADS:
+            continue
+        if wn is not None and end - start == 1 and same_phrase(wn, doc, tok):
+            continue
         a, b = span.start_char, span.end_char
         new = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r" {2,}", " ", text[:a] + text[b:])).strip()
         if new == text or not new:
@@ -52,6 +67,18 @@ def removals(doc, source_id: int, text: str) -> list[Pair]:
                     char_start=a, char_end=a, level="constituent")
         pairs.append(Pair(source_id, text, new, edit, relation="patinv"))
     return pairs
+
+
+def same_phrase(wn, doc, tok) -> bool:
+    """Whether the phrase means the same with the modifier ``tok`` or with its head alone: the
+    determiner before them with either word is a WordNet lemma of one shared sense (``a little
+    bit``: "a little" and "a bit" are one adverb)."""
+    det = doc[tok.i - 1] if tok.i > 0 else None
+    head = tok.head
+    if det is None or det.dep_ != "det" or head.i != tok.i + 1:
+        return False
+    with_word = set(wn.synsets(f"{det.lower_}_{tok.lower_}"))
+    return bool(with_word) and bool(with_word & set(wn.synsets(f"{det.lower_}_{head.lower_}")))
 
 
 def _related(wn, word: str) -> set:
@@ -68,6 +95,8 @@ def _related(wn, word: str) -> set:
 
 class PatInvRelation(Relation):
     name = "patinv"
+    title = "sentences of different meaning got the same translation"
+    sides = ("source", "changed")
 
     def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast"):
         super().__init__(ctx)
@@ -85,7 +114,7 @@ class PatInvRelation(Relation):
     def _make_contrast(self):
         from ..perturb.contrast import ContrastPerturber
 
-        tagger = getattr(self.ctx._perturber, "tagger", None)
+        tagger = getattr(self.ctx.built_perturber, "tagger", None)
         return ContrastPerturber(cache=self.ctx.cache, progress=self.ctx.progress, tagger=tagger)
 
     def signature(self) -> dict[str, Any]:
@@ -109,15 +138,20 @@ class PatInvRelation(Relation):
         before, after = edit.before.lower(), edit.after.lower()
         if self._stem.stem(before) == self._stem.stem(after):
             return False
+        wn = self._reader()
+        return not (_related(wn, before) & set(wn.synsets(after)))
+
+    def _reader(self):
+        """The WordNet reader of :meth:`_lexicon`, opened once."""
         self._wn = self._wn or self._lexicon().reader
-        return not (_related(self._wn, before) & set(self._wn.synsets(after)))
+        return self._wn
 
     def _lexicon(self):
         """The WordNet the substitutions came from (the contrast perturber's, or the run's WordNet
         perturber's), else the default one."""
         from ..perturb.wordnet import WordNetLexicon
 
-        source = self._contrast if self._contrast is not None else self.ctx._perturber
+        source = self._contrast if self._contrast is not None else self.ctx.built_perturber
         lexicon = getattr(source, "lexicon", None)
         return lexicon if isinstance(lexicon, WordNetLexicon) else WordNetLexicon()
 
@@ -128,8 +162,9 @@ class PatInvRelation(Relation):
                 if self.different_meaning(p.edit):
                     cases.append(Pair(p.source_id, p.original, p.perturbed, p.edit, relation="patinv"))
         if self.remove:
+            wn = self._reader()
             for sid, text, doc in zip(ids, texts, self.ctx.english(texts)):
-                cases.extend(removals(doc, sid, text))
+                cases.extend(removals(doc, sid, text, wn))
         return cases
 
     def _substitutions(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
@@ -138,11 +173,28 @@ class PatInvRelation(Relation):
         pairs = self._contrast.perturb(list(texts), random.Random(self.ctx.seed), ids=list(ids))
         return [p for p in pairs if p.perturbed != p.original]
 
+    def sources(self, cases: Sequence[Pair]) -> list[str]:
+        """The two sentences of every case, and the two words of every substitution alone (see
+        :meth:`same_alone`)."""
+        words = [w for p in cases if p.edit.after for w in (p.edit.before, p.edit.after)]
+        return super().sources(cases) + list(dict.fromkeys(words))
+
+    @staticmethod
+    def same_alone(pair: Pair, translation: Mapping[str, Optional[str]]) -> bool:
+        """Whether the translator renders a substitution's two words the same when they stand
+        alone (companies, corporations: both "empresas"): for this translator they do not differ
+        in meaning, so the same sentence translation is no finding."""
+        if not pair.edit.after:
+            return False
+        a, b = translation.get(pair.edit.before), translation.get(pair.edit.after)
+        return bool(a) and bool(b) and " ".join(a.lower().split()) == " ".join(b.lower().split())
+
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         found = []
+        same_alone = {p for p in cases if self.same_alone(p, translation)}
         for pair in cases:
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
-            if not y or not y2:
+            if not y or not y2 or pair in same_alone:
                 continue
             if " ".join(y.split()) == " ".join(y2.split()):
                 changed = len(pair.edit.before.split()) if pair.edit.after == "" else 1
@@ -150,5 +202,6 @@ class PatInvRelation(Relation):
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         counts = {"cases": len(cases), "compared": sum(1 for p in cases if translation.get(p.original)
                                                       and translation.get(p.perturbed)),
+                  "same_words_alone": len(same_alone),
                   "issues": len(issues), "flagged_sentences": len({i.pair.source_id for i in issues})}
         return Checked(issues, counts)

@@ -49,6 +49,8 @@ def containers(spans: list[tuple[int, int]]) -> dict[tuple[int, int], Optional[t
 
 class RtiRelation(Relation):
     name = "rti"
+    title = "a noun phrase is translated differently alone than in its container"
+    sides = ("container", "phrase")
 
     def __init__(self, ctx, *, max_words: int = 9, compare: str = "words"):
         super().__init__(ctx)

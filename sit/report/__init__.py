@@ -10,6 +10,7 @@ Text comes from :mod:`sit.report.text`; HTML, Markdown and JSONL from the view m
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Iterable, Optional
@@ -17,7 +18,12 @@ from typing import Iterable, Optional
 from ..errors import ConfigError
 from ..rundir import RunData, load_run, write_text_atomic
 
+log = logging.getLogger("sit.report")
+
 FORMATS = ("html", "text", "markdown", "jsonl")
+#: triage labels saved beside a run (export them from report.html into the run directory): every
+#: report of the run shows them, also after the same command runs again
+LABELS_FILE = "labels.jsonl"
 FILENAMES = {"html": "report.html", "text": "report.txt", "markdown": "report.md", "jsonl": "report.jsonl"}
 
 
@@ -35,10 +41,11 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
         text = render_text(run)
         if labels:
-            from .model import GROUP_TITLES
+            from .model import group_title
             from .precision import format_by_relation, precision_by_relation
 
-            text += "\n" + format_by_relation(precision_by_relation(run, labels), GROUP_TITLES)
+            results = precision_by_relation(run, labels)
+            text += "\n" + format_by_relation(results, lambda group: group_title(run.meta, group))
         return text
     from .model import build_view
 
@@ -63,6 +70,8 @@ def write_reports(
 ) -> dict[str, Path]:
     """Write ``formats`` into the run directory (atomically); returns format -> path written."""
     run = run_dir if isinstance(run_dir, RunData) else load_run(run_dir)
+    if labels is None:
+        labels = saved_labels(run)
     written: dict[str, Path] = {}
     for fmt in formats:
         path = Path(run.path) / FILENAMES[_check(fmt)]
@@ -71,4 +80,21 @@ def write_reports(
     return written
 
 
-__all__ = ["FORMATS", "FILENAMES", "render", "write_reports"]
+def saved_labels(run: RunData) -> Optional[dict]:
+    """The triage labels saved beside ``run`` (``labels.jsonl`` in its directory) that name its
+    issues, else None (none saved, or none of them names an issue of this run)."""
+    from ..errors import InputError
+    from .labels import load_labels, match_labels
+
+    path = Path(run.path) / LABELS_FILE
+    if not path.is_file():
+        return None
+    try:
+        labels = load_labels(path)
+        return match_labels(run.issues, labels).labels or None
+    except InputError as exc:
+        log.warning("%s not shown: %s", path, exc)
+        return None
+
+
+__all__ = ["FORMATS", "FILENAMES", "LABELS_FILE", "render", "saved_labels", "write_reports"]

@@ -12,7 +12,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", "-f", default="html", choices=("html", "text", "markdown", "jsonl"),
                         help="output format (default: html)")
     parser.add_argument("--labels", metavar="FILE",
-                        help="triage labels (labels.jsonl exported from report.html) to show, with top-k precision")
+                        help="triage labels (labels.jsonl exported from report.html) to show, with top-k precision "
+                             "(default: RUN_DIR/labels.jsonl where it is saved)")
     parser.add_argument("--output", "-o", metavar="FILE",
                         help="where to write ('-' for standard output); default: RUN_DIR/report.html for html, "
                              "standard output for the other formats")
@@ -29,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     if output not in (None, "-"):
         check_writable(output, "--output")
     report_run = load_run(args.run_dir)
-    labels = load_labels(args.labels) if args.labels else None
+    from . import saved_labels
+
+    labels = load_labels(args.labels) if args.labels else saved_labels(report_run)
     text = render(report_run, args.format, labels)
     if output in (None, "-"):
         sys.stdout.write(text)

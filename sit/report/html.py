@@ -132,26 +132,19 @@ def _header(view: dict[str, Any]) -> str:
     sig_rows = [(_e(name), f"<bdi>{_e(value)}</bdi>") for _key, name, value in view["signature_fields"]]
     if view["versions"]:
         sig_rows.append(("versions", _e(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
-    count_rows = [(_e(k.replace("_", " ")), _num(v)) for k, v in view["counts"]]
+    count_rows = [(_e(k), _num(v)) for k, v in view["counts"]]
     timing_rows = [(_e(k), "-" if v is None else f"{v:.2f} s") for k, v in view["timings"]]
-    teapot = view["teapot"]
-    teapot_rows = []
-    for key, value in teapot.items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k} {_num(v)}" for k, v in value.items())
-            teapot_rows.append((_e(key.replace("_", " ")), _e(value)))
-        elif key == "success_rate" and isinstance(value, (int, float)):
-            teapot_rows.append(("success rate", f"{100 * value:.2f} %"))
-        else:
-            teapot_rows.append((_e(key.replace("_", " ")), _num(value)))
+    teapot_rows = [(_e(k), _e(v)) for k, v in view["teapot"]]
     parts = [f'<header class="top"><h1>{_e(view["title"])}</h1>']
     for warning in view["warnings"]:
         parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
+    parts.append(_summary(view))
     parts.append('<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>')
     # the run's metadata one click away: the first screen is the findings
     parts.append('<details id="run-details"><summary>Run details: signature, counts, timings, '
                  'TEAPOT scores, triage precision, charts</summary>')
-    parts.append(f'<p class="sigline"><code>{_e(view["signature_line"])}</code></p>')
+    parts.append(f'<p class="sigline">signature <code>{_e(view["signature_short"])}</code></p>'
+                 f'<p class="sigline muted">full signature <code>{_e(view["signature_line"])}</code></p>')
     meta_bits = []
     if view["created"]:
         meta_bits.append(f"created {_e(view['created'])}")
@@ -172,13 +165,48 @@ def _header(view: dict[str, Any]) -> str:
     if timing_rows:
         parts.append(f'<section class="panel"><h2>Timings</h2>{_table(timing_rows, "kv num")}</section>')
     if teapot_rows:
-        parts.append(f'<section class="panel"><h2>TEAPOT</h2>{_table(teapot_rows, "kv num")}</section>')
+        parts.append(f'<section class="panel"><h2>TEAPOT</h2><p class="muted">reference-less, chrF scores on a '
+                     f'0-1 scale</p>{_table(teapot_rows, "kv")}</section>')
     parts.append('</div><div class="panels">')
     parts.append(f'<section class="panel chart-panel"><h2>Distances</h2>{histogram_svg(view["histogram"])}</section>')
     parts.append(f'<section class="panel chart-panel"><h2>Relations that change</h2>'
                  f'{relations_svg(view["relations"])}</section>')
     parts.append("</div></details></header>")
     return "".join(parts)
+
+
+def _summary(view: dict[str, Any]) -> str:
+    """The run's summary on the first screen (:mod:`sit.report.summary`): what it did, the
+    findings per group (a click shows one group), and the words the findings name."""
+    summary = view["summary"]
+    parts = ['<section id="summary" aria-label="summary of the run">']
+    parts += [f'<p class="work">{_e(line)}</p>' for line in summary["work"]]
+    parts.append(f'<p class="findings"><strong>{_e(summary["findings"])}</strong></p>')
+    if summary["groups"]:
+        rows = "".join(
+            f'<tr data-group="{_e(g["group"])}"><th scope="row"><button type="button" class="group-link" '
+            f'data-group="{_e(g["group"])}">{_e(g["group"])}</button></th><td class="n">{g["findings"]:,}</td>'
+            f'<td class="n">{g["sentences"]:,}</td><td>{_e(g["title"])}</td></tr>' for g in summary["groups"])
+        parts.append('<table class="groups"><thead><tr><th scope="col">relation</th><th scope="col">findings</th>'
+                     f'<th scope="col">sentences</th><th scope="col">what it claims</th></tr></thead>{rows}</table>')
+    if view["words"]:
+        parts.append(_words(view["words"]))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _words(rows: list[dict[str, Any]]) -> str:
+    """The words the findings name (such as words left untranslated), one row per word and side."""
+    body = "".join(
+        f'<tr><td><button type="button" class="word-link" data-word="{_e(r["word"])}" '
+        f'data-group="{_e(r["group"])}" title="show these findings"><bdi>{_e(r["word"])}</bdi></button></td>'
+        f'<td class="n">{r["count"]:,}</td><td>{_e(r["side"])}</td><td>{_e(r["group"])}</td>'
+        f'<td>{_e(", ".join(map(str, r["sources"][:12])) + (" …" if len(r["sources"]) > 12 else ""))}</td></tr>'
+        for r in rows)
+    return (f'<details id="words" open><summary>{len(rows):,} word(s) named by findings, most frequent first'
+            '</summary><div class="scroll"><table class="words"><thead><tr><th scope="col">word</th><th scope="col">findings</th>'
+            '<th scope="col">which word</th><th scope="col">relation</th><th scope="col">source sentences</th>'
+            f'</tr></thead>{body}</table></div></details>')
 
 
 def _toolbar(view: dict[str, Any]) -> str:
@@ -197,7 +225,8 @@ def _toolbar(view: dict[str, Any]) -> str:
         '<label>sort <select id="f-sort"><option value="worst">worst first</option>'
         '<option value="issues">most issues</option><option value="id">source order</option></select></label>'
         '<button type="button" id="b-expand">open all</button><button type="button" id="b-collapse">close all</button>'
-        '<button type="button" id="b-export">export labels.jsonl</button>'
+        '<button type="button" id="b-export" title="save it in the run directory as labels.jsonl: sit report, sit precision '
+        'and re-runs of the same command show these marks">export labels.jsonl</button>'
         '<label class="file-button">import labels<input id="b-import" type="file" accept=".jsonl,.json,application/json"></label>'
         '<button type="button" id="b-help" aria-expanded="false">keys (?)</button>'
         '</nav>'
@@ -230,8 +259,8 @@ def render_html(view: dict[str, Any]) -> str:
         f"{_header(view)}<main>{_toolbar(view)}"
         '<div id="list" role="list" aria-label="flagged source sentences"></div>'
         '<p><button type="button" id="b-more" hidden>show more</button></p>'
-        '<noscript><p class="warning">This report needs JavaScript to list the issues; '
-        'report.txt and report.md hold the same data as text.</p></noscript>'
+        '<noscript><p class="warning">This report needs JavaScript to list the findings; '
+        'report.txt beside it holds the same findings as text.</p></noscript>'
         "</main>"
         f'<script type="application/json" id="sit-data">{embed_json(view)}</script>'
         f"<script>{_static('report.js')}</script></body></html>\n"

@@ -16,14 +16,14 @@ tell labels written for another run.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import InputError
-from ..records import Issue
+from ..jsonio import read_jsonl
+from ..records import PLAIN_ID_GROUP, Issue, issue_id  # noqa: F401 (issue_id: re-exported)
 
 # The SIT paper's error categories (He et al., ICSE 2020): key -> display name.
 CATEGORIES: dict[str, str] = {
@@ -60,16 +60,9 @@ _CATEGORY_ALIASES = {
 
 
 #: the group of a label that names none (files written before relations)
-DEFAULT_GROUP = "sit"
+DEFAULT_GROUP = PLAIN_ID_GROUP
 
 LabelKey = tuple[str, int, int]  # (group, source id, rank)
-
-
-def issue_id(source_id: int, rank: int, group: str = DEFAULT_GROUP) -> str:
-    """The stable id of an issue in a run: ``"<source id>-<rank>"`` for ``sit``'s own findings,
-    ``"<group>:<source id>-<rank>"`` for every other group."""
-    plain = f"{source_id}-{rank}"
-    return plain if group == DEFAULT_GROUP else f"{group}:{plain}"
 
 
 def issue_key(issue: Issue) -> LabelKey:
@@ -141,9 +134,12 @@ def _parse(row: Any, where: str) -> Optional[Label]:
         head, _, tail = row["issue_id"].rpartition(":")[2].rpartition("-")
         source_id, rank = head, tail
     try:
-        source_id, rank = int(source_id), int(rank)
-    except (TypeError, ValueError):
-        raise InputError(f"{where}: a label needs integer `source_id` and `rank` (or `issue_id` like \"12-1\")") from None
+        if isinstance(source_id, bool) or isinstance(rank, bool):
+            raise TypeError
+        source_id, rank = _whole(source_id), _whole(rank)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{where}: a label needs integer `source_id` and `rank` from 0 to {MAX_ID} "
+                         "(or `issue_id` like \"12-1\")") from None
     if row.get("label") in (None, ""):
         return None  # an explicitly cleared mark
     label = normalize_label(row.get("label"))
@@ -154,6 +150,20 @@ def _parse(row: Any, where: str) -> Optional[Label]:
         known = ", ".join(CATEGORIES)
         raise InputError(f"{where}: unknown error category {row.get('category')!r}; use one of: {known}")
     return Label(source_id, rank, label, category, row.get("perturbed"), _group(row, where))
+
+
+#: the largest source id or rank a label may name
+MAX_ID = 10**12
+
+
+def _whole(value: Any) -> int:
+    """An id or rank: an integer (or its text, or a whole float) from 0 to :data:`MAX_ID`."""
+    if isinstance(value, str) and len(value.strip()) > 13:
+        raise ValueError
+    number = int(value) if not isinstance(value, float) or value.is_integer() else None
+    if number is None or not 0 <= number <= MAX_ID:
+        raise ValueError
+    return number
 
 
 def parse_labels(rows: Iterable[Any], origin: str = "labels") -> dict[LabelKey, Label]:
@@ -167,24 +177,14 @@ def parse_labels(rows: Iterable[Any], origin: str = "labels") -> dict[LabelKey, 
 
 
 def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
-    """Read a ``labels.jsonl`` file exported by the HTML report."""
+    """Read a ``labels.jsonl`` file exported by the HTML report (through :mod:`sit.jsonio`:
+    damage is an InputError naming the line)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: no such labels file; export it from report.html (\"Export labels\")") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{p}: not UTF-8 text; is this a labels.jsonl file?") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read labels ({exc.strerror})") from None
-    rows = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{p}:{lineno}: not valid JSON ({exc.msg}); is this a labels.jsonl file?") from None
+    if not p.exists():
+        raise InputError(f"{p}: no such labels file; export it from report.html (\"export labels.jsonl\") "
+                         "and save it in the run directory")
+    hint = "is this a labels.jsonl file exported from report.html?"
+    rows = list(read_jsonl(p, hint=hint))
     return parse_labels(rows, str(p))
 
 

@@ -48,7 +48,8 @@ def _num(v: Any) -> str:
 
 
 def render_markdown(view: dict[str, Any]) -> str:
-    lines = [f"# {md_escape(view['title'])}", "", f"Signature: {md_escape(view['signature_line'])}", ""]
+    lines = [f"# {md_escape(view['title'])}", "", *_summary_md(view), "",
+             f"Signature: {md_escape(view['signature_short'])}", "", f"Full signature: {md_escape(view['signature_line'])}", ""]
     if view["created"]:
         lines += [f"Created {md_escape(view['created'])}.", ""]
     if view["perturber_reason"]:
@@ -62,14 +63,13 @@ def render_markdown(view: dict[str, Any]) -> str:
     if view["versions"]:
         lines.append(_row(["versions", ", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items()))]))
     lines += ["", "## Counts", "", "| count | value |", "| --- | ---: |"]
-    lines += [_row([k.replace("_", " "), v]) for k, v in view["counts"]]
+    lines += [_row([k, f"{v:,}" if isinstance(v, int) else v]) for k, v in view["counts"]]
     if view["timings"]:
         lines += ["", "## Timings", "", "| stage | seconds |", "| --- | ---: |"]
         lines += [_row([k, "-" if v is None else f"{v:.2f}"]) for k, v in view["timings"]]
     if view["teapot"]:
-        lines += ["", "## TEAPOT", "", "| measure | value |", "| --- | --- |"]
-        lines += [_row([k.replace("_", " "), v if not isinstance(v, dict) else
-                        ", ".join(f"{a} {_num(b)}" for a, b in v.items())]) for k, v in view["teapot"].items()]
+        lines += ["", "## TEAPOT (reference-less, scores on a 0-1 scale)", "", "| measure | value |", "| --- | --- |"]
+        lines += [_row(row) for row in view["teapot"]]
     if view["histogram"]:
         lines += ["", "## Distances", "", "| distance | issues |", "| --- | ---: |"]
         lines += [_row([b["label"], b["count"]]) for b in view["histogram"]]
@@ -84,11 +84,31 @@ def render_markdown(view: dict[str, Any]) -> str:
         lines.append("No issues: every perturbation kept the structure of its translation.")
     for g in view.get("groups", []):
         lines += [f"### {md_escape(g['group'])}: {md_escape(g['title'])}", "",
-                  f"{g['issues']} issue(s) in {g['sentences']} sentence(s).", ""]
+                  f"{g['issues']} finding(s) in {g['sentences']} sentence(s).", ""]
+        lines += _words_md([w for w in view["words"] if w["group"] == g["group"]])
         for s in view["sentences"]:
             if s["group"] == g["group"]:
                 lines += _sentence_md(s)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _summary_md(view: dict[str, Any]) -> list[str]:
+    """The run's summary (:mod:`sit.report.summary`): what it did, then findings per group."""
+    summary = view["summary"]
+    lines = [md_escape(line) + "  " for line in summary["work"]] + [md_escape(summary["findings"]), ""]
+    if summary["groups"]:
+        lines += ["| group | findings | sentences | what it claims |", "| --- | ---: | ---: | --- |"]
+        lines += [_row([g["group"], f"{g['findings']:,}", f"{g['sentences']:,}", g["title"]]) for g in summary["groups"]]
+    return lines
+
+
+def _words_md(rows: list[dict[str, Any]]) -> list[str]:
+    """The words a group's findings name, grouped: word, findings, which word, sentences."""
+    if not rows:
+        return []
+    lines = ["| word | findings | which word | source sentences |", "| --- | ---: | --- | --- |"]
+    lines += [_row([r["word"], r["count"], r["side"], ", ".join(map(str, r["sources"]))]) for r in rows]
+    return lines + [""]
 
 
 def _sentence_md(s: dict[str, Any]) -> list[str]:
@@ -109,7 +129,7 @@ def _sentence_md(s: dict[str, Any]) -> list[str]:
         if i["evidence"].get("missing"):
             lines.append("- **not in the container's translation:** " + md_escape(", ".join(i["evidence"]["missing"])))
         if i["scores"]:
-            lines.append("- **scores:** " + ", ".join(f"{md_escape(k)} {v:.3f}" for k, v in i["scores"].items()))
+            lines.append("- **scores (0-1):** " + ", ".join(f"{md_escape(k)} {v:.3f}" for k, v in i["scores"].items()))
         if i["label"]:
             cat = f" ({md_escape(CATEGORIES.get(i['category'], i['category']))})" if i["category"] else ""
             lines.append(f"- **label:** {'bug' if i['label'] == 'bug' else 'not a bug'}{cat}")

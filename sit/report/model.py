@@ -2,7 +2,7 @@
 
 :func:`build_view` turns a loaded run directory (and optional triage labels) into plain,
 JSON-serialisable data: the header (signature, counts, timings), the flagged sentences of each
-group of findings (``sit``, ``rti``, ...; :data:`GROUP_TITLES`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
+group of findings (``sit``, ``rti``, ...; titled by their relation: :func:`sit.relations.group_title`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
 translation diff, a distance histogram and per-relation statistics. The renderers only lay it out.
 """
 
@@ -15,11 +15,20 @@ from typing import Any, Optional
 from ..records import Issue
 from ..rundir import RunData
 from .diff import edit_spans, word_diff
-from .labels import CATEGORIES, Label, LabelKey, issue_id, issue_key, match_labels
+from ..records import RunCounts
+from .labels import CATEGORIES, Label, LabelKey, issue_key, match_labels
+from .summary import findings_line, group_lines, run_counts, work_lines
 from .precision import precision_by_relation
 
-COUNT_KEYS = ("sentences", "perturbations", "translations", "translator_calls", "cache_hits",
-              "untranslated", "flagged_sentences", "issues")
+#: the counts a report's Counts table shows, with their names (defined in docs/report.md, "Counts")
+COUNT_NAMES = (
+    ("sentences", "sentences"), ("cases", "test cases"), ("perturbations", "perturbations"),
+    ("translations", "texts to translate"), ("translated", "translated by the translator"),
+    ("translator_calls", "translator calls"), ("cache_hits", "cache hits"),
+    ("untranslated", "texts the translator failed"), ("issues", "findings"),
+    ("flagged_sentences", "flagged sentences (any finding)"), ("compared", "cases compared"),
+    ("perturbation_cache_hits", "perturbation cache hits"), ("parse_cache_hits", "parse cache hits"),
+)
 
 SIGNATURE_FIELDS = (
     ("translator", "translator"), ("translator_model", "model"), ("source_lang", "source language"),
@@ -29,15 +38,25 @@ SIGNATURE_FIELDS = (
 )
 
 
-#: what each group of findings claims (report sections and filters)
-GROUP_TITLES = {
-    "sit": "the structure of the translation changed under a similar word",
-    "sit.untranslated": "the substitute was left untranslated",
-    "rti": "a noun phrase is translated differently alone than in its container",
-    "patinv": "sentences of different meaning got the same translation",
-}
-#: what the two source texts of a pair are, per relation (default: source, perturbed)
-SIDES = {"rti": ("container", "phrase"), "patinv": ("source", "changed")}
+def group_title(meta: dict[str, Any], group: str) -> str:
+    """What a group of findings claims, as its relation told it (``run.json``'s
+    ``relations_told``): ``"sit"`` -> sit's title, ``"sit.untranslated"`` -> its kind's; the
+    group's own name where the run does not say."""
+    name, _, kind = group.partition(".")
+    told = _told(meta, name)
+    return ((told.get("kinds") or {}).get(kind) if kind else told.get("title")) or group
+
+
+def relation_sides(meta: dict[str, Any], name: str) -> tuple[str, str]:
+    """What the two source texts of relation ``name``'s cases are called (``source``,
+    ``perturbed`` where the run does not say)."""
+    sides = _told(meta, name).get("sides")
+    return (str(sides[0]), str(sides[1])) if isinstance(sides, list) and len(sides) == 2 else ("source", "perturbed")
+
+
+def _told(meta: dict[str, Any], name: str) -> dict[str, Any]:
+    told = (meta.get("relations_told") or {}).get(name)
+    return told if isinstance(told, dict) else {}
 
 
 def by_group(issues: list[Issue]) -> dict[str, list[Issue]]:
@@ -114,14 +133,79 @@ def relation_stats(issues: list[Issue]) -> list[dict[str, Any]]:
 
 
 def run_key(meta: dict[str, Any]) -> str:
-    """Identifies a run for the browser's saved marks: signature digest and creation time."""
+    """Identifies a run's settings for the browser's saved marks: the signature's digest (not the
+    run's time, so marks survive re-running the same command; the marks themselves are keyed on
+    each issue's content, :attr:`sit.records.Issue.content_key`)."""
     from ..records import RunSignature
 
     try:
-        digest = RunSignature.from_dict(meta.get("signature") or {}).digest()
+        return RunSignature.from_dict(meta.get("signature") or {}).digest()
     except TypeError:  # an incomplete signature
-        digest = "nosig"
-    return f"{digest}@{meta.get('created', '')}"
+        return "nosig"
+
+
+def short_signature(sig: dict[str, Any]) -> str:
+    """The short signature line (:meth:`sit.records.RunSignature.format`), or "" if it is damaged."""
+    from ..records import RunSignature
+
+    try:
+        return RunSignature.from_dict(sig).format(short=True)
+    except (TypeError, ValueError):
+        return ""
+
+
+def count_rows(counts: RunCounts) -> list[list[Any]]:
+    """``[[name, value], ...]`` of the Counts table: plain numbers, then each relation's own
+    counts and the perturber's dropped candidates as ``name n, ...`` text."""
+    rows: list[list[Any]] = [[name, getattr(counts, key)] for key, name in COUNT_NAMES]
+    rows += [[f"{name}: its counts", ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in c.items()
+                                              if isinstance(v, int))]
+             for name, c in counts.relations.items()]
+    if counts.candidates_dropped:
+        rows.append(["candidates dropped", ", ".join(f"{k.replace('_', ' ')} {v:,}"
+                                                    for k, v in counts.candidates_dropped.items())])
+    return rows
+
+
+#: how a word's side is told (``evidence.side`` of a finding that names a ``word``)
+WORD_SIDES = {"perturbed": "substitute", "original": "original word"}
+
+
+def word_rows(issues: list[Issue]) -> list[dict[str, Any]]:
+    """Findings that name a word (``evidence.word``, such as words left untranslated), grouped by
+    group, word and side, most frequent first: ``{"group", "word", "side", "count", "sources"}``."""
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for issue in issues:
+        word = issue.evidence.get("word")
+        if not word:
+            continue
+        side = WORD_SIDES.get(str(issue.evidence.get("side", "perturbed")), str(issue.evidence.get("side")))
+        row = rows.setdefault((issue.group, str(word), side),
+                              {"group": issue.group, "word": str(word), "side": side, "count": 0, "sources": []})
+        row["count"] += 1
+        if issue.pair.source_id not in row["sources"]:
+            row["sources"].append(issue.pair.source_id)
+    return sorted(rows.values(), key=lambda r: (r["group"], -r["count"], r["word"].lower(), r["side"]))
+
+
+def teapot_rows(teapot: dict[str, Any]) -> list[list[str]]:
+    """TEAPOT's run-level figures as ``[[name, value], ...]``, every score on the 0-1 scale, the
+    success rate with its rule."""
+    if not teapot or teapot.get("success_rate") is None:
+        return []
+    rows = [["success rate", f"{100 * teapot['success_rate']:.2f} % of {teapot.get('n', '?')} perturbations "
+                             f"({SUCCESS_RULE})"]]
+    for side in ("s_src", "s_tgt"):
+        st = teapot.get(side)
+        if isinstance(st, dict) and st.get("mean") is not None:
+            rows.append([f"{side} (chrF, 0-1)", f"mean {st['mean']:.3f}, std {st['std']:.3f}, "
+                                                f"5%-95% {st['p5']:.3f}-{st['p95']:.3f}"])
+    return rows
+
+
+#: what TEAPOT's reference-less success means, said where a success rate is shown
+SUCCESS_RULE = ("TEAPOT's rule: a perturbation succeeds when s_src / s_tgt > 1, that is when it changed the "
+                "translation more than the source (chrF); a rate of such perturbations, not a bug rate")
 
 
 def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
@@ -131,7 +215,8 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
     original_translation = issue.original_translation or ""
     tgt = word_diff(original_translation, issue.perturbed_translation or "")
     view = {
-        "id": issue_id(issue.pair.source_id, issue.rank, issue.group),
+        "id": issue.issue_id,
+        "key": issue.content_key,
         "relation": issue.relation,
         "kind": issue.kind,
         "group": issue.group,
@@ -159,17 +244,22 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
 
 def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, Any]]:
     """The flagged sentences of each group (groups in the run's order), worst first within a group."""
-    sentences = []
+    sentences, seen = [], defaultdict(int)
     for group, members in by_group(run.issues).items():
         for source_id, issues in group_issues(members):
             translation = issues[0].original_translation
             if translation is None:
                 translation = run.source_translation(source_id) or ""
             views = [_issue_view(i, matched.get(issue_key(i))) for i in issues]
+            for view in views:  # the same finding twice in a run (a repeated input line): keys stay apart
+                seen[view["key"]] += 1
+                if seen[view["key"]] > 1:
+                    view["key"] += f"-{seen[view['key']]}"
             sentences.append({
-                "key": str(source_id) if group == "sit" else f"{group}:{source_id}",
+                "key": f"{group}:{source_id}",
                 "group": group,
-                "sides": list(SIDES.get(issues[0].relation, ("source", "perturbed"))),
+                "title": group_title(run.meta, group),
+                "sides": list(relation_sides(run.meta, issues[0].relation)),
                 "source_id": source_id,
                 "position": len(sentences) + 1,
                 "source": issues[0].pair.original,
@@ -182,7 +272,7 @@ def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, A
 
 def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per group of findings: its name, what it claims, its issues and flagged sentences."""
-    return [{"group": g, "title": GROUP_TITLES.get(g, g), "issues": len(members),
+    return [{"group": g, "title": group_title(run.meta, g), "issues": len(members),
              "sentences": sum(1 for s in sentences if s["group"] == g)}
             for g, members in by_group(run.issues).items()]
 
@@ -193,9 +283,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
     matched = match_labels(run.issues, labels).labels if labels else {}
     sig = dict(meta.get("signature") or {})
     sentences = _sentences(run, matched)
-    counts = dict(meta.get("counts") or {})
-    counts.setdefault("flagged_sentences", len({s["source_id"] for s in sentences}))
-    counts.setdefault("issues", len(run.issues))
+    counts = run_counts(meta, run.issues)
     precision = None
     if labels:
         top_k = sig.get("top_k") if isinstance(sig.get("top_k"), int) and sig.get("top_k") > 0 else None
@@ -207,10 +295,14 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "signature_fields": [[key, name, sig[key]] for key, name in SIGNATURE_FIELDS if key in sig],
         "versions": dict(sig.get("versions") or {}),
         "signature_line": meta.get("signature_line", ""),
+        "signature_short": short_signature(sig),
         "source_lang": sig.get("source_lang", ""),
         "target_lang": sig.get("target_lang", ""),
-        "counts": [[k, counts[k]] for k in COUNT_KEYS if k in counts]
-                  + [[k, v] for k, v in counts.items() if k not in COUNT_KEYS],
+        "summary": {"work": work_lines(counts), "findings": findings_line(counts),
+                    "groups": [vars(g) for g in group_lines(counts, meta)]},
+        "counts": count_rows(counts),
+        "flagged_sentences": counts.flagged_sentences,
+        "words": word_rows(run.issues),
         "timings": [[k, _number(v)] for k, v in (meta.get("timings") or {}).items()],
         "perturber_reason": meta.get("perturber_reason", ""),
         "notes": [[k[: -len("_reason")], str(v)] for k, v in meta.items()
@@ -219,7 +311,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "warnings": [str(w) for w in meta.get("warnings") or []],
         "created": meta.get("created", ""),
         "command": meta.get("command", ""),
-        "teapot": meta.get("teapot") or {},
+        "teapot": teapot_rows(meta.get("teapot") or {}),
         "categories": [[k, v] for k, v in CATEGORIES.items()],
         "histogram": histogram([_number(i.distance) for i in run.issues]),
         "relations": relation_stats(run.issues),

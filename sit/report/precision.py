@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from ..errors import InputError
 from ..records import Issue
@@ -200,10 +200,11 @@ def precision_by_relation(
             for g in chosen}
 
 
-def format_by_relation(results: dict[str, PrecisionResult], titles: Optional[dict[str, str]] = None) -> str:
-    """The plain-text tables of :func:`precision_by_relation`, one section per group."""
+def format_by_relation(results: dict[str, PrecisionResult], title_of: Optional[Callable[[str], str]] = None) -> str:
+    """The plain-text tables of :func:`precision_by_relation`, one section per group, titled by
+    ``title_of(group)`` where given."""
     parts = []
     for group, result in results.items():
-        title = (titles or {}).get(group)
+        title = title_of(group) if title_of else None
         parts.append(f"== {group}{': ' + title if title else ''} ==\n{result.format()}")
     return "\n".join(parts)

@@ -9,7 +9,8 @@ import sys
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="a directory written by `sit run`")
-    parser.add_argument("labels", metavar="LABELS", help="labels.jsonl exported from the run's report.html")
+    parser.add_argument("labels", metavar="LABELS", nargs="?",
+                        help="labels.jsonl exported from the run's report.html (default: RUN_DIR/labels.jsonl)")
     parser.add_argument("--top-k", type=int, default=None, metavar="K",
                         help="report k = 1..K (default: the run's top-k)")
     parser.add_argument("--relation", default=None, metavar="GROUP[,GROUP]",
@@ -22,16 +23,20 @@ def run(args: argparse.Namespace) -> int:
     from ..rundir import load_run
     from ..validate import check_number
     from .labels import load_labels
-    from .model import GROUP_TITLES
+    from .model import group_title
     from .precision import format_by_relation, precision_by_relation
 
     top_k = check_number(args.top_k, "--top-k", minimum=1, integer=True)
     run_data = load_run(args.run_dir, with_pairs=False)
     groups = [g.strip() for g in args.relation.split(",") if g.strip()] if args.relation else None
-    results = precision_by_relation(run_data, load_labels(args.labels), top_k, groups)
+    from pathlib import Path
+
+    from . import LABELS_FILE
+
+    results = precision_by_relation(run_data, load_labels(args.labels or Path(args.run_dir) / LABELS_FILE), top_k, groups)
     if args.json:
         out = {"relations": {g: r.to_dict() for g, r in results.items()}}
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(format_by_relation(results, GROUP_TITLES) or "no labels\n")
+        sys.stdout.write(format_by_relation(results, lambda group: group_title(run_data.meta, group)) or "no labels\n")
     return 0

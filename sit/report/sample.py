@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 from typing import Optional, Sequence
 
-from ..records import Edit, Issue, Pair, RunSignature
+from ..records import Edit, Issue, Pair, RunCounts, RunSignature
 from ..rundir import write_json_atomic, write_jsonl_atomic
 
 _SUBJECTS = ["The minister", "The committee", "A senator", "The president", "The court", "The governor",
@@ -140,14 +140,18 @@ def write_sample_run(
     translations = [{"source_id": sid, "role": "original", "text": text, "translation": tr}
                     for sid, (text, tr) in sorted(sources.items())] + translations
     flagged = len(sources)
+    from ..relations import RELATIONS
+
+    told = {name: RELATIONS.get(name).telling() for name in dict.fromkeys(i.relation for i in issues)}
     meta = {
         "signature": signature.to_dict(),
         "signature_line": signature.format(),
-        "counts": {"sentences": flagged + 5, "perturbations": len(pairs) + 7, "translations": len(translations) + 12,
-                   "translator_calls": 3, "cache_hits": 4, "untranslated": 0, "flagged_sentences": flagged,
-                   "issues": len(issues)},
+        "counts": RunCounts(sentences=flagged + 5, perturbations=len(pairs) + 7, cases=len(pairs) + 7,
+                            translations=len(translations) + 12, translated=len(translations) + 8,
+                            translator_calls=3, cache_hits=4).with_findings(issues).to_dict(),
         "timings": {"perturb": 0.52, "translate": 3.25, "parse": 1.4, "rank": 0.01},
         "perturber_reason": "wordnet: masked LM not installed",
+        "relations_told": told,
         "warnings": [],
         "created": "2024-05-01T12:00:00+00:00",
         "command": "sit run --dataset politics --translator apertium",
@@ -157,7 +161,7 @@ def write_sample_run(
     write_json_atomic(root / "run.json", meta)
     write_jsonl_atomic(root / "pairs.jsonl", pairs)
     write_jsonl_atomic(root / "translations.jsonl", translations)
-    write_jsonl_atomic(root / "issues.jsonl", [i.to_dict() for i in issues])
+    write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation]["sides"]) for i in issues])
     return root
 
 

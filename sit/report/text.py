@@ -5,17 +5,19 @@ that differ and how the two translations differ on the surface (``evidence.surfa
 from __future__ import annotations
 
 from ..rundir import RunData
-from .model import GROUP_TITLES, SIDES, format_relations, group_issues, relation_changes
+from .model import (by_group, count_rows, format_relations, group_issues, group_title, relation_changes,
+                    relation_sides, short_signature, teapot_rows, word_rows)
+from .summary import run_counts, summary_text
 
 
-def _sentence(source_id: int, issues: list) -> list[str]:
+def _sentence(meta: dict, source_id: int, issues: list) -> list[str]:
     first = issues[0]
-    a, b = SIDES.get(first.relation, ("source", "perturbed"))
+    a, b = relation_sides(meta, first.relation)
     lines = [f"[{source_id}] {a + ':':12} {first.pair.original}", f"     translation: {first.original_translation}"]
     for issue in issues:
         edit = issue.pair.edit
-        scores = "".join(f", {k} {v:.3f}" for k, v in sorted(issue.scores.items()))
-        change = f"{edit.before} -> {edit.after or '(removed)'}" if issue.relation != "rti" else "phrase alone"
+        scores = "".join(f", {k} {v:.3f}" for k, v in sorted(issue.scores.items()))  # 0-1, as the header
+        change = f"{edit.before} -> {edit.after or '(removed)'}" if edit.level != "phrase" else "phrase alone"
         lines.append(f"  #{issue.rank} distance {issue.distance:g} ({change}{scores})")
         lines.append(f"     {b + ':':12} {issue.pair.perturbed}")
         lines.append(f"     translation: {issue.perturbed_translation}")
@@ -30,47 +32,41 @@ def _sentence(source_id: int, issues: list) -> list[str]:
 
 
 def render_text(run: RunData) -> str:
+    """report.txt: the summary first, then the run's details, then each group's findings."""
     meta = run.meta
-    counts = meta.get("counts", {})
-    lines = [
-        "sit: metamorphic testing report",
-        f"signature: {meta.get('signature_line', '')}",
-    ]
+    counts = run_counts(meta, run.issues)
+    lines = ["sit: metamorphic testing report", "", "summary:"]
+    lines += summary_text(counts, meta, indent="  ")
+    lines += ["", f"signature: {short_signature(meta.get('signature') or {})}",
+              f"signature (full): {meta.get('signature_line', '')}"]
     if meta.get("perturber_reason"):
         lines.append(f"perturber: {meta['perturber_reason']}")
-    lines.append(
-        "counts: "
-        + ", ".join(
-            f"{k.replace('_', ' ')} {counts[k]}"
-            for k in ("sentences", "perturbations", "translations", "translator_calls", "cache_hits",
-                      "untranslated", "flagged_sentences", "issues")
-            if k in counts
-        )
-    )
-    teapot = meta.get("teapot") or {}
-    if teapot.get("success_rate") is not None:
-        lines.append(
-            f"teapot (reference-less, chrF): success {100 * teapot['success_rate']:.2f} % of "
-            f"{teapot.get('n', '?')} perturbations ({teapot.get('criterion', 's_src / s_tgt > 1')})"
-        )
-        for side in ("s_src", "s_tgt"):
-            st = teapot.get(side)
-            if st:
-                lines.append(
-                    f"  {side}: mean {100 * st['mean']:.3f}  std {100 * st['std']:.3f}  "
-                    f"5%-95% {100 * st['p5']:.3f}-{100 * st['p95']:.3f}"
-                )
+    lines.append("counts: " + ", ".join(f"{name} {value:,}" for name, value in count_rows(counts)
+                                        if isinstance(value, int)))
+    rows = teapot_rows(meta.get("teapot") or {})
+    if rows:
+        lines.append("teapot (reference-less, chrF on a 0-1 scale):")
+        lines += [f"  {name}: {value}" for name, value in rows]
     for warning in meta.get("warnings", []):
         lines.append(f"warning: {warning}")
-    groups: dict[str, list] = {}
-    for issue in run.issues:
-        groups.setdefault(issue.group, []).append(issue)
-    for group, members in groups.items():
+    words = word_rows(run.issues)
+    for group, members in by_group(run.issues).items():
         lines.append("=" * 80)
-        lines.append(f"{group}: {GROUP_TITLES.get(group, group)} ({len(members)} issue(s))")
+        lines.append(f"{group}: {group_title(meta, group)} ({len(members)} finding(s))")
         lines.append("=" * 80)
+        lines += _words([w for w in words if w["group"] == group])
         for source_id, issues in group_issues(members):
-            lines.extend(_sentence(source_id, issues))
+            lines.extend(_sentence(meta, source_id, issues))
     if not run.issues:
-        lines.append("no issues: every perturbation kept the structure of its translation")
+        lines.append("no findings")
     return "\n".join(lines) + "\n"
+
+
+def _words(rows: list[dict]) -> list[str]:
+    """The words a group's findings name, one line each: count, word, side, sentences."""
+    if not rows:
+        return []
+    out = ["by word (findings, word, which word, source sentences):"]
+    for r in rows:
+        out.append(f"  {r['count']:>4}  {r['word']:<20} {r['side']:<14} {', '.join(map(str, r['sources']))}")
+    return out + ["-" * 80]

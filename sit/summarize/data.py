@@ -4,12 +4,12 @@ is reachable)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from ..errors import ConfigError, InputError, MissingDependencyError
+from ..jsonio import read_jsonl as _read_lines
 from ..validate import check_number
 
 TEXT_FIELDS = ("document", "article", "text", "source", "abstract")
@@ -64,22 +64,8 @@ def read_jsonl(path: str | Path, *, text_field: Optional[str] = None, summary_fi
     """Documents from a JSONL file, one object per line (``document`` and optional ``summary``)."""
     size = check_number(size, "--size", minimum=1, integer=True)
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from exc
-    try:
-        lines = raw.decode("utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p} is not UTF-8 ({exc}); re-encode it") from exc
-    records = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append((n, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{p}:{n}: not JSON ({exc.msg})") from exc
+    records = list(_read_lines(p, hint="each line must be a JSON object with a document",
+                              with_lines=True))
     docs = _documents(records, str(p), text_field, summary_field)
     return docs[:size] if size else docs
 

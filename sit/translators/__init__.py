@@ -66,6 +66,7 @@ TRANSLATORS = Registry(
             "DeepL API v2 (Pro, or Free with a key ending in :fx)",
         ),
     },
+    group="sit.translators",
 )
 
 

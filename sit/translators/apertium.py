@@ -26,12 +26,15 @@ _PACKAGES = {"eng-spa": "apertium-eng-spa", "eng-cat": "apertium-eng-cat", "en-g
              "en-eo": "apertium-en-es", "eng-hbs": "apertium-hbs-eng"}
 
 
-@lru_cache(maxsize=1)
 def installed_pairs() -> tuple[str, ...]:
-    """Pairs (modes) the local Apertium knows, e.g. ``('eng-cat', 'eng-spa', ...)``."""
+    """Pairs (modes) the local Apertium knows, e.g. ``('eng-cat', 'eng-spa', ...)``: those of the
+    ``apertium`` that ``PATH`` finds now (asked once per executable)."""
     exe = shutil.which("apertium")
-    if exe is None:
-        return ()
+    return _pairs_of(exe) if exe is not None else ()
+
+
+@lru_cache(maxsize=8)
+def _pairs_of(exe: str) -> tuple[str, ...]:
     try:
         out = subprocess.run([exe, "-l"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):

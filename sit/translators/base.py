@@ -3,11 +3,20 @@ batching; each adapter implements only :meth:`Translator._translate_batch`."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Optional, Sequence
 
 from ..batching import BatchJob, BatchStats, cached_batches, remote
 from ..cache import Cache
 from ..errors import ResponseMismatchError, TranslationError
+from ..validate import check_number
+from .answers import failed
+
+log = logging.getLogger("sit.translators")
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class TranslatorStats(BatchStats):
@@ -42,6 +51,8 @@ class Translator:
     #: depends on the padding of its batch, and an Apertium mode run whole (eng-cat) on the lines
     #: before it in the same call, so for them that would change results.
     batch_independent: bool = False
+    #: the target language of a run that names none (``--target-lang``)
+    default_target: str = "es"
 
     def __init__(
         self,
@@ -60,10 +71,13 @@ class Translator:
         # qps (requests per second), timeout (seconds per request) and concurrency (requests in
         # flight) matter to network adapters, device (torch's) to local models; each adapter
         # accepts and ignores the others so the pipeline can pass one set of options.
+        # checked here, for every translator alike, whether it uses them or not
         self.device = device
-        self.qps = qps
-        self.timeout = timeout
-        self.concurrency = concurrency
+        self.qps = check_number(qps, "--qps", above=0, what="requests per second")
+        self.timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
+        self.concurrency = check_number(concurrency, "--concurrency", minimum=1, integer=True,
+                                        what="requests in flight")
+        batch_size = check_number(batch_size, "--batch-size", minimum=1, integer=True)
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.model = model
@@ -124,7 +138,8 @@ class Translator:
             desc=f"translate ({self.name})",
             unit="text",
             show_progress=self.progress,
-            valid=lambda t: isinstance(t, str),
+            valid=lambda t: isinstance(t, str) and bool(t.strip()),
+            finish=self.check_answer,
             recoverable=(TranslationError,),
             strict=strict,
             unanswered=self._unanswered,
@@ -132,6 +147,50 @@ class Translator:
         )
         result = cached_batches([t for t in texts if t.strip()], job)
         return [result.get(t) if t.strip() else t for t in texts]
+
+    def check_answer(self, texts: list[str], answers: Sequence[Any]) -> list[Any]:
+        """The one check of an answer before anything of it is cached: an answer that is not text
+        (or that is empty for a non-empty text: :func:`~sit.translators.answers.failed`) becomes
+        ``None``, left untranslated and uncached (a re-run asks again). A count that differs from
+        the texts' is left for the batch loop to refuse (:meth:`_mismatch`). Adapters that can
+        retry (the cloud ones) apply the same rule to each answer first and ask again."""
+        answers = list(answers)
+        if len(answers) != len(texts):
+            return answers
+        out = []
+        for text, answer in zip(texts, answers):
+            why = failed(text, answer)
+            if why:
+                log.warning("%s: the answer to %s was %s; it is left untranslated and not cached",
+                            self.name, _short(text), why)
+            out.append(None if why else answer)
+        return out
+
+    # -- deliberate re-translations in chosen company (the batch relation) ----------------------
+    def translate_in_batch(self, texts: Sequence[str], neighbourhood: str) -> list[Optional[str]]:
+        """Translate ``texts`` together, as one batch in this order (the batch relation's test of
+        whether a text's translation depends on its neighbours).
+
+        Each text is cached under a key that names ``neighbourhood`` (a tag the caller makes from
+        the batch, such as a hash of its texts) in a namespace of its own: a re-translation in
+        other company is never answered by the plain translation of the text, nor by another
+        neighbourhood's. Runs in this process through the one cached batch loop; texts left
+        untranslated come back as None, as with ``translate(strict=False)``."""
+        if "\n" in neighbourhood:
+            raise ValueError("a neighbourhood tag is one line")
+        texts = list(texts)
+        keys = [f"{neighbourhood}\n{t}" for t in texts if t.strip()]
+        store = self.cache.store("translations", {**self.signature(), "neighbourhood": True}) if self.cache else None
+        job = BatchJob(
+            compute=lambda batch: self._translate_batch([k.partition("\n")[2] for k in batch]),
+            mismatch=self._mismatch, stats=self.stats, store=store, batch_size=max(1, len(keys)),
+            desc=f"translate in batches ({self.name})", unit="text", show_progress=False,
+            valid=lambda t: isinstance(t, str), recoverable=(TranslationError,), strict=False,
+            unanswered=self._unanswered,
+            finish=lambda batch, answers: self.check_answer([k.partition("\n")[2] for k in batch], answers),
+        )
+        result = cached_batches(keys, job)
+        return [result.get(f"{neighbourhood}\n{t}") if t.strip() else t for t in texts]
 
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ResponseMismatchError:
         return ResponseMismatchError(
@@ -141,9 +200,8 @@ class Translator:
         )
 
     def _unanswered(self, texts: list[str]) -> TranslationError:
-        first = texts[0] if len(texts[0]) <= 40 else texts[0][:37] + "..."
         return TranslationError(
-            f"{self.name}: {len(texts)} text(s) got an empty or refused answer (first {first!r}); "
+            f"{self.name}: {len(texts)} text(s) got an empty or refused answer, or one cut short (first {_short(texts[0])}); "
             "they are left untranslated and not cached: run again to ask again",
             translator=self.name,
         )

@@ -18,12 +18,12 @@ import uuid
 from typing import Any
 
 from ..errors import RateLimitError
-from .http import Credential, HttpTranslator
+from .http import Credential, HttpTranslator, response_json
 
 
 class BingTranslator(HttpTranslator):
     name = "bing"
-    credentials_spec = (Credential("key", "SIT_BING_KEY"), Credential("region", "SIT_BING_REGION", required=False))
+    credentials_spec = (Credential("key", "SIT_BING_KEY"), Credential("region", "SIT_BING_REGION", required=False, secret=False))
     default_endpoint = "https://api.cognitive.microsofttranslator.com/translate"
     default_qps = 10.0
     default_batch_size = 100
@@ -32,6 +32,7 @@ class BingTranslator(HttpTranslator):
     languages = {"zh": "zh-Hans", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant", "no": "nb", "sr": "sr-Cyrl"}
     accepts_model = True  # category
     api_version = "3.0"
+    promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
 
     def _build_request(self, texts: list[str]) -> dict[str, Any]:
         params = [("api-version", "3.0"), ("from", self.api_source), ("to", self.api_target)]
@@ -51,7 +52,7 @@ class BingTranslator(HttpTranslator):
         if response.status_code != 200:
             code, message = None, response.reason or ""
             try:
-                err = response.json().get("error", {})
+                err = response_json(response).get("error", {})
                 code, message = err.get("code"), str(err.get("message", message))
             except (ValueError, AttributeError):
                 pass

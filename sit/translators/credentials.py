@@ -41,8 +41,20 @@ def config_path(env: Optional[Mapping[str, str]] = None) -> Path:
 def load_section(provider: str, env: Optional[Mapping[str, str]] = None) -> dict[str, str]:
     """The ``[provider]`` table of the credentials file as strings ({} when there is no file).
 
-    A file that is not valid TOML is a :class:`ConfigError` naming the file (never its content).
-    An explicit ``$SIT_CONFIG`` that does not exist is an error too: the user asked for it."""
+    A file that is not UTF-8 or not valid TOML is a :class:`ConfigError` naming the file (never
+    its content). An explicit ``$SIT_CONFIG`` that does not exist is an error too: the user asked
+    for it."""
+    path = config_path(env)
+    data = read_all(env)
+    section = data.get(provider, {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"in {path}, {provider!r} must be a table ([{provider}]), not a {type(section).__name__}")
+    return {str(k): str(v) for k, v in section.items() if not isinstance(v, (dict, list))}
+
+
+def read_all(env: Optional[Mapping[str, str]] = None) -> dict[str, dict[str, str]]:
+    """Every table of the credentials file ({} when there is no file), values as strings; the
+    errors of :func:`load_section`."""
     path = config_path(env)
     env = os.environ if env is None else env
     if not path.exists():
@@ -59,9 +71,13 @@ def load_section(provider: str, env: Optional[Mapping[str, str]] = None) -> dict
             data = tomllib.load(fh)
     except OSError as exc:
         raise ConfigError(f"cannot read the credentials file {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"the credentials file {path} is not UTF-8 text (byte {exc.start + 1}); save it as "
+                          "UTF-8 or set the SIT_* environment variables instead") from None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         # the decoder's message names a line and column, never the secret values
-        raise ConfigError(f"the credentials file {path} is not valid TOML ({exc}); fix it or set the "
+        why = exc if isinstance(exc, tomllib.TOMLDecodeError) else "nested too deeply"
+        raise ConfigError(f"the credentials file {path} is not valid TOML ({why}); fix it or set the "
                           "SIT_* environment variables instead") from None
     try:
         mode = path.stat().st_mode
@@ -69,7 +85,5 @@ def load_section(provider: str, env: Optional[Mapping[str, str]] = None) -> dict
             log.warning("the credentials file %s is readable by other users; chmod 600 it", path)
     except OSError:
         pass
-    section = data.get(provider, {})
-    if not isinstance(section, dict):
-        raise ConfigError(f"in {path}, {provider!r} must be a table ([{provider}]), not a {type(section).__name__}")
-    return {str(k): str(v) for k, v in section.items() if not isinstance(v, (dict, list))}
+    return {name: ({str(k): str(v) for k, v in table.items() if not isinstance(v, (dict, list))}
+                   if isinstance(table, dict) else table) for name, table in data.items()}

@@ -17,7 +17,7 @@ import json
 from typing import Any, Optional
 
 from ..errors import ConfigError, RateLimitError
-from .http import Credential, HttpTranslator
+from .http import Credential, HttpTranslator, response_json
 
 FORMALITIES = ("default", "more", "less", "prefer_more", "prefer_less")
 # targets DeepL wants with a variant; sources are the bare upper-case code
@@ -33,6 +33,7 @@ class DeepLTranslator(HttpTranslator):
     max_items = 50
     max_bytes = 128 * 1024 - 512  # the request body: the texts as JSON strings, and room for the fields
     api_version = "v2"
+    promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
     option_names = ("formality",)
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, formality: Optional[str] = None, **kwargs):
@@ -63,7 +64,7 @@ class DeepLTranslator(HttpTranslator):
         if response.status_code != 200:
             message = response.reason or ""
             try:
-                message = str(response.json().get("message", message))
+                message = str(response_json(response).get("message", message))
             except (ValueError, AttributeError):
                 pass
             if response.status_code == 456:

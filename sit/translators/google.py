@@ -15,7 +15,7 @@ import html
 from typing import Any
 
 from ..errors import AuthError, RateLimitError
-from .http import Credential, HttpTranslator
+from .http import Credential, HttpTranslator, response_json
 
 _RATE_REASONS = {"rateLimitExceeded", "userRateLimitExceeded", "RATE_LIMIT_EXCEEDED"}
 _QUOTA_REASONS = {"dailyLimitExceeded", "quotaExceeded", "dailyLimitExceededUnreg", "RESOURCE_EXHAUSTED"}
@@ -34,6 +34,7 @@ class GoogleTranslator(HttpTranslator):
     languages = {"zh": "zh-CN", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "he": "iw"}
     accepts_model = True  # "nmt" or "base"
     api_version = "v2"
+    promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
 
     def _build_request(self, texts: list[str]) -> dict[str, Any]:
         data = [("q", t) for t in texts]
@@ -62,7 +63,7 @@ class GoogleTranslator(HttpTranslator):
     def _error(self, response, texts: list[str]):
         err: dict = {}
         try:
-            body = response.json()
+            body = response_json(response)
             if isinstance(body, dict) and isinstance(body.get("error"), dict):
                 err = body["error"]
         except ValueError:

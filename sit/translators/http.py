@@ -49,7 +49,10 @@ from ..errors import (
     ResponseMismatchError,
     TranslationError,
 )
+from ..jsonio import JsonDamage, loads
+from ..redact import Redactor, active, public_url, url_secrets  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
+from .answers import failed, suspect_order
 from .base import Translator
 from .credentials import config_path, load_section
 
@@ -59,7 +62,11 @@ DEFAULT_TIMEOUT = 30.0  # seconds per HTTP request
 DEFAULT_MAX_RETRIES = 5
 DEFAULT_BACKOFF = 1.0  # first backoff, seconds; doubles each retry
 DEFAULT_BACKOFF_MAX = 60.0
-DEFAULT_MAX_RETRY_AFTER = 300.0  # a longer Retry-After stops the run (the cache keeps the progress)
+DEFAULT_MAX_RETRY_AFTER = 300.0
+MAX_MESSAGE = 600
+#: how many times a request's empty or non-text answers are asked again before they are left
+#: untranslated
+ANSWER_RETRIES = 2  # characters of an error message built from a provider's answer  # a longer Retry-After stops the run (the cache keeps the progress)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,34 @@ class Credential:
     required: bool = True
     #: variables read when ``env`` is unset (the ecosystem's own, e.g. ``OPENAI_API_KEY``)
     fallbacks: tuple[str, ...] = ()
+    #: whether the value is a secret (redacted everywhere); a region is not
+    secret: bool = True
+
+
+def response_json(response) -> Any:
+    """A response's body through :func:`sit.jsonio.loads` (depth and size limits): a
+    :class:`~sit.jsonio.JsonDamage` for anything else."""
+    content = getattr(response, "content", None)
+    if isinstance(content, (bytes, bytearray)):
+        return loads(content)
+    try:
+        return response.json()  # a session of the caller's
+    except RecursionError:
+        raise JsonDamage("nested too deeply") from None
+
+
+def _split_userinfo(url: str) -> tuple[str, Optional[tuple[str, str]]]:
+    """``url`` without its ``user:password@`` and that pair (None where there is none).
+    requests would turn the pair into an ``Authorization: Basic`` header that replaces the
+    adapter's own (an API key's), so the adapter decides (:meth:`HttpTranslator._attempt`)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    from urllib.parse import unquote
+
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    return parts._replace(netloc=host).geturl(), (unquote(user), unquote(password))
 
 
 class RateLimiter:
@@ -106,21 +141,6 @@ class RateLimiter:
         if slot > now:
             self._sleep(slot - now)
         return slot
-
-
-def public_url(url: str) -> str:
-    """``url`` as sit may print or write it: no ``user:password@``, query string or fragment
-    (a proxy's credentials, a ``?key=``)."""
-    url = re.sub(r"[?#].*", "", url, flags=re.S)
-    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//[^/]*@", lambda m: (m.group(1) or "") + "//", url)
-
-
-def url_secrets(url: str) -> set[str]:
-    """The parts of ``url`` that :func:`public_url` drops, to redact wherever else they surface."""
-    parts = urlsplit(url)
-    found = {parts.query, parts.fragment, parts.password or "", parts.username or ""}
-    found |= {v for _, v in parse_qsl(parts.query, keep_blank_values=True)}
-    return {v for v in found if len(v) >= 4}
 
 
 def parse_retry_after(value: Optional[str], *, now: Optional[float] = None) -> Optional[float]:
@@ -168,6 +188,9 @@ class HttpTranslator(Translator):
     accepts_model: bool = False
     #: the API version, recorded in signatures and cache keys
     api_version: str = ""
+    #: whether the API answers a batch as a list in the order sent without proving it (no ids,
+    #: no echo of the source): its answers go through the per-batch order check
+    promises_order: bool = False
     #: seconds per request when --timeout is not given (an LLM on a CPU needs more)
     default_timeout: float = DEFAULT_TIMEOUT
 
@@ -176,14 +199,6 @@ class HttpTranslator(Translator):
         source_lang: str = "en",
         target_lang: str = "es",
         *,
-        model: Optional[str] = None,
-        cache=None,
-        batch_size: Optional[int] = None,
-        progress: bool = False,
-        qps: Optional[float] = None,
-        timeout: Optional[float] = None,
-        concurrency: Optional[int] = None,
-        device: Optional[str] = None,
         credentials: Optional[Mapping[str, str]] = None,
         endpoint: Optional[str] = None,
         session=None,
@@ -195,48 +210,70 @@ class HttpTranslator(Translator):
         backoff_max: Optional[float] = None,
         max_retry_after: Optional[float] = None,
         env: Optional[Mapping[str, str]] = None,
+        **base: Any,
     ):
-        super().__init__(
-            source_lang, target_lang, model=model, cache=cache, batch_size=batch_size,
-            progress=progress, qps=qps, timeout=timeout, concurrency=concurrency,
-        )
+        """``base``: the options every translator takes (:class:`~sit.translators.base.Translator`:
+        model, cache, batch_size, qps, timeout, concurrency ...); the rest are this transport's
+        (``credentials``/``endpoint``/``env`` override the environment; ``session``, ``clock``,
+        ``sleep`` and ``rng`` are for tests)."""
+        super().__init__(source_lang, target_lang, **base)
         env = os.environ if env is None else env
         # credentials first: a missing one is the first thing the user hears, before any work
         self._credentials = self._load_credentials(credentials, env)
-        if model and not self.accepts_model:
+        if self.model and not self.accepts_model:
             raise ConfigError(f"the {self.name} translator has no models to choose from; drop --model")
+        self._set_endpoint(endpoint, env)
+        self._set_pacing(clock, sleep, rng)
+        self._set_retries(env, max_retries, backoff, backoff_max, max_retry_after)
+        self.api_source = self.map_language(source_lang)
+        self.api_target = self.map_language(target_lang)
+        self.requests_sent = 0  # logical requests (a request retried three times counts once)
+        self.attempts = 0  # HTTP attempts, retries included
+        self.retries = 0
+        self.order_reasks = 0  # batches whose answers looked out of order, asked again text by text
+        self._count_lock = threading.Lock()  # the counters above, under --concurrency
+        self._local = threading.local()  # the number of the request this thread is sending
+        self.session = session if session is not None else self._new_session()
+
+    def _set_endpoint(self, endpoint: Optional[str], env: Mapping[str, str]) -> None:
+        """The endpoint (its ``user:password@`` kept apart) and the redactor of every secret it,
+        the credentials and the process's proxies hold."""
         self.endpoint = self._resolve_endpoint(endpoint, env)
-        secrets = {v for v in self._credentials.values() if v and len(v) >= 4} | url_secrets(self.endpoint)
-        self._secrets = sorted(secrets, key=len, reverse=True)
+        self.redactor = Redactor(self._credentials[s.field] for s in self.credentials_spec
+                                 if s.secret and s.field in self._credentials)
+        proxies = [v for source in (env, os.environ) for k, v in source.items() if k.lower().endswith("_proxy")]
+        for url in [self.endpoint] + proxies:  # requests takes proxies from the process's environment
+            self.redactor.add_url(url)
+        active().add(*self.redactor.secrets())  # the files and logs of the command that runs
+        self.endpoint, self._url_auth = _split_userinfo(self.endpoint)
+
+    def _set_pacing(self, clock, sleep, rng) -> None:
+        """Batch size, timeout, requests per second and in flight: the provider's defaults where
+        the base options left them unset."""
         self.batch_size = max(1, min(self.batch_size, self.max_items))
-        timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
-        self.timeout = timeout if timeout is not None else self.default_timeout
-        self.qps = qps if qps is not None else self.default_qps
-        concurrency = check_number(concurrency, "--concurrency", minimum=1, integer=True, what="requests in flight")
-        self.concurrency = concurrency or 1
+        self.timeout = self.timeout if self.timeout is not None else self.default_timeout
+        self.qps = self.qps if self.qps is not None else self.default_qps
+        self.concurrency = self.concurrency or 1
         self._clock = clock or time.monotonic
         self._sleep = sleep or time.sleep
         self.limiter = RateLimiter(self.qps, clock=self._clock, sleep=self._sleep)
         self._rng = rng if rng is not None else random.Random()
+
+    def _set_retries(self, env, max_retries, backoff, backoff_max, max_retry_after) -> None:
         self.max_retries = self._number(max_retries, env, "SIT_HTTP_MAX_RETRIES", DEFAULT_MAX_RETRIES, int)
         self.backoff = self._number(backoff, env, "SIT_HTTP_BACKOFF", DEFAULT_BACKOFF, float)
         backoff_max = check_number(backoff_max, "backoff_max", minimum=0)
         self.backoff_max = backoff_max if backoff_max is not None else max(DEFAULT_BACKOFF_MAX, self.backoff)
         max_retry_after = check_number(max_retry_after, "max_retry_after", minimum=0)
         self.max_retry_after = max_retry_after if max_retry_after is not None else DEFAULT_MAX_RETRY_AFTER
-        self.api_source = self.map_language(source_lang)
-        self.api_target = self.map_language(target_lang)
-        self.requests_sent = 0  # logical requests (a request retried three times counts once)
-        self.attempts = 0  # HTTP attempts, retries included
-        self.retries = 0
-        self._count_lock = threading.Lock()  # the counters above, under --concurrency
-        self._local = threading.local()  # the number of the request this thread is sending
-        if session is None:
-            import requests
 
-            session = requests.Session()
-            session.headers["User-Agent"] = f"sit/{__version__} (+structure-invariant testing)"
-        self.session = session
+    @staticmethod
+    def _new_session():
+        import requests
+
+        session = requests.Session()
+        session.headers["User-Agent"] = f"sit/{__version__} (+structure-invariant testing)"
+        return session
 
     # -- configuration -------------------------------------------------------------------------
     @classmethod
@@ -325,9 +362,14 @@ class HttpTranslator(Translator):
 
     # -- errors --------------------------------------------------------------------------------
     def redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        """``text`` without this adapter's secrets, their forms and fragments (:mod:`sit.redact`)."""
+        return self.redactor(text)
+
+    def quote(self, text: Any, limit: int = 200) -> str:
+        """A piece of a provider's answer as a message may show it: one line, at most ``limit``
+        characters, redacted (before and after the cut, so a cut secret is caught as a fragment)."""
+        text = " ".join(self.redact(str(text)).split())
+        return self.redact(text if len(text) <= limit else text[: limit - 3] + "...")
 
     def where(self, texts: Sequence[str]) -> str:
         """Names the request in messages: its number in this run, size and first text."""
@@ -338,7 +380,10 @@ class HttpTranslator(Translator):
 
     def error(self, cls=ProviderError, message: str = "", **kwargs) -> TranslationError:
         """An exception of ``cls`` naming this adapter, with secrets redacted."""
-        return cls(self.redact(f"{self.name}: {message}"), translator=self.name, **kwargs)
+        text = self.redact(f"{self.name}: {message}")
+        if len(text) > MAX_MESSAGE:  # a provider's message of a megabyte
+            text = text[: MAX_MESSAGE - 3] + "..."
+        return cls(text, translator=self.name, **kwargs)
 
     def mismatch(self, texts: Sequence[str], what: str) -> ResponseMismatchError:
         return self.error(ResponseMismatchError, f"{self.where(texts)}: response does not match the request: {what}")
@@ -346,12 +391,12 @@ class HttpTranslator(Translator):
     def json_body(self, response, texts: Sequence[str]) -> Any:
         """The response's JSON; invalid JSON (a truncated or proxy-mangled answer) is retryable."""
         try:
-            return response.json()
-        except ValueError:
-            snippet = response.text[:80].replace("\n", " ")
+            return response_json(response)
+        except JsonDamage as exc:  # the body is never quoted: it may hold anything
+            ctype = self.quote(response.headers.get("Content-Type", "") or "none", 60)
             raise self.error(
-                ProviderError, f"{self.where(texts)}: HTTP {response.status_code} with invalid JSON ({snippet!r})",
-                status=response.status_code, retryable=True,
+                ProviderError, f"{self.where(texts)}: HTTP {response.status_code} with an answer that is {exc} "
+                f"(Content-Type {ctype})", status=response.status_code, retryable=True,
             ) from None
 
     def http_error(self, response, texts: Sequence[str], *, code: Any = None, detail: str = "") -> TranslationError:
@@ -359,7 +404,9 @@ class HttpTranslator(Translator):
         408/5xx retryable (both honouring Retry-After), any other 4xx not retryable."""
         status = response.status_code
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        what = f"{self.where(texts)}: HTTP {status}" + (f" ({code})" if code not in (None, "") else "") + (f": {detail}" if detail else "")
+        code = None if code in (None, "") else self.quote(code, 60)
+        what = f"{self.where(texts)}: HTTP {status}" + (f" ({code})" if code else "") + (
+            f": {self.quote(detail)}" if detail else "")
         kw = dict(status=status, code=None if code is None else str(code), retry_after=retry_after)
         if status in (401, 403):
             return self.error(AuthError, f"{what}; check {', '.join(s.env for s in self.credentials_spec)}", **kw)
@@ -433,8 +480,44 @@ class HttpTranslator(Translator):
             raise exc
         return [out for f in futures for out in f.result()]
 
-    def request(self, texts: list[str]) -> list[str]:
-        """One logical request, retried on retryable errors with backoff. Thread-safe."""
+    def request(self, texts: list[str]) -> list[Optional[str]]:
+        """One logical request and the check of its answer (:meth:`checked`). Thread-safe."""
+        return self.checked(texts, self.send(texts))
+
+    def checked(self, texts: list[str], out: list[Any]) -> list[Optional[str]]:
+        """The answers to ``texts`` once checked, in order; ``None`` for a text left untranslated.
+
+        Where the API promises order but proves nothing (:attr:`promises_order`) and the answers
+        look misaligned (:func:`~sit.translators.answers.suspect_order`), the texts are asked
+        again one at a time. An answer that fails the per-text check (not text, or empty:
+        :func:`~sit.translators.answers.failed`) is asked again up to :data:`ANSWER_RETRIES`
+        times, then left untranslated (``None``: not cached, a re-run asks again). When a re-ask
+        fails, the answers already checked travel on the error (``partial``)."""
+        out = list(out)
+        try:
+            if self.promises_order and len(texts) > 1:
+                why = suspect_order(texts, out)
+                if why:
+                    with self._count_lock:
+                        self.order_reasks += 1
+                    log.warning("%s: %s: the answers look out of order (%s); asking again one text at a time",
+                                self.name, self.where(texts), why)
+                    out = [self.send([t])[0] for t in texts]
+            for _ in range(ANSWER_RETRIES):
+                bad = [i for i, (t, o) in enumerate(zip(texts, out)) if failed(t, o)]
+                if not bad:
+                    break
+                log.warning("%s: %s: %d answer(s) empty or not text; asking again", self.name, self.where(texts), len(bad))
+                for i, again in zip(bad, self.send([texts[i] for i in bad])):
+                    out[i] = again
+        except TranslationError as exc:
+            exc.partial.update((t, o) for t, o in zip(texts, out) if isinstance(o, str) and not failed(t, o))
+            raise
+        return [None if failed(t, o) else o for t, o in zip(texts, out)]
+
+    def send(self, texts: list[str]) -> list[Any]:
+        """One logical request, retried on retryable errors with backoff; one answer per text
+        (not yet checked). Thread-safe."""
         with self._count_lock:
             self.requests_sent += 1
             self._local.n = self.requests_sent
@@ -459,7 +542,7 @@ class HttpTranslator(Translator):
                 log.warning("%s; retry %d of %d in %.1f s", exc, attempt, self.max_retries, delay)
                 self._sleep(delay)
                 continue
-            if not isinstance(out, list) or len(out) != len(texts) or not all(t is None or isinstance(t, str) for t in out):
+            if not isinstance(out, list) or len(out) != len(texts):
                 n = len(out) if isinstance(out, list) else type(out).__name__
                 raise self.mismatch(texts, f"sent {len(texts)} text(s), got {n} translation(s)")
             return out
@@ -479,6 +562,7 @@ class HttpTranslator(Translator):
         kwargs = self._build_request(texts)
         kwargs.setdefault("method", "POST")
         kwargs.setdefault("url", self.endpoint)
+        self._url_credentials(kwargs)
         self.limiter.acquire()
         with self._count_lock:
             self.attempts += 1
@@ -506,6 +590,18 @@ class HttpTranslator(Translator):
             return self._parse_response(response, texts)
         finally:
             response.close()
+
+    def _url_credentials(self, kwargs: dict[str, Any]) -> None:
+        """The endpoint's ``user:password@`` as HTTP basic auth, unless the adapter authenticates
+        with its own Authorization header (an API key), which it must not replace."""
+        if self._url_auth is None:
+            return
+        headers = kwargs.setdefault("headers", {})
+        if not any(k.lower() == "authorization" for k in headers):
+            import base64
+
+            pair = ":".join(self._url_auth).encode("utf-8")
+            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
 
     def _read_body(self, response, deadline: float) -> None:
         """Read the body by pieces as they arrive, each socket wait no longer than the time left:

@@ -17,6 +17,7 @@ DEFAULT_MARIAN = "Helsinki-NLP/opus-mt-en-zh"
 class MarianTranslator(Seq2SeqTranslator):
     name = "marian"
     family = "MarianMT"
+    default_target = "zh"  # the default model, opus-mt-en-zh
     # 32 sentences a generate() call; on a GPU raise it with --batch-size (an H100 translates
     # about 44 sentences/s at 16, 111 at 64, 387 at 200: benchmarks/bench_models.py)
     default_batch_size = 32

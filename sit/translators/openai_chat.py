@@ -8,7 +8,10 @@ or ``api_key`` and ``endpoint`` (the base URL) under ``[openai]`` in the credent
 ``--model`` is required.
 
 A request carries one text with the prompt :data:`DEFAULT_PROMPT`, or with ``mode=batch`` up to
-``batch_items`` texts as a JSON array with :data:`DEFAULT_BATCH_PROMPT`.
+``batch_items`` texts as a JSON object of ids (``"1"``, ``"2"``...) to texts with
+:data:`DEFAULT_BATCH_PROMPT`; the answer must be an object with exactly those ids (in any order:
+each translation is placed by its id, so a reordered answer cannot put one text's translation
+against another), else a numbered list ``1. ... 2. ...`` with exactly those numbers.
 ``--translator-option prompt=FILE`` (and ``batch_prompt=FILE``) replace them with a file's text,
 in which ``{source}``, ``{target}`` (language names), ``{text}`` (the text, or the JSON array of
 texts) and ``{count}`` (how many texts) are filled in.
@@ -16,8 +19,11 @@ The prompt's hash, the model, the temperature and the mode key the cache and the
 
 Answers are cleaned of what chat models wrap translations in (``<think>`` blocks, code fences,
 "Here is the translation:", "Translation:", quotes, trailing notes). An empty or refused answer
-(or ``finish_reason: content_filter``) leaves the text untranslated, not cached. In batch mode an
-answer that does not parse into exactly one string per text is asked again one text at a time.
+(or ``finish_reason: content_filter``), or one that is not text (``[]``), leaves the text
+untranslated, not cached. An answer cut off by ``finish_reason: length`` is never taken as a
+translation: it is asked again (the shared answer check), then left untranslated; raise
+``max_tokens``. In batch mode an answer that does not carry exactly the ids sent, each with a
+string, is asked again one text at a time.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from typing import Any, Optional
 
 from ..errors import ConfigError, RateLimitError, ResponseMismatchError
 from ..validate import check_number
-from .http import Credential, HttpTranslator
+from ..jsonio import JsonDamage, loads
+from .http import Credential, HttpTranslator, response_json
 
 log = logging.getLogger("sit.translators")
 
@@ -41,8 +48,9 @@ DEFAULT_PROMPT = (
     "no quotes, no notes, no explanations.\n\n{text}"
 )
 DEFAULT_BATCH_PROMPT = (
-    "Translate each {source} string of the following JSON array into {target}. Answer with a JSON "
-    "array of exactly {count} strings, the translations in the same order, and nothing else.\n\n{text}"
+    "Translate each {source} value of the following JSON object into {target}. Answer with a JSON "
+    "object with exactly the same {count} keys, each key's value the translation of that key's text, "
+    "and nothing else.\n\n{text}"
 )
 MODES = ("single", "batch")
 
@@ -87,28 +95,48 @@ def clean_answer(answer: str, source: str) -> Optional[str]:
         text = text[1:-1].strip()
     if not text or (_REFUSAL.match(text) and not _REFUSAL.match(source.strip())):
         return None
+    if text[0] in "[{" and text[-1] in "]}" and source.strip()[:1] not in ("[", "{") and _is_json(text):
+        return None  # an empty list or an object: not a translation of a sentence
     return text
 
 
+def _is_json(text: str) -> bool:
+    try:
+        loads(text, max_bytes=1 << 20)
+    except JsonDamage:
+        return False
+    return True
+
+
 def parse_list(answer: str, count: int) -> Optional[list[str]]:
-    """``count`` strings from a batch answer: a JSON array (in a code fence or not), else a
-    numbered list ("1. ...", "2) ..."); None when there are not exactly ``count``."""
+    """``count`` strings from a batch answer, in the order of the ids ``"1"`` .. ``count``: a JSON
+    object of those ids (in a code fence or not; keys in any order), else a numbered list
+    ("1. ...", "2) ..."); None when the ids are not exactly those, or a value is not a string.
+    A bare JSON array proves no alignment and is refused."""
     text = _THINK.sub("", answer).strip()
     fence = _FENCE.search(text)
     if fence:
         text = fence.group(1).strip()
-    start, end = text.find("["), text.rfind("]")
+    start, end = text.find("{"), text.rfind("}")
     if start >= 0 and end > start:
         try:
-            items = json.loads(text[start:end + 1])
-        except ValueError:
+            items = loads(text[start:end + 1], max_bytes=1 << 22)
+        except JsonDamage:
             items = None
-        if isinstance(items, list) and all(isinstance(i, str) for i in items):
-            return items if len(items) == count else None
+        if isinstance(items, dict):
+            ids = [str(n) for n in range(1, count + 1)]
+            if sorted(items) != sorted(ids) or not all(isinstance(items[i], str) for i in ids):
+                return None
+            return [items[i] for i in ids]
     numbered = re.findall(r"^\s*(\d+)[.):]\s+(.*\S)", text, re.M)
-    if [int(n) for n, _ in numbered] == list(range(1, count + 1)):
+    if [n for n, _ in numbered] == [str(n) for n in range(1, count + 1)]:
         return [t for _, t in numbered]
     return None
+
+
+def batch_payload(texts: list[str]) -> str:
+    """The texts of a batch as sit sends them: a JSON object of ids ``"1"``.. to texts."""
+    return json.dumps({str(n): t for n, t in enumerate(texts, start=1)}, ensure_ascii=False, indent=0)
 
 
 class OpenAITranslator(HttpTranslator):
@@ -176,7 +204,7 @@ class OpenAITranslator(HttpTranslator):
     # -- requests ------------------------------------------------------------------------------
     def prompt_for(self, texts: list[str]) -> str:
         single = len(texts) == 1
-        text = texts[0] if single else json.dumps(texts, ensure_ascii=False, indent=0)
+        text = texts[0] if single else batch_payload(texts)
         fill = {"{source}": language_name(self.source_lang), "{target}": language_name(self.target_lang),
                 "{count}": str(len(texts))}
         out = self.template if single else self.batch_template
@@ -216,23 +244,32 @@ class OpenAITranslator(HttpTranslator):
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
         message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
         content = message.get("content")
-        if choice.get("finish_reason") == "content_filter":
+        finish = choice.get("finish_reason")
+        if finish == "content_filter":
             return [None] * len(texts)
-        if content is not None and not isinstance(content, str):
-            raise self.mismatch(texts, "choices[0].message.content is not a string")
         if content is None and not choice:
             raise self.mismatch(texts, "the answer has no choices[0].message")
+        if content is not None and not isinstance(content, str):
+            # not text ([] or an object): a failed answer of that text, asked again, never cached
+            return [content] if len(texts) == 1 else self._batch_failed(texts, "is not a string")
+        if finish == "length":  # cut off: whatever came is not the whole translation
+            log.warning("%s: %s: the answer was cut off (finish_reason length); raise --translator-option "
+                        "max_tokens", self.name, self.where(texts))
+            return [""] * len(texts) if len(texts) == 1 else self._batch_failed(texts, "was cut off")
         if len(texts) == 1:
             return [clean_answer(content or "", texts[0])]
         items = parse_list(content or "", len(texts))
         if items is None:
-            raise self.mismatch(texts, f"the answer is not a list of {len(texts)} translations")
+            raise self.mismatch(texts, f"the answer is not an object of the {len(texts)} ids sent, each with a translation")
         return [clean_answer(i, t) for i, t in zip(items, texts)]
+
+    def _batch_failed(self, texts: list[str], why: str):
+        raise self.mismatch(texts, f"choices[0].message.content {why}")
 
     def _status_error(self, response, texts: list[str]):
         code, message = None, response.reason or ""
         try:
-            err = response.json().get("error") or {}
+            err = response_json(response).get("error") or {}
             code, message = err.get("code") or err.get("type"), str(err.get("message", message))
         except (ValueError, AttributeError):
             pass

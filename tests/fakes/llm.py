@@ -22,7 +22,10 @@ class FakeOpenAI(FakeProvider):
     (``key=None``: a local server that needs none). The user message's last paragraph is the text,
     or a JSON array of texts (sit's batch prompt). Extra fault kinds: ``chatter`` (the translation
     wrapped in an LLM's preamble, label, quotes and a note), ``refuse`` (a refusal), ``empty``,
-    ``filtered`` (finish_reason content_filter), ``prose`` (a batch answered as prose)."""
+    ``filtered`` (finish_reason content_filter), ``prose`` (a batch answered as prose), ``cut``
+(finish_reason length, the answer cut in half), ``nontext`` (a message content of ``[]``).
+A batch (sit's JSON object of ids to texts) is answered as an object of the same ids;
+``reorder`` answers the ids in reverse order, ``misorder`` a bare array in reverse order."""
 
     name = "openai"
     path = "/v1/chat/completions"
@@ -65,9 +68,13 @@ class FakeOpenAI(FakeProvider):
         match = _PROMPT_TEXT.search(messages[-1]["content"])
         text = match.group(1) if match else messages[-1]["content"]
         try:
-            texts = json.loads(text) if text.lstrip().startswith("[") else None
+            texts = json.loads(text) if text.lstrip().startswith(("[", "{")) else None
         except ValueError:
             texts = None
+        if isinstance(texts, dict):  # sit's batch prompt: ids "1".."n" to texts
+            if list(texts) != [str(n) for n in range(1, len(texts) + 1)]:
+                self.problem(call, f"batch ids {list(texts)[:5]}..., expected 1..n")
+            texts = list(texts.values())
         if isinstance(texts, list):
             self.batches += 1
             self.batch_calls.add(call.n)
@@ -103,14 +110,22 @@ class FakeOpenAI(FakeProvider):
                          "finish_reason": finish}],
             "usage": {"prompt_tokens": 40, "completion_tokens": 12, "total_tokens": 52}})
 
+    @staticmethod
+    def _ids(translations: list[str]) -> dict[str, str]:
+        return {str(n): t for n, t in enumerate(translations, start=1)}
+
     def ok_reply(self, call, translations):
         if call.n in self.batch_calls:
-            return self._answer("```json\n" + json.dumps(translations, ensure_ascii=False) + "\n```")
+            return self._answer("```json\n" + json.dumps(self._ids(translations), ensure_ascii=False) + "\n```")
         return self._answer(translations[0])
 
     def broken_reply(self, call, translations, kind):
         if kind == "short":  # a batch answered with one item too few
-            return self._answer(json.dumps(translations[:-1], ensure_ascii=False))
+            return self._answer(json.dumps(dict(list(self._ids(translations).items())[:-1]), ensure_ascii=False))
+        if kind == "reorder":  # every id with its own translation, in reverse order
+            return self._answer(json.dumps(dict(reversed(self._ids(translations).items())), ensure_ascii=False))
+        if kind == "misorder":  # the translations in reverse order, without ids (a bare array)
+            return self._answer(json.dumps(translations[::-1], ensure_ascii=False))
         return self._answer("")
 
     def fault_reply(self, call, fault):
@@ -136,6 +151,13 @@ class FakeOpenAI(FakeProvider):
             return self._answer("I'm sorry, but I can't help with that request.")
         if fault.kind == "filtered":
             return self._answer("", finish="content_filter")
+        if fault.kind == "cut":
+            return self._answer(tr[0][: len(tr[0]) // 2], finish="length")
+        if fault.kind == "nontext":
+            answer = self._answer("")
+            body = json.loads(answer.body)
+            body["choices"][0]["message"]["content"] = []
+            return Reply(200, body)
         if fault.kind == "prose":
             return self._answer("Here are the translations: " + "; ".join(tr))
         return Reply(400, {"error": {"message": "bad", "type": "invalid_request_error", "code": fault.code}})

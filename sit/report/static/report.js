@@ -10,13 +10,18 @@
     sentById[s.key] = s;
     s.issues.forEach(function (i) { byId[i.id] = i; i._s = s; });
   });
+  // Marks are keyed on each finding's content (i.key), in a store named by the run's settings (its
+  // signature's digest): re-running the same command finds them again.
   var STORE = "sit-labels:" + data.run_key;
+  var byKey = Object.create(null);
+  SENTS.forEach(function (s) { s.issues.forEach(function (i) { byKey[i.key] = i; }); });
   var marks = Object.create(null), storageOk = true;
-  SENTS.forEach(function (s) { s.issues.forEach(function (i) { if (i.label) marks[i.id] = {label: i.label, category: i.category || null}; }); });
+  SENTS.forEach(function (s) { s.issues.forEach(function (i) { if (i.label) marks[i.key] = {label: i.label, category: i.category || null}; }); });
   try {
     var saved = JSON.parse(window.localStorage.getItem(STORE) || "{}");
-    Object.keys(saved).forEach(function (k) { if (byId[k]) marks[k] = saved[k]; });
+    Object.keys(saved).forEach(function (k) { if (byKey[k]) marks[k] = saved[k]; });
   } catch (e) { storageOk = false; }
+  var FLAGGED = data.flagged_sentences;
 
   var $ = function (id) { return document.getElementById(id); };
   var listEl = $("list"), moreBtn = $("b-more"), statusEl = $("status");
@@ -30,7 +35,7 @@
     return n;
   }
   function fmt(x) { return x === null || x === undefined ? "-" : (Math.round(x * 1000) / 1000).toString(); }
-  function labelOf(i) { var m = marks[i.id]; return m && m.label ? m.label : null; }
+  function labelOf(i) { var m = marks[i.key]; return m && m.label ? m.label : null; }
 
   // Text with highlighted spans (offsets are code points, as Python counts them).
   function marked(text, spans, cls, lang) {
@@ -96,11 +101,15 @@
     var head = el("button", "sent-head");
     head.type = "button";
     head.setAttribute("aria-expanded", "false");
-    head.appendChild(el("span", "pos", "#" + s.position));
-    if (data.groups.length > 1) head.appendChild(el("span", "group", s.group));
-    head.appendChild(el("span", "dist", "d " + fmt(s.max_distance)));
+    var pos = el("span", "pos", "source " + s.source_id);
+    pos.title = "source sentence " + s.source_id + " (its line in the input)";
+    head.appendChild(pos);
+    if (data.groups.length > 1) { var gr = el("span", "group", s.group); gr.title = s.title; head.appendChild(gr); }
+    var dist = el("span", "dist", "distance " + fmt(s.max_distance));
+    dist.title = "the largest distance among this sentence's findings: how far the two translations are apart by this relation's measure; higher is worse";
+    head.appendChild(dist);
     var n = v.issues.length;
-    head.appendChild(el("span", "n", n + (n === s.issues.length ? "" : "/" + s.issues.length) + " issue" + (s.issues.length > 1 ? "s" : "")));
+    head.appendChild(el("span", "n", n + (n === s.issues.length ? "" : "/" + s.issues.length) + " finding" + (s.issues.length > 1 ? "s" : "")));
     var b = badge(s); if (b) head.appendChild(b);
     var pre = el("bdi", "preview", s.source); pre.setAttribute("dir", "auto"); if (SRC) pre.setAttribute("lang", SRC);
     head.appendChild(pre);
@@ -113,7 +122,7 @@
   }
 
   function triage(i) {
-    var box = el("div", "triage"), m = marks[i.id] || {};
+    var box = el("div", "triage"), m = marks[i.key] || {};
     var bug = el("button", "mark-bug", "bug (x)"), ok = el("button", "mark-ok", "not a bug (n)");
     bug.type = ok.type = "button";
     bug.setAttribute("aria-pressed", String(m.label === "bug"));
@@ -130,6 +139,10 @@
     return box;
   }
 
+  var SCORE_TIPS = {
+    s_src: "s_src: chrF of the perturbed source against the original, 0-1 (1: the same text)",
+    s_tgt: "s_tgt: chrF of the two translations, 0-1 (1: the same translation); TEAPOT counts a success when s_src / s_tgt > 1"
+  };
   function issueCard(i) {
     var art = el("article", "issue");
     art.id = "i-" + i.id;
@@ -139,14 +152,22 @@
     if (l === "bug") art.classList.add("is-bug"); else if (l === "not_bug") art.classList.add("is-ok");
     if (cur === i.id) art.classList.add("current");
     var head = el("div", "issue-head");
-    head.appendChild(el("span", "rank", "#" + i.rank));
-    head.appendChild(el("span", "d", "distance " + fmt(i.distance)));
+    var rank = el("span", "rank", "#" + i.rank);
+    rank.title = "rank " + i.rank + " among this sentence's findings of " + i.group + " (id " + i.id + ")";
+    head.appendChild(rank);
+    var d = el("span", "d", "distance " + fmt(i.distance));
+    d.title = "how far the two translations are apart by this relation's measure; higher is worse";
+    head.appendChild(d);
     var swap = el("span", "swap");
     var del = el("del", null, i.before), ins = el("ins", null, i.after);
     del.setAttribute("dir", "auto"); ins.setAttribute("dir", "auto");
     swap.appendChild(del); swap.appendChild(document.createTextNode(" → ")); swap.appendChild(ins);
     head.appendChild(swap);
-    Object.keys(i.scores).forEach(function (k) { head.appendChild(el("span", "score", k + " " + fmt(i.scores[k]))); });
+    Object.keys(i.scores).forEach(function (k) {
+      var sc = el("span", "score", k + " " + fmt(i.scores[k]));
+      sc.title = SCORE_TIPS[k] || (k + ", on a 0-1 scale");
+      head.appendChild(sc);
+    });
     art.appendChild(head);
     var dl = el("dl", "texts");
     var sides = i._s.sides;
@@ -187,7 +208,7 @@
     body.appendChild(src);
     v.issues.forEach(function (i) { body.appendChild(issueCard(i)); });
     var hidden = v.s.issues.length - v.issues.length;
-    if (hidden) body.appendChild(el("p", "hidden-note", hidden + " more issue" + (hidden > 1 ? "s" : "") + " of this sentence hidden by the filters"));
+    if (hidden) body.appendChild(el("p", "hidden-note", hidden + " more finding" + (hidden > 1 ? "s" : "") + " of this sentence hidden by the filters"));
   }
 
   function toggle(sec, open) {
@@ -207,10 +228,12 @@
     moreBtn.textContent = "show more (" + (visible.length - shown) + " more sentences)";
   }
 
+  // Flagged sentences are distinct source sentences (one may hold findings of several groups).
   function status() {
-    var nIssues = flat.length;
-    statusEl.textContent = "showing " + visible.length + " of " + SENTS.length + " flagged sentences, " +
-      nIssues + " of " + data.issue_count + " issues";
+    var ids = Object.create(null), n = 0;
+    visible.forEach(function (v) { if (!ids[v.s.source_id]) { ids[v.s.source_id] = 1; n++; } });
+    statusEl.textContent = "showing " + n + " of " + FLAGGED + " flagged sentences, " +
+      flat.length + " of " + data.issue_count + " findings";
   }
 
   function render() {
@@ -229,9 +252,9 @@
     catch (e) { storageOk = false; $("storage-note").textContent = "marks could not be saved in this browser; export them"; }
   }
   function setMark(id, label, category) {
-    var prev = marks[id] || {};
-    if (label === null) marks[id] = {label: null, category: null};
-    else marks[id] = {label: label, category: label === "bug" ? (category !== undefined ? category : prev.category || null) : null};
+    var key = byId[id].key, prev = marks[key] || {};
+    if (label === null) marks[key] = {label: null, category: null};
+    else marks[key] = {label: label, category: label === "bug" ? (category !== undefined ? category : prev.category || null) : null};
     save();
     refreshIssue(id);
     triageSummary();
@@ -251,11 +274,11 @@
     var bugs = 0, ok = 0, cats = Object.create(null);
     Object.keys(marks).forEach(function (k) {
       var m = marks[k];
-      if (!m.label || !byId[k]) return;
+      if (!m.label || !byKey[k]) return;
       if (m.label === "bug") { bugs++; cats[m.category || "uncategorised"] = (cats[m.category || "uncategorised"] || 0) + 1; }
       else ok++;
     });
-    $("triage-summary").textContent = (bugs + ok) + " of " + data.issue_count + " issues marked: " + bugs + " bug, " + ok + " not a bug";
+    $("triage-summary").textContent = (bugs + ok) + " of " + data.issue_count + " findings marked: " + bugs + " bug, " + ok + " not a bug";
     var table = $("precision-table"), topk = (data.signature && data.signature.top_k) || 0;
     if (!topk) SENTS.forEach(function (s) { topk = Math.max(topk, s.issues.length); });
     table.textContent = "";
@@ -283,9 +306,9 @@
     var rows = [];
     SENTS.forEach(function (s) {
       s.issues.forEach(function (i) {
-        var m = marks[i.id];
+        var m = marks[i.key];
         if (!m || !m.label) return;
-        rows.push({issue_id: i.id, relation: i.relation, kind: i.kind || "", source_id: i.source_id, rank: i.rank,
+        rows.push({issue_id: i.id, key: i.key, relation: i.relation, kind: i.kind || "", source_id: i.source_id, rank: i.rank,
           label: m.label, category: m.category || null, perturbed: i.perturbed, run: data.run_key});
       });
     });
@@ -315,9 +338,9 @@
       String(reader.result).split(/\r?\n/).forEach(function (line) {
         if (!line.trim()) return;
         try {
-          var r = JSON.parse(line), i = byId[r.issue_id || labelId(r)], id = i && i.id;
+          var r = JSON.parse(line), i = (r.key && byKey[r.key]) || byId[r.issue_id || labelId(r)];
           if (!i || (r.perturbed && r.perturbed !== i.perturbed)) { bad++; return; }
-          marks[id] = {label: r.label === "bug" || r.label === "not_bug" ? r.label : null, category: r.category || null};
+          marks[i.key] = {label: r.label === "bug" || r.label === "not_bug" ? r.label : null, category: r.category || null};
           n++;
         } catch (e) { bad++; }
       });
@@ -413,6 +436,16 @@
       g.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(g); } });
     });
   }
+  // The summary's groups and words filter the list.
+  Array.prototype.forEach.call(document.querySelectorAll(".group-link"), function (b) {
+    b.addEventListener("click", function () { $("f-group").value = b.getAttribute("data-group"); readFilters(); listEl.scrollIntoView(); });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll(".word-link"), function (b) {
+    b.addEventListener("click", function () {
+      $("f-group").value = b.getAttribute("data-group"); $("f-q").value = b.getAttribute("data-word");
+      readFilters(); listEl.scrollIntoView();
+    });
+  });
   chartClick(".hist-bar", function (g) { $("f-min").value = g.getAttribute("data-min"); readFilters(); });
   chartClick(".rel-bar", function (g) {
     var rel = g.getAttribute("data-rel");
@@ -427,11 +460,17 @@
   if (!location.hash) Array.prototype.slice.call(listEl.querySelectorAll("section.sent"), 0, 3)
     .forEach(function (sec) { toggle(sec, true); });
   // Links to one issue (report.html#i-12-1) or sentence (#s-12) open it.
+  // A sentence by its key ("rti:12"), or by its source id alone ("12", as links made before groups).
+  function sentOf(key) {
+    if (sentById[key]) return sentById[key];
+    for (var n = 0; n < SENTS.length; n++) if (String(SENTS[n].source_id) === key) return SENTS[n];
+    return null;
+  }
   function follow() {
     var h = decodeURIComponent(location.hash.slice(1));
     if (/^i-/.test(h) && byId[h.slice(2)] && flat.indexOf(h.slice(2)) >= 0) setCurrent(h.slice(2));
-    else if (/^s-/.test(h) && sentById[h.slice(2)] && sentById[h.slice(2)].issues.length) {
-      var first = sentById[h.slice(2)].issues[0].id;
+    else if (/^s-/.test(h) && sentOf(h.slice(2))) {
+      var first = sentOf(h.slice(2)).issues[0].id;
       if (flat.indexOf(first) >= 0) setCurrent(first);
     }
   }

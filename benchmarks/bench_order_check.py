@@ -1,0 +1,55 @@
+"""False alarms and detection of the per-batch order check (sit/translators/answers.py).
+
+Clean answers: Apertium eng-spa's translations of the bundled datasets (news, business,
+politics), 400 sentences, in batches of 50 (DeepL's request size) and 10, drawn in 20 random orders. A false alarm is a clean batch called
+suspect (it costs one request per text, nothing wrong is cached either way). Detection: the same
+batches with their answers reversed (the fakes' ``misorder``), and with two neighbouring answers
+swapped (the smallest shuffle). Prints the figures docs/cloud.md quotes.
+
+    python3 benchmarks/bench_order_check.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sit.translators.answers import suspect_order  # noqa: E402
+
+SEEDS = 20
+ROOT = Path(__file__).resolve().parents[1] / "datasets"
+
+
+def apertium(lines: list[str]) -> list[str]:
+    out = subprocess.run(["apertium", "-u", "eng-spa"], input="\n".join(lines) + "\n", capture_output=True,
+                         text=True, check=True, timeout=600).stdout.split("\n")
+    return [o.strip() for o in out[: len(lines)]]
+
+
+def main() -> None:
+    lines = [line.strip() for name in ("news.txt", "business.txt", "politics.txt")
+             for line in (ROOT / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    answers = dict(zip(lines, apertium(lines)))
+    for size in (50, 10):
+        batches = []
+        for seed in range(SEEDS):  # the sentences in another random order each time: other neighbours
+            order = sorted(answers, key=lambda line: hashlib.sha256(f"{seed}:{line}".encode()).digest())
+            batches += [(order[i:i + size], [answers[t] for t in order[i:i + size]]) for i in range(0, len(order), size)]
+        batches = [b for b in batches if len(b[0]) >= 2]
+        alarms = sum(bool(suspect_order(t, a)) for t, a in batches)
+        reversed_found = sum(bool(suspect_order(t, a[::-1])) for t, a in batches)
+        swaps = [(t, a[:k] + [a[k + 1], a[k]] + a[k + 2:]) for t, a in batches[:len(batches) // SEEDS]
+                 for k in range(0, len(t) - 1)]
+        swap_found = sum(bool(suspect_order(t, a)) for t, a in swaps)
+        print(f"batches of {size}: {len(batches)} clean batches ({len(lines)} sentences), false alarms "
+              f"{alarms} ({100 * alarms / len(batches):.1f}%); reversed batches detected {reversed_found}/"
+              f"{len(batches)}; one neighbouring swap detected {swap_found}/{len(swaps)} "
+              f"({100 * swap_found / len(swaps):.1f}%)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""The one reader of JSON: every file and every answer sit reads goes through it.
+
+Python's :mod:`json` alone turns hostile input into tracebacks or into values that break later:
+``[[[[...`` nested thousands deep raises ``RecursionError``; a 5000-digit integer raises a bare
+``ValueError``; ``NaN`` and ``1e999`` parse as floats that are not finite; a line of a gigabyte is
+read whole. :func:`loads` refuses all of these with :class:`JsonDamage` (a ``ValueError``, so a
+caller's ``except ValueError`` keeps working), which says what is wrong in a few words and never
+quotes the input:
+
+* nesting deeper than :data:`MAX_DEPTH` (checked on the text's brackets before parsing);
+* more than :data:`MAX_BYTES` characters in one document or line;
+* integers of more than :data:`MAX_INT_DIGITS` digits; ``NaN``, ``Infinity`` and floats that
+  overflow to infinity;
+* text that is not JSON (the decoder's message, without the text).
+
+:func:`read_json` and :func:`read_jsonl` read files and turn damage into an
+:class:`~sit.errors.InputError` naming the file and the line; :func:`loads` is what a cache, a
+provider adapter or any other reader of text calls (the cache turns :class:`JsonDamage` into its
+copy-aside repair, an adapter into a retryable provider error).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional, TypeVar
+
+from .errors import InputError
+
+T = TypeVar("T")
+
+#: nesting levels (arrays and objects) a document may have; sit writes at most 5
+MAX_DEPTH = 64
+#: characters in one JSON document (a JSONL line, a provider's answer, run.json)
+MAX_BYTES = 64 * 1024 * 1024
+#: digits of an integer; sit's counts and ids have far fewer
+MAX_INT_DIGITS = 30
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+class JsonDamage(ValueError):
+    """Text that is not JSON sit accepts; the message says why without quoting the text."""
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise JsonDamage(f"an integer of {len(digits.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(digits)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonDamage(f"a number too large for a float ({text[:20]}...)" if len(text) > 20
+                         else f"a number too large for a float ({text})")
+    return value
+
+
+def _parse_constant(name: str) -> float:
+    raise JsonDamage(f"{name} is not a number JSON allows")
+
+
+def depth(text: str) -> int:
+    """How deeply ``text``'s arrays and objects nest (brackets inside strings do not count).
+    Unbalanced brackets count as they come; the decoder reports them."""
+    deepest = level = 0
+    for bracket in _BRACKETS.findall(_STRING.sub("", text)):
+        level += 1 if bracket in "[{" else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX_BYTES) -> Any:
+    """``text`` parsed, or :class:`JsonDamage` (see the module documentation). Bytes must be UTF-8."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > max_bytes:
+            raise JsonDamage(f"{len(text)} bytes in one document (at most {max_bytes})")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonDamage(f"not UTF-8 (byte {exc.start + 1})") from None
+    if len(text) > max_bytes:
+        raise JsonDamage(f"{len(text)} characters in one document (at most {max_bytes})")
+    if ("[" in text or "{" in text) and depth(text) > max_depth:
+        raise JsonDamage(f"nested more than {max_depth} levels deep")
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except JsonDamage:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonDamage(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:  # an int over Python's own digit limit, a depth missed
+        raise JsonDamage(f"not JSON sit can read ({type(exc).__name__})") from None
+
+
+def _damaged(path: Path, where: str, why: str, hint: str) -> InputError:
+    return InputError(f"{path}{where}: {why}; {hint}")
+
+
+def read_json(path: str | os.PathLike, *, hint: str = "is this a file sit wrote?") -> Any:
+    """The JSON document in ``path``; an unreadable, non-UTF-8 or damaged file is an InputError
+    naming the file and ending with ``hint`` (what to do)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
+    try:
+        return loads(raw)
+    except JsonDamage as exc:
+        line = _line_of(raw, exc)
+        raise _damaged(p, f":{line}" if line else "", str(exc), hint) from None
+
+
+def _line_of(raw: bytes, exc: JsonDamage) -> Optional[int]:
+    match = re.search(r"byte (\d+)", str(exc))
+    return raw[: int(match.group(1))].count(b"\n") + 1 if match else None
+
+
+def read_jsonl(path: str | os.PathLike, convert: Callable[[Any], T] = lambda row: row, *,
+               hint: str = "is this a file sit wrote?",
+               bad: tuple[type[BaseException], ...] = (KeyError, TypeError, ValueError, AttributeError),
+               with_lines: bool = False) -> Iterator[Any]:
+    """Each non-blank line of a JSONL file parsed and given to ``convert``, streamed (with
+    ``with_lines``, as ``(line number, value)``). A line that is not UTF-8, not JSON sit accepts,
+    or that ``convert`` refuses (raising one of ``bad``) is an InputError naming the file and
+    line, ending with ``hint``."""
+    p = Path(path)
+    try:
+        fh = open(p, "rb")
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
+    with fh:
+        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_BYTES + 1), b""), start=1):
+            if len(raw) > MAX_BYTES:
+                raise _damaged(p, f":{lineno}", f"a line of more than {MAX_BYTES} bytes", hint)
+            if not raw.strip():
+                continue
+            try:
+                row = loads(raw)
+            except JsonDamage as exc:
+                raise _damaged(p, f":{lineno}", str(exc), hint) from None
+            try:
+                value = convert(row)
+            except InputError:
+                raise
+            except bad as exc:
+                what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+                raise _damaged(p, f":{lineno}", f"not a row sit reads here ({what})", hint) from None
+            yield (lineno, value) if with_lines else value

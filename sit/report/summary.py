@@ -1,0 +1,79 @@
+"""The summary of a run, said the same way everywhere: at the top of report.txt, report.md and
+report.html's first screen, and by ``sit run`` on standard error.
+
+Every number comes from the run's :class:`~sit.records.RunCounts` (``run.json``'s ``counts``),
+each defined once in docs/report.md; the groups of findings are titled by their relation
+(``relations_told``), so this module names no relation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ..records import RunCounts
+
+
+@dataclass(frozen=True)
+class GroupLine:
+    """One group of findings in the summary: its name, what it claims, findings and sentences."""
+
+    group: str
+    title: str
+    findings: int
+    sentences: int
+
+    def text(self, width: int = 18) -> str:
+        return (f"{self.group:<{width}} {self.findings:>6,} finding(s) in {self.sentences:,} sentence(s): "
+                f"{self.title}")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 sentence``, ``2 sentences`` (thousands separated)."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def work_lines(counts: RunCounts) -> list[str]:
+    """What the run did: sentences and test cases, then what translating them took."""
+    per_relation = ", ".join(f"{name} {int(c.get('cases', 0)):,}" for name, c in counts.relations.items())
+    first = f"{plural(counts.sentences, 'sentence')}, {plural(counts.cases, 'test case')}"
+    if per_relation:
+        first += f" ({per_relation})"
+    if counts.perturbations:
+        first += f", from {plural(counts.perturbations, 'perturbation')}"
+    second = (f"{plural(counts.translations, 'text')} to translate: {counts.translated:,} by the translator in "
+              f"{plural(counts.translator_calls, 'call')}, {counts.cache_hits:,} from the cache")
+    if counts.untranslated:
+        second += f", {counts.untranslated:,} the translator failed (left untranslated)"
+    return [first, second]
+
+
+def findings_line(counts: RunCounts) -> str:
+    return (f"{plural(counts.issues, 'finding')} in {plural(counts.flagged_sentences, 'flagged sentence')} "
+            "(sentences with any finding)")
+
+
+def group_lines(counts: RunCounts, meta: dict[str, Any]) -> list[GroupLine]:
+    """One line per group of findings, in the run's order."""
+    from .model import group_title
+
+    return [GroupLine(g, group_title(meta, g), c.findings, c.sentences) for g, c in counts.groups.items()]
+
+
+def summary_text(counts: RunCounts, meta: dict[str, Any], indent: str = "") -> list[str]:
+    """The summary as plain-text lines (report.txt and ``sit run``)."""
+    groups = group_lines(counts, meta)
+    width = max([len(g.group) for g in groups] + [4])
+    lines = [indent + line for line in work_lines(counts)] + [indent + findings_line(counts)]
+    lines += [f"{indent}  {g.text(width)}" for g in groups]
+    return lines
+
+
+def run_counts(meta: dict[str, Any], issues: Optional[list] = None) -> RunCounts:
+    """The run's counts from ``run.json``; for runs written before counts named their groups,
+    the findings are counted from ``issues``."""
+    raw = meta.get("counts") or {}
+    counts = RunCounts.from_dict(raw)
+    if "groups" not in raw and issues is not None:
+        counts = counts.with_findings(issues)
+    return counts

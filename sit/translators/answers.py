@@ -1,0 +1,103 @@
+"""Checks of a translation answer, before anything of it is cached.
+
+:func:`failed` is the per-text rule every translator applies (:meth:`Translator.check_answer`): an
+answer must be text, and not empty (or only spaces) for a non-empty text.
+
+:func:`suspect_order` is the cheap per-batch check for APIs that answer a batch as a list and
+promise its order but prove nothing (DeepL, Google, Bing): a provider or a proxy that shuffles the
+list would otherwise have every translation cached against another text. It looks for an answer
+that fits another text of the batch clearly better than its own, by three signals that translation
+keeps:
+
+* **numbers**: the digits of a text come back in its translation (``1,200`` as ``1.200``: the
+  digit runs are compared, separators ignored);
+* **pass-through words** (the untranslated rule): names and codes (``NASA``, ``Obama``, ``COVID-19``:
+  a capital after the first letter of the text, or letters mixed with digits) come back as they are;
+* **length**: the answer's length over the text's stays near the batch's typical ratio.
+
+A batch is suspect when some text's own answer scores lower than another answer of the batch by
+:data:`MARGIN` or more. The caller re-asks a suspect batch one text at a time (one text cannot be
+misordered). docs/cloud.md gives its false-alarm rate on clean answers and its detection rate on
+shuffled ones (benchmarks/bench_order_check.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from statistics import median
+from typing import Any, Optional, Sequence
+
+_DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"\w[\w'’-]*", re.U)
+#: how much better (in score points) another answer must fit a text to call the batch suspect
+MARGIN = 1.0
+#: the weight of shared letter 4-grams (cognates, names: "central" and "central", "interest" and
+#: "interés"); between scripts there are none, and the signal is silent
+COGNATES = 4.0
+
+
+def failed(text: str, answer: Any) -> Optional[str]:
+    """Why ``answer`` is not a translation of ``text`` (None: it may be one; ``None`` itself, a
+    refusal the adapter reports, passes: it is left untranslated without a retry)."""
+    if answer is None:
+        return None
+    if not isinstance(answer, str):
+        return f"a {type(answer).__name__}, not text"
+    if text.strip() and not answer.strip():
+        return "empty"
+    return None
+
+
+def _numbers(text: str) -> Counter:
+    return Counter(m.lstrip("0") or "0" for m in _DIGITS.findall(text.replace(",", "").replace(".", "")
+                                                                  .replace("\u00a0", "").replace(" ", "")))
+
+
+def _anchors(text: str) -> set[str]:
+    """Words a translation leaves as they are: capitalised after the first word, or mixing letters
+    and digits."""
+    words = _WORD.findall(text)
+    return {w for i, w in enumerate(words)
+            if (i > 0 and w[:1].isupper()) or (any(c.isdigit() for c in w) and any(c.isalpha() for c in w))}
+
+
+class _Side:
+    """The features of one text or answer the fit compares."""
+
+    def __init__(self, text: str):
+        self.numbers = _numbers(text)
+        self.anchors = _anchors(text)
+        self.words = set(_WORD.findall(text))
+        self.size = len(text) + 5
+        low = " ".join(w.lower() for w in self.words if len(w) > 3)
+        self.grams = {low[k:k + 4] for k in range(len(low) - 3)}
+
+
+def _fit(text: _Side, answer: _Side, ratio: float) -> float:
+    """How well ``answer`` fits ``text``: numbers and pass-through words found, length near
+    ``ratio`` (higher is better)."""
+    score = 0.0
+    if text.numbers or answer.numbers:
+        common = sum((text.numbers & answer.numbers).values())
+        score += 2.0 * common / max(sum(text.numbers.values()), sum(answer.numbers.values()))
+    if text.anchors:
+        score += 2.0 * len(text.anchors & answer.words) / len(text.anchors)
+    if text.grams and answer.grams:
+        score += COGNATES * len(text.grams & answer.grams) / min(len(text.grams), len(answer.grams))
+    return score - abs(math.log(answer.size / text.size) - ratio)
+
+
+def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Optional[str]:
+    """Why the answers of a batch look misaligned with its texts (module documentation), or None."""
+    pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers)) if isinstance(a, str) and a.strip()]
+    if len(pairs) < 2:
+        return None
+    ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
+    for i, text, own in pairs:
+        mine = _fit(text, own, ratio)
+        for j, _, other in pairs:
+            if j != i and _fit(text, other, ratio) >= mine + MARGIN:
+                return f"answer {j + 1} fits text {i + 1} better than its own answer"
+    return None

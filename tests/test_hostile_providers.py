@@ -1,0 +1,227 @@
+"""Issue 23, hostile providers: the fixed reproductions against the fake providers on 127.0.0.1.
+Nothing wrong is cached (empty answers, shuffled answers, answers cut off or not text, wrong cache
+entries); no secret or fragment of one reaches a message, a log or a file (a query-string key
+under ``-v``, a proxy echoing its credentials, a body that is not JSON, an echoed Authorization);
+``user:password@`` in an endpoint leaves the API key's header alone; JSON nested thousands deep
+is a retryable error that loses no answered text."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+
+import pytest
+from fakes import MISORDER, QUOTA, REORDER, Fault, Reply, dictionary_translate
+from fakes.fixtures import _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
+from fakes.llm import DEEPL_KEY, OPENAI_KEY, FakeOpenAI
+from fakes.providers import GOOGLE_KEY
+from fakes.raw import RawServer
+
+from sit.cache import Cache
+from sit.cli import main
+from sit.errors import ProviderError, TranslationError
+from sit.redact import from_environment, scope
+from sit.rundir import write_json_atomic
+from sit.translators import get_translator
+from sit.translators.http import ANSWER_RETRIES
+
+# numbers and names: what the order check reads
+TEXTS = ["NASA launched 3 rockets in 2019.", "The senator rejected the budget.", "Apple sold 1200 phones to Google.",
+         "The court is small.", "Obama said 45 words."]
+MODEL = "qwen2.5:7b"
+
+
+class Switch:
+    """A fake's translate function that answers emptily until healed."""
+
+    def __init__(self, broken=lambda texts: ["" for _ in texts]):
+        self.broken = broken
+        self.healed = False
+
+    def __call__(self, texts, source, target):
+        return dictionary_translate(texts, source, target) if self.healed else self.broken(texts)
+
+
+def _entries(cache_dir) -> int:
+    """Translations the cache holds (``sit cache stats``' count of the translations stores)."""
+    from sit.cache import Cache
+    from sit.cacheops import stats
+
+    return sum(s.entries for s in stats(Cache(cache_dir)).stores if s.kind == "translations")
+
+
+# -- 1: an empty translation is never cached --------------------------------------------------
+@pytest.mark.parametrize("name", ["deepl", "baidu", "google", "bing"])
+def test_an_empty_translation_is_asked_again_then_left_untranslated_and_never_cached(serve, name, clock, tmp_path):
+    switch = Switch()
+    fake = serve(name, translate=switch)
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    out = tr.translate(TEXTS[:3], strict=False)
+    assert out == [None] * 3 and tr.stats.failed == 3 and "empty or refused answer" in tr.stats.errors[0]
+    assert len(fake.calls) == 1 + ANSWER_RETRIES and _entries(tmp_path / "c") == 0
+    switch.healed = True  # the next run asks again, and caches the real answers
+    again = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    assert again.translate(TEXTS[:3]) == dictionary_translate(TEXTS[:3], "en", "es") and again.stats.cache_hits == 0
+
+
+def test_an_empty_cache_entry_written_by_an_older_sit_is_asked_again(serve, clock, tmp_path):
+    fake = serve("deepl")
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    tr.store.put_many([(TEXTS[0], ""), (TEXTS[1], ["not", "text"])])
+    assert tr.translate(TEXTS[:2]) == dictionary_translate(TEXTS[:2], "en", "es")
+    assert tr.stats.cache_hits == 0 and fake.translated_texts == TEXTS[:2]
+
+
+# -- 2: answers in another order --------------------------------------------------------------
+@pytest.mark.parametrize("name", ["deepl", "google", "bing"])
+def test_answers_in_another_order_are_asked_again_one_by_one(serve, name, clock, tmp_path):
+    fake = serve(name).script(MISORDER)  # the first request answers in reverse order
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    assert tr.translate(TEXTS) == dictionary_translate(TEXTS, "en", "es")
+    assert tr.order_reasks == 1 and [c.texts for c in fake.calls[1:]] == [[t] for t in TEXTS]
+    cached = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    assert cached.translate(TEXTS) == dictionary_translate(TEXTS, "en", "es") and cached.stats.cache_hits == len(TEXTS)
+
+
+def test_openai_batches_carry_ids_and_answers_are_placed_by_them(serve, clock):
+    fake = serve("openai")
+    tr = make(fake, clock=clock, model=MODEL, mode="batch", batch_items=5)
+    fake.script(REORDER)  # every id with its own translation, ids in reverse order
+    assert tr.translate(TEXTS) == dictionary_translate(TEXTS, "en", "es") and len(fake.calls) == 1
+    prompt = fake.calls[0].json["messages"][1]["content"]
+    assert json.loads(prompt[prompt.index("{"):]) == {str(i + 1): t for i, t in enumerate(TEXTS)}
+    fake.script(MISORDER)  # a bare array in reverse order: no ids, nothing proves it: one by one
+    other = [t.replace("The", "A") for t in TEXTS]
+    assert tr.translate(other) == dictionary_translate(other, "en", "es") and tr.fallbacks == 1
+    assert [c.texts for c in fake.calls[2:]] == [[t] for t in other]
+
+
+# -- 3, 4: answers cut off or not text ---------------------------------------------------------
+@pytest.mark.parametrize("fault", ["cut", "nontext"])
+def test_an_openai_answer_cut_off_or_not_text_is_asked_again_and_never_cached(serve, fault, clock, tmp_path):
+    fake = serve("openai").script(*[Fault(fault)] * (1 + ANSWER_RETRIES))
+    tr = make(fake, clock=clock, model=MODEL, cache=Cache(tmp_path / "c"))
+    assert tr.translate(TEXTS[:1], strict=False) == [None] and tr.stats.failed == 1
+    assert len(fake.calls) == 1 + ANSWER_RETRIES and _entries(tmp_path / "c") == 0
+    fake.script(Fault(fault))  # once: the retry gets the whole translation
+    assert make(fake, clock=clock, model=MODEL).translate(TEXTS[1:2]) == dictionary_translate(TEXTS[1:2], "en", "es")
+
+
+def test_an_openai_answer_of_a_json_list_is_not_a_translation(serve, clock):
+    fake = serve("openai", translate=lambda texts, s, t: ["[]" for _ in texts])
+    tr = make(fake, clock=clock, model=MODEL)
+    assert tr.translate(TEXTS[:1], strict=False) == [None] and tr.stats.failed == 1
+
+
+# -- 10: JSON nested thousands deep ------------------------------------------------------------
+class DeepOpenAI(FakeOpenAI):
+    def fault_reply(self, call, fault):
+        if fault.kind == "deep":
+            return Reply(200, raw=b"[" * 200_000, headers={"Content-Type": "application/json"})
+        return super().fault_reply(call, fault)
+
+
+def test_deeply_nested_json_is_retryable_and_loses_no_answered_text(clock, tmp_path):
+    with DeepOpenAI() as fake:
+        fake.fail_from(2, Fault("deep"))
+        tr = get_translator("openai", model=MODEL, env=fake.env(), cache=Cache(tmp_path / "c"), clock=clock,
+                            sleep=clock.sleep, mode="batch", batch_items=2, batch_size=4, max_retries=1)
+        out = tr.translate(TEXTS[:4], strict=False)
+    assert out == dictionary_translate(TEXTS[:2], "en", "es") + [None, None]
+    assert "nested more than 64 levels deep" in tr.stats.errors[0] and "gave up after 2 attempts" in tr.stats.errors[0]
+    assert _entries(tmp_path / "c") == 2  # the first request's answers are cached
+
+
+# -- 8, 9: bodies that are not JSON, echoed credentials, user:password@ in an endpoint --------
+def _answer(status: int, body: bytes, reason: str = "OK"):
+    def answer(conn):
+        conn.sendall(f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/html\r\nContent-Length: {len(body)}\r\n"
+                     "Connection: close\r\n\r\n".encode() + body)
+    return answer
+
+
+def test_a_body_that_is_not_json_is_never_quoted(clock):
+    server = RawServer([_answer(200, f"<html>{DEEPL_KEY[:20]}... upstream error</html>".encode())])
+    try:
+        tr = get_translator("deepl", env={"SIT_DEEPL_KEY": DEEPL_KEY, "SIT_DEEPL_ENDPOINT": server.url},
+                            clock=clock, sleep=clock.sleep, max_retries=0)
+        with pytest.raises(ProviderError, match="HTTP 200 with an answer that is not valid JSON") as info:
+            tr.translate(["The cat."])
+    finally:
+        server.close()
+    assert not any(DEEPL_KEY[i:i + 6] in str(info.value) for i in range(len(DEEPL_KEY) - 5))
+
+
+def test_an_echoed_authorization_of_the_endpoint_s_user_password_is_redacted(clock):
+    password = "gwPASS-7f3e9a1c"
+    echo = base64.b64encode(f"gateway:{password}".encode()).decode()
+    body = json.dumps({"error": {"code": 401, "message": f"bad Authorization: Basic {echo} ({password[:8]})"}}).encode()
+    server = RawServer([_answer(401, body, "Unauthorized")])
+    try:
+        url = server.url.replace("http://", f"http://gateway:{password}@")
+        tr = get_translator("google", env={"SIT_GOOGLE_API_KEY": GOOGLE_KEY, "SIT_GOOGLE_ENDPOINT": url},
+                            clock=clock, sleep=clock.sleep)
+        with pytest.raises(TranslationError) as info:
+            tr.translate(["The cat."])
+    finally:
+        server.close()
+    message = str(info.value)
+    assert "HTTP 401" in message and echo not in message and echo[:12] not in message and password[:8] not in message
+
+
+@pytest.mark.parametrize("name", ["deepl", "openai"])
+def test_user_password_in_the_endpoint_leaves_the_api_key_s_header_alone(serve, name, clock):
+    fake = serve(name)
+    env = {k: v.replace("http://", "http://gw:gwpass1234@") for k, v in fake.env().items()}
+    tr = make(fake, clock=clock, env=env, **({"model": MODEL} if name == "openai" else {}))
+    assert tr.translate(TEXTS[:2]) == dictionary_translate(TEXTS[:2], "en", "es")
+    auth = fake.calls[0].headers["authorization"]
+    assert auth == (f"DeepL-Auth-Key {DEEPL_KEY}" if name == "deepl" else f"Bearer {OPENAI_KEY}")
+    assert "gwpass1234" not in repr(tr)
+
+
+# -- 7: a proxy that echoes its credentials ---------------------------------------------------
+def test_a_proxy_echoing_its_credentials_shows_them_nowhere(serve, clock, monkeypatch, tmp_path, caplog):
+    password = "pr0xyPASS-w0rd"
+    echo = base64.b64encode(f"puser:{password}".encode()).decode()
+    body = json.dumps({"message": f"Proxy-Authorization: Basic {echo} for puser:{password} refused"}).encode()
+    proxy = RawServer([_answer(407, body, f"Proxy Authentication Required ({password})")])
+    fake = serve("deepl")
+    for var in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://puser:{password}@127.0.0.1:{proxy.url.split(':')[2].split('/')[0]}")
+    try:
+        tr = make(fake, clock=clock)
+        assert tr.translate(TEXTS[:2], strict=False) == [None, None]
+    finally:
+        proxy.close()
+    assert proxy.connections >= 1 and not fake.calls  # the request went to the proxy
+    message = " ".join(tr.stats.errors)
+    assert "HTTP 407" in message
+    with scope(from_environment()):  # what a run writes of that message
+        write_json_atomic(tmp_path / "run.json", {"warnings": tr.stats.errors, "echo": body.decode()})
+    for text in (message, (tmp_path / "run.json").read_text(), caplog.text):
+        assert password not in text and echo not in text and password[:7] not in text
+
+
+# -- 6, 15: -v shows no secret and keeps exit 6 -------------------------------------------------
+def test_verbose_run_redacts_a_query_string_key_and_keeps_exit_6(serve, tmp_path, monkeypatch, capsys, caplog):
+    caplog.set_level(logging.DEBUG)
+    fake = serve("deepl").fail_from(2, QUOTA)
+    secret = "QSECRETv4lue-91f0"
+    monkeypatch.setenv("SIT_DEEPL_KEY", DEEPL_KEY)
+    monkeypatch.setenv("SIT_DEEPL_ENDPOINT", fake.url + f"?auth_key={secret}")
+    corpus = tmp_path / "in.txt"
+    corpus.write_text("The senator rejected the new budget.\nThe bank raised interest rates.\n")
+    code = main(["-v", "run", "--input", str(corpus), "--translator", "deepl", "--perturber", "character_swap",
+                 "--perturber-option", "rate=0.3", "--num-perturb", "2", "--batch-size", "2", "--qps", "200",
+                 "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "run"), "--no-progress"])
+    fake.problems = [p for p in fake.problems if "query string" not in p]  # sent as the user asked
+    captured = capsys.readouterr()
+    assert code == 6 and "left untranslated" in captured.err
+    assert fake.calls and "auth_key" in str(fake.calls[0].query)  # the key really travelled in the URL
+    files = [p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file() and p.name != "in.txt"]
+    for text in [captured.out, captured.err, caplog.text, *files]:
+        assert secret not in text and secret[:8] not in text and DEEPL_KEY not in text
+    assert "urllib3" in caplog.text  # the debug lines were there, redacted
