@@ -203,7 +203,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + ([note] if note else []),
                  engine, cache, checked)
     with timer.stage("write"):
-        _write(out, meta, timer, ids, texts, cases, translation, issues)
+        _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
     with timer.stage("report"):
         from .report import write_reports
 
@@ -445,7 +445,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
     ).with_findings(issues)
 
 
-def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> None:
+def _write(out: Path, meta, timer, ids, texts, cases, translation, issues, relations) -> None:
     out.mkdir(parents=True, exist_ok=True)
     pairs = [p for group in cases.values() for p in group]
     write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
@@ -458,6 +458,11 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
                 seen.add(text)
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
+    for r in relations:  # what else a relation had translated (patinv's words alone, say): every text once
+        for text in r.sources(cases[r.name]):
+            if text not in seen:
+                seen.add(text)
+                rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
     write_jsonl_atomic(out / "translations.jsonl", rows)
     from .rank import worst_first
 

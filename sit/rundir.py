@@ -7,9 +7,10 @@
   "config": {the options that decide the test cases}, "timings": {stage: seconds}}`` and each
   relation's run-level figures under their own keys (sit's ``"teapot": {...}``).
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
-- ``translations.jsonl``: ``{"text", "translation", "role": "original"|"container"|"perturbed",
-  "source_id"}`` (and ``relation`` for the texts a relation added); ``translation`` is null where
-  the translator failed.
+- ``translations.jsonl``: every text the run translated, once: ``{"text", "translation", "role":
+  "original"|"container"|"perturbed"|"auxiliary", "source_id"}`` (and ``relation`` for the texts a
+  relation added; an ``auxiliary`` text, such as a word patinv translated alone, has no
+  ``source_id``); ``translation`` is null where the translator failed.
 - ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
   findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).
