@@ -74,7 +74,7 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     again = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", *PAPERS_WORDS, "--out", str(tmp_path / "run2"))
     meta2 = json.loads((tmp_path / "run2" / "run.json").read_text())
     assert meta2["counts"]["translator_calls"] == 0 and meta2["counts"]["cache_hits"] == c["translations"]
-    assert "0 translator call(s)" in again.stderr
+    assert " 0 by the translator in 0 calls" in again.stderr
     assert (tmp_path / "run2" / "issues.jsonl").read_text() == (out / "issues.jsonl").read_text()
 
 

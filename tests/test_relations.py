@@ -173,7 +173,7 @@ def test_three_relations_share_one_translation_pass(tmp_path):
         if i["relation"] == "rti":
             assert i["perturbed"] in i["original"] and i["evidence"]["missing"]
     again = sit(*args, "--out", str(tmp_path / "run2"))
-    assert "0 translator call(s)" in again.stderr
+    assert " 0 by the translator in 0 calls" in again.stderr
     assert (tmp_path / "run2" / "issues.jsonl").read_text() == (out / "issues.jsonl").read_text()
 
 
