@@ -84,7 +84,7 @@ def _key(case) -> tuple:
 
 
 def test_a_run_compared_with_itself_and_with_a_rerun_has_nothing_new_or_fixed(runs):
-    from sit.compare import compare_runs
+    from sit.compare import Comparison, compare_runs
 
     issues = _lines(runs["base"] / "issues.jsonl")
     pairs = {(p["relation"], p["original"], p["perturbed"]) for p in _lines(runs["base"] / "pairs.jsonl")}
@@ -97,6 +97,7 @@ def test_a_run_compared_with_itself_and_with_a_rerun_has_nothing_new_or_fixed(ru
         assert {(x.relation, x.key.source, x.key.case) for x in c.cases} == pairs
         assert c.only_base == c.only_new == 0
         assert all(g.delta_interval == (0.0, 0.0) for g in c.counts_by_group)
+        assert Comparison.from_dict(json.loads(json.dumps(c.to_dict()))) == c
 
 
 def test_injected_regressions_are_new_and_fixed_the_other_way(runs):
@@ -238,7 +239,7 @@ def test_junit_xml_parses_and_new_cases_fail(runs, tmp_path):
 def test_jsonl_has_one_record_per_test_case(runs, capsys):
     from sit.cli import main
 
-    assert main(["compare", str(runs["base"]), str(runs["regress"]), "-f", "jsonl"]) == 0
+    assert main(["compare", str(runs["base"]), str(runs["regress"]), "-f", "jsonl", "-o", "-"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     pairs = _lines(runs["base"] / "pairs.jsonl")
     assert {(r["relation"], r["source"], r["case"]) for r in records} == {
