@@ -245,7 +245,7 @@ def render_junit(comparison: Comparison) -> str:
             failure = Failure(f"new {case.group} finding: {case.key.case}", "new")
             failure.text = "\n".join(_case_text(case))
             test.result = [failure]
-        suite.add_testcase(test)
-    xml.update_statistics()
+        suite.append(test)  # add_testcase recounts the suite at each case: quadratic
+    xml.update_statistics()  # counts every suite once
     out = xml.tostring()
     return (out.decode("utf-8") if isinstance(out, bytes) else out) + "\n"
