@@ -30,16 +30,42 @@ def apertium(lines: list[str]) -> list[str]:
     return [o.strip() for o in out[: len(lines)]]
 
 
+#: words put in place of one word of a sentence: sit's own batches are a sentence and its
+#: perturbations, near-duplicates side by side
+SUBSTITUTES = ("company", "minister", "river", "report", "city", "market")
+
+
+def variants(line: str) -> list[str]:
+    """``line`` and copies with one of its longer words replaced, as a substitution perturber makes."""
+    words = line.split()
+    slots = [i for i, w in enumerate(words) if len(w) > 5 and w.isalpha()][:4]
+    return [line] + [" ".join(words[:i] + [s] + words[i + 1:]) for i in slots for s in SUBSTITUTES[:2]]
+
+
+def clean_batches(answers: dict[str, str], size: int, *, keep_order: bool = False) -> list:
+    """Batches of ``size`` (texts, their clean answers): in ``SEEDS`` random orders, or in the
+    order given (a sentence beside its variants)."""
+    batches = []
+    for seed in range(1 if keep_order else SEEDS):  # another random order each time: other neighbours
+        order = list(answers) if keep_order else sorted(
+            answers, key=lambda line: hashlib.sha256(f"{seed}:{line}".encode()).digest())
+        batches += [(order[i:i + size], [answers[t] for t in order[i:i + size]]) for i in range(0, len(order), size)]
+    return [b for b in batches if len(b[0]) >= 2]
+
+
 def main() -> None:
     lines = [line.strip() for name in ("news.txt", "business.txt", "politics.txt")
              for line in (ROOT / name).read_text(encoding="utf-8").splitlines() if line.strip()]
     answers = dict(zip(lines, apertium(lines)))
+    texts = list(dict.fromkeys(v for line in lines for v in variants(line)))
+    near = dict(zip(texts, apertium(texts)))
     for size in (50, 10):
-        batches = []
-        for seed in range(SEEDS):  # the sentences in another random order each time: other neighbours
-            order = sorted(answers, key=lambda line: hashlib.sha256(f"{seed}:{line}".encode()).digest())
-            batches += [(order[i:i + size], [answers[t] for t in order[i:i + size]]) for i in range(0, len(order), size)]
-        batches = [b for b in batches if len(b[0]) >= 2]
+        batches = clean_batches(answers, size)
+        alarms = sum(bool(suspect_order(t, a)) for t, a in batches)
+        sit_batches = clean_batches(near, size, keep_order=True)
+        near_alarms = sum(bool(suspect_order(t, a)) for t, a in sit_batches)
+        print(f"batches of {size}, a sentence beside its variants (sit's own batches): {len(sit_batches)} clean "
+              f"batches of {len(near)} texts, false alarms {near_alarms} ({100 * near_alarms / len(sit_batches):.1f}%)")
         alarms = sum(bool(suspect_order(t, a)) for t, a in batches)
         reversed_found = sum(bool(suspect_order(t, a[::-1])) for t, a in batches)
         swaps = [(t, a[:k] + [a[k + 1], a[k]] + a[k + 2:]) for t, a in batches[:len(batches) // SEEDS]

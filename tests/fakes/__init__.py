@@ -71,14 +71,17 @@ _APERTIUM_LOCK = threading.Lock()
 
 
 def apertium_translate(texts: list[str], source: str, target: str) -> list[str]:
-    """The real offline Apertium eng-spa, one text per line (memoised: one process per new batch)."""
+    """The real offline Apertium eng-spa through sit's own adapter, which keeps each text apart
+    (memoised). A plain ``apertium -u`` over one text a line runs lines without a final stop into
+    each other: "president", "chancellor", "college" came back shifted by a line, which the
+    cloud adapters' order check rightly took for a misordered answer."""
+    from sit.translators.apertium import ApertiumTranslator
+
     lines = [" ".join(t.split()) for t in texts]
     with _APERTIUM_LOCK:
         todo = [line for line in dict.fromkeys(lines) if line not in _APERTIUM_MEMO]
         if todo:
-            out = subprocess.run(["apertium", "-u", "eng-spa"], input="\n".join(todo) + "\n", capture_output=True,
-                                 text=True, timeout=60, check=True).stdout.split("\n")
-            _APERTIUM_MEMO.update(zip(todo, (o.strip() for o in out)))
+            _APERTIUM_MEMO.update(zip(todo, ApertiumTranslator("en", "es").translate(todo)))
         return [_APERTIUM_MEMO[line] for line in lines]
 
 
