@@ -272,12 +272,12 @@ def test_markdown_renders_with_its_tables_and_cases(runs, capsys):
 
 def test_html_page_uses_the_reports_stylesheet_and_escapes(runs, tmp_path):
     from sit.cli import main
-    from sit.report.html import _static
+    from sit.report.html import static_text
 
     out = tmp_path / "compare.html"
     assert main(["compare", str(runs["base"]), str(runs["regress"]), "-f", "html", "-o", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert _static("report.css") in page and "Content-Security-Policy" in page and "<script" not in page
+    assert static_text("report.css") in page and "Content-Security-Policy" in page and "<script" not in page
     new = _finding_keys(runs["regress"]) - _finding_keys(runs["base"])
     new_section = page.split('<section id="new">')[1].split("</section>")[0]
     assert new_section.count('<details class="sent">') == len(new)

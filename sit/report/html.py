@@ -18,28 +18,28 @@ relation) for ``sit precision``.
 from __future__ import annotations
 
 import json
-from html import escape
+from html import escape as html_escape
 from importlib import resources
 from typing import Any
 
 from .. import __version__
 
-_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-        "img-src data:; base-uri 'none'; form-action 'none'")
+CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+       "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+def escape(value: Any) -> str:
+    return html_escape(str(value), quote=True)
 
 
 def _num(value: Any) -> str:
     if isinstance(value, bool) or value is None:
-        return _e(value)
+        return escape(value)
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
         return f"{value:.4g}"
-    return _e(value)
+    return escape(value)
 
 
 def embed_json(obj: Any) -> str:
@@ -68,15 +68,15 @@ def histogram_svg(bins: list[dict[str, Any]], width: int = 460, height: int = 17
         h = plot_h * b["count"] / peak
         x = left + n * step
         parts.append(
-            f'<g class="bar hist-bar" data-min="{_e(b["lo"])}" tabindex="0" role="button" '
-            f'aria-label="distance {_e(b["label"])}: {b["count"]} issues; show issues from this distance">'
-            f'<title>distance {_e(b["label"])}: {b["count"]:,} issues (click: minimum distance {_e(b["label"])})</title>'
+            f'<g class="bar hist-bar" data-min="{escape(b["lo"])}" tabindex="0" role="button" '
+            f'aria-label="distance {escape(b["label"])}: {b["count"]} issues; show issues from this distance">'
+            f'<title>distance {escape(b["label"])}: {b["count"]:,} issues (click: minimum distance {escape(b["label"])})</title>'
             f'<rect class="hit" x="{x:.1f}" y="{top}" width="{step:.1f}" height="{plot_h}"/>'
             f'<rect x="{x + 1:.1f}" y="{top + plot_h - h:.1f}" width="{max(step - 2, 1):.1f}" height="{h:.1f}"/></g>'
         )
         if n % label_every == 0:
             parts.append(f'<text class="tick" x="{x + step / 2:.1f}" y="{top + plot_h + 13}" '
-                         f'text-anchor="middle">{_e(b["label"])}</text>')
+                         f'text-anchor="middle">{escape(b["label"])}</text>')
     parts.append(f'<text class="axis-label" x="{left + plot_w / 2:.1f}" y="{height - 3}" '
                  f'text-anchor="middle">distance</text></svg>')
     return "".join(parts)
@@ -98,12 +98,12 @@ def relations_svg(stats: list[dict[str, Any]], limit: int = 15, width: int = 460
         more_w = plot_w * s["more"] / peak
         fewer_w = plot_w * s["fewer"] / peak
         parts.append(
-            f'<g class="bar rel-bar" data-rel="{_e(s["relation"])}" tabindex="0" role="button" '
-            f'aria-label="{_e(s["relation"])}: {s["issues"]} issues; show only these">'
-            f'<title>{_e(s["relation"])}: count changed in {s["issues"]:,} issues '
+            f'<g class="bar rel-bar" data-rel="{escape(s["relation"])}" tabindex="0" role="button" '
+            f'aria-label="{escape(s["relation"])}: {s["issues"]} issues; show only these">'
+            f'<title>{escape(s["relation"])}: count changed in {s["issues"]:,} issues '
             f'({s["more"]:,} more, {s["fewer"]:,} fewer; total change {s["change"]:,})</title>'
             f'<rect class="hit" x="0" y="{y}" width="{width}" height="{row_h}"/>'
-            f'<text class="rel-name" x="{left - 6}" y="{y + 13}" text-anchor="end">{_e(s["relation"])}</text>'
+            f'<text class="rel-name" x="{left - 6}" y="{y + 13}" text-anchor="end">{escape(s["relation"])}</text>'
             f'<rect class="more" x="{left}" y="{y + 3}" width="{more_w:.1f}" height="{row_h - 6}"/>'
             f'<rect class="fewer" x="{left + more_w:.1f}" y="{y + 3}" width="{fewer_w:.1f}" height="{row_h - 6}"/>'
             f'<text class="tick" x="{left + more_w + fewer_w + 5:.1f}" y="{y + 13}">{s["issues"]:,}</text></g>'
@@ -120,7 +120,7 @@ def relations_svg(stats: list[dict[str, Any]], limit: int = 15, width: int = 460
 
 # --------------------------------------------------------------------------- header
 
-def _table(rows: list[tuple[str, str]], cls: str) -> str:
+def table(rows: list[tuple[str, str]], cls: str) -> str:
     body = "".join(f"<tr><th scope=\"row\">{k}</th><td>{v}</td></tr>" for k, v in rows)
     return f'<table class="{cls}">{body}</table>'
 
@@ -129,44 +129,44 @@ def _header(view: dict[str, Any]) -> str:
     """The title, any warnings and the triage count; the signature, how the run chose its components, counts,
     timings, TEAPOT scores, triage precision and charts sit in a closed ``<details>``, so the
     first screen is the findings."""
-    sig_rows = [(_e(name), f"<bdi>{_e(value)}</bdi>") for _key, name, value in view["signature_fields"]]
+    sig_rows = [(escape(name), f"<bdi>{escape(value)}</bdi>") for _key, name, value in view["signature_fields"]]
     if view["versions"]:
-        sig_rows.append(("versions", _e(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
-    count_rows = [(_e(k), _num(v)) for k, v in view["counts"]]
-    timing_rows = [(_e(k), "-" if v is None else f"{v:.2f} s") for k, v in view["timings"]]
-    teapot_rows = [(_e(k), _e(v)) for k, v in view["teapot"]]
-    parts = [f'<header class="top"><h1>{_e(view["title"])}</h1>']
+        sig_rows.append(("versions", escape(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
+    count_rows = [(escape(k), _num(v)) for k, v in view["counts"]]
+    timing_rows = [(escape(k), "-" if v is None else f"{v:.2f} s") for k, v in view["timings"]]
+    teapot_rows = [(escape(k), escape(v)) for k, v in view["teapot"]]
+    parts = [f'<header class="top"><h1>{escape(view["title"])}</h1>']
     for warning in view["warnings"]:
-        parts.append(f'<p class="warning" role="note">warning: {_e(warning)}</p>')
+        parts.append(f'<p class="warning" role="note">warning: {escape(warning)}</p>')
     parts.append(_summary(view))
     parts.append('<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>')
     # the run's metadata one click away: the first screen is the findings
     parts.append('<details id="run-details"><summary>Run details: signature, counts, timings, '
                  'TEAPOT scores, triage precision, charts</summary>')
-    parts.append(f'<p class="sigline">signature <code>{_e(view["signature_short"])}</code></p>'
-                 f'<p class="sigline muted">full signature <code>{_e(view["signature_line"])}</code></p>')
+    parts.append(f'<p class="sigline">signature <code>{escape(view["signature_short"])}</code></p>'
+                 f'<p class="sigline muted">full signature <code>{escape(view["signature_line"])}</code></p>')
     meta_bits = []
     if view["created"]:
-        meta_bits.append(f"created {_e(view['created'])}")
+        meta_bits.append(f"created {escape(view['created'])}")
     if view["command"]:
-        meta_bits.append(f"command <code>{_e(view['command'])}</code>")
+        meta_bits.append(f"command <code>{escape(view['command'])}</code>")
     if meta_bits:
         parts.append(f'<p class="muted">{" · ".join(meta_bits)}</p>')
     if view["perturber_reason"]:
-        parts.append(f'<p class="muted">perturber: {_e(view["perturber_reason"])}</p>')
+        parts.append(f'<p class="muted">perturber: {escape(view["perturber_reason"])}</p>')
     for name, note in view.get("notes", []):
-        parts.append(f'<p class="muted">{_e(name)}: {_e(note)}</p>')
+        parts.append(f'<p class="muted">{escape(name)}: {escape(note)}</p>')
     parts.append('<div class="panels">')
     parts.append('<section class="panel" id="triage-panel"><h2>Triage</h2>'
                  '<table class="kv num" id="precision-table"></table>'
                  '<p class="muted" id="storage-note"></p></section>')
-    parts.append(f'<section class="panel wide"><h2>Signature</h2>{_table(sig_rows, "kv")}</section>')
-    parts.append(f'<section class="panel"><h2>Counts</h2>{_table(count_rows, "kv num")}</section>')
+    parts.append(f'<section class="panel wide"><h2>Signature</h2>{table(sig_rows, "kv")}</section>')
+    parts.append(f'<section class="panel"><h2>Counts</h2>{table(count_rows, "kv num")}</section>')
     if timing_rows:
-        parts.append(f'<section class="panel"><h2>Timings</h2>{_table(timing_rows, "kv num")}</section>')
+        parts.append(f'<section class="panel"><h2>Timings</h2>{table(timing_rows, "kv num")}</section>')
     if teapot_rows:
         parts.append(f'<section class="panel"><h2>TEAPOT</h2><p class="muted">reference-less, chrF scores on a '
-                     f'0-1 scale</p>{_table(teapot_rows, "kv")}</section>')
+                     f'0-1 scale</p>{table(teapot_rows, "kv")}</section>')
     parts.append('</div><div class="panels">')
     parts.append(f'<section class="panel chart-panel"><h2>Distances</h2>{histogram_svg(view["histogram"])}</section>')
     parts.append(f'<section class="panel chart-panel"><h2>Relations that change</h2>'
@@ -180,13 +180,13 @@ def _summary(view: dict[str, Any]) -> str:
     findings per group (a click shows one group), and the words the findings name."""
     summary = view["summary"]
     parts = ['<section id="summary" aria-label="summary of the run">']
-    parts += [f'<p class="work">{_e(line)}</p>' for line in summary["work"]]
-    parts.append(f'<p class="findings"><strong>{_e(summary["findings"])}</strong></p>')
+    parts += [f'<p class="work">{escape(line)}</p>' for line in summary["work"]]
+    parts.append(f'<p class="findings"><strong>{escape(summary["findings"])}</strong></p>')
     if summary["groups"]:
         rows = "".join(
-            f'<tr data-group="{_e(g["group"])}"><th scope="row"><button type="button" class="group-link" '
-            f'data-group="{_e(g["group"])}">{_e(g["group"])}</button></th><td class="n">{g["findings"]:,}</td>'
-            f'<td class="n">{g["sentences"]:,}</td><td>{_e(g["title"])}</td></tr>' for g in summary["groups"])
+            f'<tr data-group="{escape(g["group"])}"><th scope="row"><button type="button" class="group-link" '
+            f'data-group="{escape(g["group"])}">{escape(g["group"])}</button></th><td class="n">{g["findings"]:,}</td>'
+            f'<td class="n">{g["sentences"]:,}</td><td>{escape(g["title"])}</td></tr>' for g in summary["groups"])
         parts.append('<table class="groups"><thead><tr><th scope="col">relation</th><th scope="col">findings</th>'
                      f'<th scope="col">sentences</th><th scope="col">what it claims</th></tr></thead>{rows}</table>')
     if view["words"]:
@@ -198,10 +198,10 @@ def _summary(view: dict[str, Any]) -> str:
 def _words(rows: list[dict[str, Any]]) -> str:
     """The words the findings name (such as words left untranslated), one row per word and side."""
     body = "".join(
-        f'<tr><td><button type="button" class="word-link" data-word="{_e(r["word"])}" '
-        f'data-group="{_e(r["group"])}" title="show these findings"><bdi>{_e(r["word"])}</bdi></button></td>'
-        f'<td class="n">{r["count"]:,}</td><td>{_e(r["side"])}</td><td>{_e(r["group"])}</td>'
-        f'<td>{_e(", ".join(map(str, r["sources"][:12])) + (" …" if len(r["sources"]) > 12 else ""))}</td></tr>'
+        f'<tr><td><button type="button" class="word-link" data-word="{escape(r["word"])}" '
+        f'data-group="{escape(r["group"])}" title="show these findings"><bdi>{escape(r["word"])}</bdi></button></td>'
+        f'<td class="n">{r["count"]:,}</td><td>{escape(r["side"])}</td><td>{escape(r["group"])}</td>'
+        f'<td>{escape(", ".join(map(str, r["sources"][:12])) + (" …" if len(r["sources"]) > 12 else ""))}</td></tr>'
         for r in rows)
     return (f'<details id="words" open><summary>{len(rows):,} word(s) named by findings, most frequent first'
             '</summary><div class="scroll"><table class="words"><thead><tr><th scope="col">word</th><th scope="col">findings</th>'
@@ -210,9 +210,9 @@ def _words(rows: list[dict[str, Any]]) -> str:
 
 
 def _toolbar(view: dict[str, Any]) -> str:
-    rel_options = "".join(f'<option value="{_e(s["relation"])}">{_e(s["relation"])} ({s["issues"]:,})</option>'
+    rel_options = "".join(f'<option value="{escape(s["relation"])}">{escape(s["relation"])} ({s["issues"]:,})</option>'
                           for s in sorted(view["relations"], key=lambda s: s["relation"]))
-    group_options = "".join(f'<option value="{_e(g["group"])}" title="{_e(g["title"])}">{_e(g["group"])} '
+    group_options = "".join(f'<option value="{escape(g["group"])}" title="{escape(g["title"])}">{escape(g["group"])} '
                             f'({g["sentences"]:,} sentences, {g["issues"]:,} issues)</option>' for g in view["groups"])
     return (
         '<nav class="toolbar" aria-label="filters">'
@@ -239,7 +239,7 @@ def _toolbar(view: dict[str, Any]) -> str:
 
 # --------------------------------------------------------------------------- page
 
-def _static(name: str) -> str:
+def static_text(name: str) -> str:
     """The text of ``sit/report/static/<name>`` (package data: the page's CSS and script)."""
     return resources.files("sit.report").joinpath("static").joinpath(name).read_text(encoding="utf-8")
 
@@ -250,12 +250,12 @@ def render_html(view: dict[str, Any]) -> str:
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_e(_CSP)}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="generator" content="sit {_e(__version__)}">'
+        f'<meta name="generator" content="sit {escape(__version__)}">'
         '<link rel="icon" href="data:,">'
-        f"<title>{_e(view['title'])}</title><style>{_static('report.css')}</style></head>"
-        f'<body data-src-lang="{_e(lang)}" data-tgt-lang="{_e(view.get("target_lang") or "")}">'
+        f"<title>{escape(view['title'])}</title><style>{static_text('report.css')}</style></head>"
+        f'<body data-src-lang="{escape(lang)}" data-tgt-lang="{escape(view.get("target_lang") or "")}">'
         f"{_header(view)}<main>{_toolbar(view)}"
         '<div id="list" role="list" aria-label="flagged source sentences"></div>'
         '<p><button type="button" id="b-more" hidden>show more</button></p>'
@@ -263,5 +263,5 @@ def render_html(view: dict[str, Any]) -> str:
         'report.txt beside it holds the same findings as text.</p></noscript>'
         "</main>"
         f'<script type="application/json" id="sit-data">{embed_json(view)}</script>'
-        f"<script>{_static('report.js')}</script></body></html>\n"
+        f"<script>{static_text('report.js')}</script></body></html>\n"
     )
