@@ -155,11 +155,11 @@ class Fetched:
 
 
 def _hf_location(model: str) -> str:
-    from .resources import _hf_cached
+    from .resources import hf_cached_file
 
     if Path(model).expanduser().is_dir():
         return str(Path(model).expanduser())
-    config = _hf_cached(model, "config.json")
+    config = hf_cached_file(model, "config.json")
     return str(Path(config).parent) if config else model
 
 

@@ -288,7 +288,7 @@ HF_TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "vocab.txt", "v
                       "sentencepiece.bpe.model", "spiece.model")
 
 
-def _hf_cached(model: str, filename: str) -> Optional[str]:
+def hf_cached_file(model: str, filename: str) -> Optional[str]:
     from huggingface_hub import try_to_load_from_cache
 
     found = try_to_load_from_cache(model, filename)
@@ -301,9 +301,9 @@ def hf_cache_missing(model: str) -> Optional[list[str]]:
     of the missing parts when it holds some of it (a partly cached model is not a local one), None
     when it holds nothing of it (or ``model`` is no hub id)."""
     try:
-        config = _hf_cached(model, "config.json")
-        weights = [w for w in HF_WEIGHTS if _hf_cached(model, w)]
-        tokenizer = [t for t in HF_TOKENIZER_FILES if _hf_cached(model, t)]
+        config = hf_cached_file(model, "config.json")
+        weights = [w for w in HF_WEIGHTS if hf_cached_file(model, w)]
+        tokenizer = [t for t in HF_TOKENIZER_FILES if hf_cached_file(model, t)]
     except Exception:  # not a valid repo id, or no huggingface_hub
         return None
     if not (config or weights or tokenizer):
@@ -312,9 +312,9 @@ def hf_cache_missing(model: str) -> Optional[list[str]]:
     for index in (w for w in weights if w.endswith(".index.json")):  # a sharded model: every shard
         import json
 
-        with open(_hf_cached(model, index), encoding="utf-8") as fh:  # type: ignore[arg-type]
+        with open(hf_cached_file(model, index), encoding="utf-8") as fh:  # type: ignore[arg-type]
             shards = sorted(set(json.load(fh).get("weight_map", {}).values()))
-        missing += [s for s in shards if not _hf_cached(model, s)]
+        missing += [s for s in shards if not hf_cached_file(model, s)]
     return missing
 
 

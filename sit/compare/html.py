@@ -10,7 +10,7 @@ from .. import __version__
 from ..report.diff import segments, word_diff
 from ..report.html import CSP, escape, static_text, table
 from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
-from .writers import LISTED, _fmt_interval, _s, change, ordered, sides, signature_rows, summary_line
+from .writers import LISTED, format_interval, score_text, change, ordered, sides, signature_rows, summary_line
 
 _EXTRA_CSS = (".cmp td.differs{font-weight:600}.status-new{color:var(--bug)}.status-fixed{color:var(--ok)}"
               ".panel.full{flex:1 1 100%;max-width:none}table.cmp{border-collapse:collapse}table.cmp td,table.cmp th{padding:2px 8px;text-align:start}")
@@ -39,7 +39,7 @@ def _case(case: ComparedCase) -> str:
             rows.append((f"finding in {name}", escape(f"distance {issue.distance:g}" + (f"; {surface}" if surface else ""))))
     body = "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in rows)
     return (f'<details class="sent"><summary class="sent-head"><span class="pos">[{case.source_id}]</span>'
-            f'<span class="group">{escape(case.group)}</span><span class="n">s_tgt {_s(case.min_s_tgt)}</span>'
+            f'<span class="group">{escape(case.group)}</span><span class="n">s_tgt {score_text(case.min_s_tgt)}</span>'
             f'<span class="preview">{escape(change(case))}: {escape(case.key.case)}</span></summary>'
             f'<div class="sent-body"><dl class="texts">{body}</dl></div></details>')
 
@@ -51,9 +51,9 @@ def _tables(c: Comparison) -> str:
     parts = [f'<section class="panel full"><h2>Test cases</h2><p>{escape(summary_line(c))}</p>'
              f'<table class="cmp num"><tr><th>group</th>{head}</tr>{rows}</table></section>']
     if c.counts_by_group:
-        agg = "".join(f'<tr><th scope="row">{escape(g.group)}</th><td>{g.base} {_fmt_interval(g.base_interval)}</td>'
-                      f'<td>{g.new} {_fmt_interval(g.new_interval)}</td>'
-                      f'<td>{g.delta:+d} {_fmt_interval(g.delta_interval, True)}</td></tr>' for g in c.counts_by_group)
+        agg = "".join(f'<tr><th scope="row">{escape(g.group)}</th><td>{g.base} {format_interval(g.base_interval)}</td>'
+                      f'<td>{g.new} {format_interval(g.new_interval)}</td>'
+                      f'<td>{g.delta:+d} {format_interval(g.delta_interval, True)}</td></tr>' for g in c.counts_by_group)
         parts.append('<section class="panel full"><h2>Findings (95% bootstrap interval over sentences)</h2>'
                      f'<table class="cmp num"><tr><th>group</th><th>BASE</th><th>NEW</th><th>NEW − BASE</th></tr>'
                      f'{agg}</table></section>')

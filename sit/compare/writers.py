@@ -92,12 +92,12 @@ def summary_line(comparison: Comparison) -> str:
             f" ({len(comparison.cases)} test case record(s) over {comparison.base.sentences} sentence(s))")
 
 
-def _fmt_interval(iv: tuple[float, float], signed: bool = False) -> str:
+def format_interval(iv: tuple[float, float], signed: bool = False) -> str:
     f = "{:+g}" if signed else "{:g}"
     return f"[{f.format(iv[0])}, {f.format(iv[1])}]"
 
 
-def _s(v: Optional[float]) -> str:
+def score_text(v: Optional[float]) -> str:
     return "-" if v is None else f"{v:.3f}"
 
 
@@ -131,8 +131,8 @@ def _aggregates_text(c: Comparison) -> list[str]:
     if c.counts_by_group:
         lines.append("findings per group (95% bootstrap interval over sentences):")
         for g in c.counts_by_group:
-            lines.append(f"  {g.group:<18} BASE {g.base} {_fmt_interval(g.base_interval)}  NEW {g.new} "
-                         f"{_fmt_interval(g.new_interval)}  NEW-BASE {g.delta:+d} {_fmt_interval(g.delta_interval, True)}")
+            lines.append(f"  {g.group:<18} BASE {g.base} {format_interval(g.base_interval)}  NEW {g.new} "
+                         f"{format_interval(g.new_interval)}  NEW-BASE {g.delta:+d} {format_interval(g.delta_interval, True)}")
         lines.append("")
     if c.scores:
         lines.append(f"corpus scores against {c.options.get('references')} (sacrebleu paired bootstrap resampling):")
@@ -146,7 +146,7 @@ def _aggregates_text(c: Comparison) -> list[str]:
 
 def _case_text(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"[{case.source_id}] {case.group} ({change(case)}), s_tgt {_s(case.s_tgt[0])} / {_s(case.s_tgt[1])}",
+    lines = [f"[{case.source_id}] {case.group} ({change(case)}), s_tgt {score_text(case.s_tgt[0])} / {score_text(case.s_tgt[1])}",
              f"     {a + ':':11} {case.key.source}", f"     {b + ':':11} {case.key.case}"]
     for n, side in enumerate((a, b)):
         old, new = case.base_translations[n], case.new_translations[n]
@@ -177,7 +177,7 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
     lines += ["| " + md_escape(g) + " | " + " | ".join(str(row[s]) for s in STATUSES) + " |" for g, row in c.table().items()]
     if c.counts_by_group:
         lines += ["", "| findings | BASE | NEW | NEW − BASE (95% bootstrap over sentences) |", "| --- | ---: | ---: | ---: |"]
-        lines += [f"| {md_escape(g.group)} | {g.base} | {g.new} | {g.delta:+d} {_fmt_interval(g.delta_interval, True)} |"
+        lines += [f"| {md_escape(g.group)} | {g.base} | {g.new} | {g.delta:+d} {format_interval(g.delta_interval, True)} |"
                   for g in c.counts_by_group]
     if c.scores:
         lines += ["", "| score | BASE | NEW | delta | p (paired bootstrap) |", "| --- | ---: | ---: | ---: | ---: |"]
@@ -210,7 +210,7 @@ def _one_line(text: str) -> str:
 def _case_md(case: ComparedCase) -> list[str]:
     a, b = sides(case)
     lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), "
-             f"s_tgt {_s(case.s_tgt[0])} / {_s(case.s_tgt[1])}",
+             f"s_tgt {score_text(case.s_tgt[0])} / {score_text(case.s_tgt[1])}",
              f"  - {a}: {md_escape(case.key.source)}", f"  - {b}: {md_escape(case.key.case)}"]
     for n, side in enumerate((a, b)):
         old, new = case.base_translations[n], case.new_translations[n]

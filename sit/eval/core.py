@@ -19,7 +19,7 @@ from ..errors import ConfigError, InputError
 from ..stage import Stage
 from ..validate import check_number
 from . import fast
-from .scorers import SacreBLEUScorer, Scorer, _warn_tokenized, get_scorer_class
+from .scorers import SacreBLEUScorer, Scorer, warn_tokenized, get_scorer_class
 from .stats import (
     Summary,
     looks_tokenized,
@@ -231,7 +231,7 @@ def evaluate(
         raise InputError("there are no lines to evaluate")
     if check_tok:
         for k, v in lines.items():
-            _warn_tokenized(**{labels[k]: v})
+            warn_tokenized(**{labels[k]: v})
     with_reference = "ref" in lines
     src_scorer = make_scorer(s_src, jobs) if "src" in lines else None
     tgt_scorer = make_scorer(s_tgt, jobs) if "out" in lines else None

@@ -109,7 +109,7 @@ class Scorer:
         if len(hyps) != len(refs):
             raise InputError(f"mismatched input lengths: {len(hyps)} hypotheses but {len(refs)} references")
         if check_tok:
-            _warn_tokenized(hyps=hyps, refs=refs)
+            warn_tokenized(hyps=hyps, refs=refs)
         return [float(s) for s in self.score_corpus(hyps, refs, lang=lang)]
 
     def rd_score(self, hyps: Sequence[str], bases: Sequence[str], refs: Sequence[str],
@@ -121,7 +121,7 @@ class Scorer:
                 f"mismatched input lengths: {len(hyps)} hypotheses, {len(bases)} base outputs, {len(refs)} references"
             )
         if check_tok:
-            _warn_tokenized(hyps=hyps, bases=bases, refs=refs)
+            warn_tokenized(hyps=hyps, bases=bases, refs=refs)
         base_scores, hyp_scores = self.score_columns([bases, hyps], refs, lang=lang)
         return [relative_decrease(b, h) for b, h in zip(base_scores, hyp_scores)]
 
@@ -135,7 +135,7 @@ class Scorer:
         return f"{type(self).__name__}()"
 
 
-def _warn_tokenized(**named: list[str]) -> None:
+def warn_tokenized(**named: list[str]) -> None:
     for what, lines in named.items():
         if looks_tokenized(lines):
             log.warning(
