@@ -66,7 +66,8 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     assert set(teapot["s_src"]) >= {"mean", "std", "p5", "p95"}
 
     report = (out / "report.txt").read_text()
-    assert "teapot (reference-less, chrF): success" in report and "s_tgt: mean" in report
+    assert "teapot (reference-less, chrF on a 0-1 scale):" in report and "success rate: " in report
+    assert f"s_tgt (chrF, 0-1): mean {teapot['s_tgt']['mean']:.3f}" in report  # run.json's scale
     first = issues[0]
     assert first["original"] in report and first["perturbed"] in report and first["perturbed_translation"] in report
     assert f"[{first['source_id']}] source:" in report
@@ -74,7 +75,7 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     again = sit("run", "--dataset", "politics", "--translator", "apertium", "--limit", "6", *PAPERS_WORDS, "--out", str(tmp_path / "run2"))
     meta2 = json.loads((tmp_path / "run2" / "run.json").read_text())
     assert meta2["counts"]["translator_calls"] == 0 and meta2["counts"]["cache_hits"] == c["translations"]
-    assert "0 translator call(s)" in again.stderr
+    assert f"{c['translations']} texts to translate: 0 by the translator in 0 calls" in again.stderr
     assert (tmp_path / "run2" / "issues.jsonl").read_text() == (out / "issues.jsonl").read_text()
 
 
