@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Sequence
 
-from .cache import Store
+from .cache import MISSING, Store
 from .progress import progress
 
 log = logging.getLogger("sit.batching")

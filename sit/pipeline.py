@@ -66,6 +66,22 @@ class RunConfig:
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
 
 
+#: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
+#: so that ``sit run --baseline`` can run another translator on the same cases
+CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "mlm_model", "num_perturb",
+                "perturber_options", "relations", "relation_options", "parser", "parser_model", "distance",
+                "discount", "threshold", "top_k", "seed")
+
+
+def case_options(config: RunConfig) -> dict[str, Any]:
+    """``config``'s :data:`CASE_OPTIONS` as JSON (the input file's path made absolute)."""
+    out = {name: getattr(config, name) for name in CASE_OPTIONS}
+    out["relations"] = list(config.relations)
+    if config.input:
+        out["input"] = str(Path(config.input).resolve())
+    return out
+
+
 @dataclass
 class RunResult:
     run_dir: Path
@@ -170,30 +186,56 @@ def run(config: RunConfig) -> RunResult:
 
 
 def _run(config: RunConfig, out: Path, engine) -> RunResult:
-    from .relations import RunContext, create_relation, parse_relations
-
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
+    with timer.stage("read"):
+        ids, texts, source_name = _read(config, warnings)
+    with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
+        translator, ctx, relations = _build(config, engine, cache)
+    signature = _signature(config, translator, ctx, relations, ctx.target_lang)
+    check_same_run(out, signature, source_name, force=config.force)
+    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts)
+    issues = [i for r in relations for i in checked[r.name].issues]
+    counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
+    warnings.extend(cache.problems)
+    incomplete = (f"{untranslated} of {len(translation)} text(s) were left untranslated by {config.translator} "
+                  "(its error is above); run the same command again to resume") if untranslated else None
+    meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + ([note] if note else []),
+                 engine, cache, checked)
+    with timer.stage("write"):
+        _write(out, meta, timer, ids, texts, cases, translation, issues)
+    with timer.stage("report"):
+        from .report import write_reports
+
+        write_reports(out, formats=config.report_formats)
+    _write_meta(out, meta, timer)
+    translator.close()
+    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta["perturber_reason"], warnings,
+                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
+
+
+def _build(config: RunConfig, engine, cache: Cache):
+    """The run's translator, its RunContext and its relations, each checked as it is built."""
+    from .relations import RunContext, create_relation, parse_relations
     from .translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
-    with timer.stage("read"):
-        ids, texts, source_name = _read(config, warnings)
-    # Build every component before any work: missing credentials, pairs or models fail now.
-    with timer.stage("setup"):
-        translator = engine.attach(_translator(config, cache, target))
-        ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
-                         threshold=config.threshold, progress=config.progress,
-                         make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
-                         make_parser=lambda: _attached(engine, _parser(config, target, cache)))
-        names = parse_relations(config.relations)
-        unknown = [n for n in config.relation_options if n not in names]
-        if unknown:
-            raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
-                              f"(--relation {','.join(names)})")
-        relations = [create_relation(name, ctx, _relation_options(config, name)) for name in names]
-    signature = _signature(config, translator, ctx, relations, target)
-    check_same_run(out, signature, source_name, force=config.force)
+    translator = engine.attach(_translator(config, cache, target))
+    ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
+                     threshold=config.threshold, progress=config.progress, translator=translator,
+                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
+                     make_parser=lambda: _attached(engine, _parser(config, target, cache)))
+    names = parse_relations(config.relations)
+    unknown = [n for n in config.relation_options if n not in names]
+    if unknown:
+        raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
+                          f"(--relation {','.join(names)})")
+    return translator, ctx, [create_relation(name, ctx, _relation_options(config, name)) for name in names]
+
+
+def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
+    """Perturb, build every relation's cases, translate them all once, check: (cases,
+    {text: translation}, how many left untranslated, the note on them, {relation: Checked})."""
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
@@ -210,11 +252,12 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
             ctx.early_trees = early.trees
     with timer.stage("check"):
         checked = {r.name: r.check(cases[r.name], translation) for r in relations}
-    issues = [i for r in relations for i in checked[r.name].issues]
-    counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
-    warnings.extend(cache.problems)
-    incomplete = (f"{untranslated} of {len(translation)} text(s) were left untranslated by {config.translator} "
-                  "(its error is above); run the same command again to resume") if untranslated else None
+    return cases, translation, untranslated, note, checked
+
+
+def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, warnings, engine, cache,
+          checked) -> dict[str, Any]:
+    """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`)."""
     meta = {
         "signature": signature.to_dict(),
         "signature_line": signature.format(),
@@ -224,25 +267,22 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         "parser_reason": ctx.reasons.get("parser", ""),
         "relations_reason": "; ".join(r.describe() for r in relations),
         "relations_told": {r.name: r.telling() for r in relations},
-        "warnings": warnings + ([note] if note else []),
+        "warnings": warnings,
         "engine": engine.describe(),
         "cache": cache.describe(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
+        "config": case_options(config),
     }
     for c in checked.values():  # run-level figures of the relations (sit's "teapot")
         meta.update(c.extra)
-    with timer.stage("write"):
-        _write(out, meta, timer, ids, texts, cases, translation, issues)
-    with timer.stage("report"):
-        from .report import write_reports
+    return meta
 
-        write_reports(out, formats=config.report_formats)
-    meta["timings"] = dict(timer.timings)
-    write_json_atomic(out / "run.json", meta)
-    translator.close()
-    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta["perturber_reason"], warnings,
-                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
+
+def _write_meta(out: Path, meta: dict[str, Any], timer: _Timer) -> None:
+    """``run.json``: the run's meta with the timings so far (written before the reports, which
+    read it, and again after them with their time)."""
+    write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})
 
 
 def _attached(engine, built: tuple):
@@ -421,4 +461,4 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
     told = meta.get("relations_told") or {}
     write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"))
                                               for i in worst_first(issues)))
-    write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})
+    _write_meta(out, meta, timer)

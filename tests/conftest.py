@@ -38,8 +38,15 @@ def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
+def needs_torch() -> None:
+    """Skip the test where torch or transformers is not installed (the tiny models need both)."""
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module, reason=f"{module} is not installed (pip install torch==2.13.0 transformers)")
+
+
 @pytest.fixture(scope="session")
 def tiny_bert(tmp_path_factory) -> Path:
+    needs_torch()
     from tiny_models import build_tiny_bert
 
     return build_tiny_bert(tmp_path_factory.mktemp("models") / "tiny-bert")
@@ -47,6 +54,7 @@ def tiny_bert(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_marian(tmp_path_factory) -> Path:
+    needs_torch()
     from tiny_models import build_tiny_marian
 
     return build_tiny_marian(tmp_path_factory.mktemp("models") / "tiny-marian")
@@ -61,6 +69,7 @@ def english_tagger():
 
 @pytest.fixture(scope="session")
 def tiny_nllb(tmp_path_factory) -> Path:
+    needs_torch()
     from tiny_models import build_tiny_multilingual
 
     return build_tiny_multilingual(tmp_path_factory.mktemp("models") / "tiny-nllb", "nllb")
@@ -68,6 +77,7 @@ def tiny_nllb(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_m2m100(tmp_path_factory) -> Path:
+    needs_torch()
     from tiny_models import build_tiny_multilingual
 
     return build_tiny_multilingual(tmp_path_factory.mktemp("models") / "tiny-m2m100", "m2m100")

@@ -22,16 +22,13 @@ EXIT_STATUS = """exit status:
 def configure(p: argparse.ArgumentParser) -> None:
     from ..engine import ENGINES
     from ..relations import RELATIONS
-    from ..translators import TRANSLATORS
 
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    src = p.add_mutually_exclusive_group(required=True)
+    src = p.add_mutually_exclusive_group()
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
-    p.add_argument("--translator", default="apertium",
-                   help=f"{', '.join(TRANSLATORS.names())} (apertium is the offline default; see `sit list` "
-                        "and docs/translators.md)")
+    _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
                    "an OpenAI-compatible endpoint serves (required for openai), or an Apertium pair such as eng-cat")
@@ -39,35 +36,35 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="an option of the translator (repeatable): openai prompt=FILE, temperature=0, mode=batch, "
                         "batch_items=10; deepl formality=more; nllb/m2m100 beam_size=4; ctranslate2 "
                         "compute_type=int8, beam_size=4 (docs/translators.md)")
-    p.add_argument("--source-lang", default="en", help="source language (default en)")
+    p.add_argument("--source-lang", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
-    p.add_argument("--perturber", "--perturbation", dest="perturber", default="auto",
+    p.add_argument("--perturber", "--perturbation", dest="perturber",
                    help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
                         "(--perturbation, as in sit perturb, is the same)")
-    p.add_argument("--mlm-model", default="bert-base-uncased",
+    p.add_argument("--mlm-model",
                    help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
-    p.add_argument("--num-perturb", type=int, default=10,
+    p.add_argument("--num-perturb", type=int,
                    help="replacements proposed per word (mlm, wordnet) or variants per sentence (noise perturbers); default 10")
-    p.add_argument("--perturber-option", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--perturber-option", action="append", metavar="KEY=VALUE",
                    help="an option of the perturber, e.g. rate=0.2 or skip_entities=true (repeatable; see `sit perturb --help`)")
-    p.add_argument("--relation", default="sit", metavar="NAMES",
+    p.add_argument("--relation", metavar="NAMES",
                    help=f"metamorphic relations to test, comma-separated, of: {', '.join(RELATIONS.names())} "
-                        "(`sit list relations` says what each tests); default sit. All share one translation "
+                        "or all (`sit list relations` says what each tests; docs/relations.md); default sit. All share one translation "
                         "pass and one cache")
-    p.add_argument("--relation-option", action="append", default=[], metavar="REL.KEY=VALUE",
+    p.add_argument("--relation-option", action="append", metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
                         "patinv.remove=false (repeatable; see docs/relations.md)")
-    p.add_argument("--parser", default="auto", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
+    p.add_argument("--parser", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
-    p.add_argument("--distance", default="relation", help="relation (SIT's relation-count distance) or head-relation")
-    p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction, default=True,
+    p.add_argument("--distance", help="relation (SIT's relation-count distance) or head-relation")
+    p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction,
                    help="sit: leave out of the relation counts the arcs of the tokens the two translations "
                         "replaced one-for-one (the translated substitute), so a parser labelling just the new "
                         "word differently is no structure change (default); --no-discount-substitute counts "
                         "every arc, as the SIT paper does")
-    p.add_argument("--threshold", type=float, default=0.0, help="report pairs with distance above this (default 0)")
-    p.add_argument("--top-k", type=int, default=3, help="issues kept per source sentence (default 3; 0 keeps all)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random perturbers (default 0)")
+    p.add_argument("--threshold", type=float, help="report pairs with distance above this (default 0)")
+    p.add_argument("--top-k", type=int, help="issues kept per source sentence (default 3; 0 keeps all)")
+    p.add_argument("--seed", type=int, help="seed of the random perturbers (default 0)")
     p.add_argument("--cache-dir", help="the cache (default $SIT_CACHE_DIR, else $XDG_CACHE_HOME/sit or ~/.cache/sit; "
                    "a ./cache of earlier versions is imported)")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<dataset>-<translator>-<time>); one "
@@ -81,7 +78,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="device for the models (masked LM, sentence encoder, Marian/NLLB/M2M100, "
                    "CTranslate2, Stanza): cpu, cuda, cuda:N or mps (default cuda where available, else cpu)")
     p.add_argument("--limit", type=int, help="test only the first N sentences")
-    p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS,
+    p.add_argument("--max-line-chars", type=int,
                    help=f"refuse input lines longer than this (default {MAX_LINE_CHARS})")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--engine", default="local", choices=ENGINES.names(),
@@ -94,6 +91,21 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, help="--engine ray: workers per stage (default: what the cluster holds)")
     p.add_argument("--jobs", type=int, help="--engine local: with 2 or more, translation runs beside the perturber, "
                         "batch by batch (default: the machine's cores; 1 runs the stages one after the other)")
+
+
+def _systems_options(p: argparse.ArgumentParser) -> None:
+    """--translator (one or several systems) and --baseline."""
+    from ..translators import TRANSLATORS
+
+    p.add_argument("--translator", action="append", metavar="NAME[:MODEL]",
+                   help="the translator; repeat it (or give a comma list) to test several systems in one run: one run "
+                        "directory per system under --out and the comparison of each with the first (compare.txt, "
+                        f"compare.html); NAME:MODEL picks a model per system. {', '.join(TRANSLATORS.names())} "
+                        "(apertium is the offline default; see `sit list` and docs/translators.md)")
+    p.add_argument("--baseline", metavar="BASE_RUN",
+                   help="run on BASE_RUN's inputs, relations and options (its run.json) with this translator and write "
+                        "the comparison with BASE_RUN beside the report (compare.txt, compare.html); the options that "
+                        "decide the test cases (--dataset, --relation, --perturber...) come from BASE_RUN")
 
 
 def parse_relation_options(items: list[str]) -> dict[str, dict]:
@@ -110,56 +122,144 @@ def parse_relation_options(items: list[str]) -> dict[str, dict]:
     return out
 
 
+#: the options that decide a run's inputs and test cases: config field -> (argument, option, default).
+#: With --baseline they come from the baseline's run.json instead.
+CASE_ARGS = {
+    "dataset": ("dataset", "--dataset", None),
+    "input": ("input", "--input", None),
+    "limit": ("limit", "--limit", None),
+    "max_line_chars": ("max_line_chars", "--max-line-chars", MAX_LINE_CHARS),
+    "source_lang": ("source_lang", "--source-lang", "en"),
+    "perturber": ("perturber", "--perturber", "auto"),
+    "mlm_model": ("mlm_model", "--mlm-model", "bert-base-uncased"),
+    "num_perturb": ("num_perturb", "--num-perturb", 10),
+    "perturber_options": ("perturber_option", "--perturber-option", []),
+    "relations": ("relation", "--relation", "sit"),
+    "relation_options": ("relation_option", "--relation-option", []),
+    "parser": ("parser", "--parser", "auto"),
+    "parser_model": ("parser_model", "--parser-model", None),
+    "distance": ("distance", "--distance", "relation"),
+    "discount": ("discount_substitute", "--discount-substitute", True),
+    "threshold": ("threshold", "--threshold", 0.0),
+    "top_k": ("top_k", "--top-k", 3),
+    "seed": ("seed", "--seed", 0),
+}
+
+
+def case_config(args: argparse.Namespace) -> dict:
+    """The RunConfig fields that decide the test cases: from the command line (defaults where not
+    given) or, with --baseline, from BASE_RUN's run.json (then giving any of them is an error)."""
+    from ..errors import ConfigError
+    from ..options import parse_key_values
+
+    given = {f: getattr(args, a) for f, (a, _o, _d) in CASE_ARGS.items() if getattr(args, a) not in (None, [])}
+    if args.baseline:
+        if given:
+            options = ", ".join(CASE_ARGS[f][1] for f in given)
+            raise ConfigError(f"--baseline runs on BASE_RUN's inputs and options; leave out {options}")
+        return baseline_config(args.baseline)
+    if not given.get("dataset") and not given.get("input"):
+        raise ConfigError("give the sentences to test: --dataset NAME or --input FILE (or --baseline BASE_RUN)")
+    values = {f: given.get(f, d) for f, (_a, _o, d) in CASE_ARGS.items()}
+    values["perturber_options"] = parse_key_values(values["perturber_options"], "--perturber-option")
+    values["relation_options"] = parse_relation_options(values["relation_options"])
+    values["relations"] = tuple(values["relations"].split(","))
+    return values
+
+
+def baseline_config(path: str) -> dict:
+    """The case options BASE_RUN's run.json records (``config``), and its target language."""
+    from ..errors import ConfigError
+    from ..rundir import load_run
+
+    base = load_run(path, with_pairs=False)
+    recorded = base.meta.get("config")
+    if not isinstance(recorded, dict) or not set(CASE_ARGS) <= set(recorded):
+        raise ConfigError(f"{path}/run.json does not record the options of its run (an older sit wrote it); run it "
+                          "again with this sit, or run both systems with the same options and use `sit compare`")
+    values = {f: recorded[f] for f in CASE_ARGS}
+    values["relations"] = tuple(values["relations"])
+    values["target_lang"] = base.signature.target_lang
+    return values
+
+
+def systems(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """(translator, model) of each system: --translator NAME[:MODEL], repeated or comma-separated;
+    --model is the model of those that name none. Default: apertium."""
+    from ..errors import ConfigError
+
+    items = [x.strip() for value in (args.translator or ["apertium"]) for x in value.split(",") if x.strip()]
+    out = []
+    for item in items:
+        name, colon, model = item.partition(":")
+        out.append((name, model if colon and model else args.model))
+    if len(set(out)) < len(out):
+        raise ConfigError(f"--translator names a system twice ({', '.join(items)}); give each once")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from ..options import parse_key_values
     from ..pipeline import RunConfig
     from ..pipeline import run as run_pipeline
 
+    values = case_config(args)
+    target = args.target_lang or values.pop("target_lang", None)
+    values.pop("target_lang", None)
     config = RunConfig(
-        dataset=args.dataset,
-        input=args.input,
-        translator=args.translator,
-        model=args.model,
-        source_lang=args.source_lang,
-        target_lang=args.target_lang,
-        perturber=args.perturber,
-        mlm_model=args.mlm_model,
-        num_perturb=args.num_perturb,
-        perturber_options=parse_key_values(args.perturber_option, "--perturber-option"),
         translator_options=parse_key_values(args.translator_option, "--translator-option"),
-        relations=tuple(args.relation.split(",")),
-        relation_options=parse_relation_options(args.relation_option),
-        parser=args.parser,
-        parser_model=args.parser_model,
-        distance=args.distance,
-        discount=args.discount_substitute,
-        threshold=args.threshold,
-        top_k=args.top_k,
-        seed=args.seed,
-        cache_dir=args.cache_dir,
-        out=args.out,
-        force=args.force,
-        batch_size=args.batch_size,
-        qps=args.qps,
-        timeout=args.timeout,
-        concurrency=args.concurrency,
-        device=args.device,
-        limit=args.limit,
-        max_line_chars=args.max_line_chars,
-        progress=not args.no_progress and sys.stderr.isatty(),
-        engine=args.engine,
-        ray_address=args.ray_address,
-        gpus_per_worker=args.gpus_per_worker,
-        workers=args.workers,
-        jobs=args.jobs,
+        target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
+        concurrency=args.concurrency, device=args.device, progress=not args.no_progress and sys.stderr.isatty(),
+        engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
+        jobs=args.jobs, force=args.force, **values,
     )
-    result = run_pipeline(config)
-    _print_summary(result)
-    if result.incomplete:
+    chosen = systems(args)
+    outs = _outs(config, chosen, args.out)
+    results = []
+    for (name, model), out in zip(chosen, outs):
+        results.append(run_pipeline(replace(config, translator=name, model=model, out=out)))
+        _print_summary(results[-1])
+    _compare(args.baseline or (results[0].run_dir if len(results) > 1 else None), results, config.cache_dir)
+    incomplete = [r for r in results if r.incomplete]
+    if incomplete:
         from ..errors import IncompleteRunError
 
-        raise IncompleteRunError(f"{result.incomplete}; the reports are in {result.run_dir}")
+        raise IncompleteRunError("; ".join(f"{r.incomplete}; the reports are in {r.run_dir}" for r in incomplete))
     return 0
+
+
+def _outs(config, chosen: list[tuple[str, str | None]], out: str | None) -> list[str | None]:
+    """The run directory of each system: --out itself for one system (None: the default), else
+    one folder per system under --out (default runs/<input>-<A+B>-<time>), named after it."""
+    import re
+    from datetime import datetime
+    from pathlib import Path
+
+    if len(chosen) == 1:
+        return [out]
+    stem = config.dataset or (Path(config.input).stem if config.input else "input")
+    root = Path(out) if out else Path("runs") / f"{stem}-{'+'.join(n for n, _ in chosen)}-{datetime.now():%Y%m%d-%H%M%S}"
+    names = [name if sum(1 for n, _ in chosen if n == name) == 1 else f"{name}-{model}" for name, model in chosen]
+    return [str(root / re.sub(r"[^\w.+-]+", "_", n)) for n in names]
+
+
+def _compare(reference, results, cache_dir) -> None:
+    """Compare each run with ``reference`` (the baseline, or the first system); write the
+    comparison beside its report (compare.txt, compare.html)."""
+    if reference is None:
+        return
+    from ..compare import compare_runs, write_comparison
+
+    for result in results:
+        if str(result.run_dir) == str(reference):
+            continue
+        comparison = compare_runs(reference, result.run_dir, cache_dir=cache_dir)
+        written = write_comparison(comparison, result.run_dir)
+        c = comparison.status_counts()
+        print(f"sit: compare with {reference}: {c['new']} new, {c['fixed']} fixed, {c['persisting']} persisting, "
+              f"{c['changed']} changed: {written['text']}", file=sys.stderr)
 
 
 def _print_summary(result) -> None:

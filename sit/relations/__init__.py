@@ -6,6 +6,10 @@
   (Purity, referential transparency, ICSE 2021).
 - ``patinv``: sentences with different meanings do not get the same translation (Pathological
   Invariance, ESEC/FSE 2020).
+- production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
+  ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
+
+``--relation all`` runs every registered relation.
 """
 
 from __future__ import annotations
@@ -23,6 +27,20 @@ RELATIONS = Registry(
                      "a noun phrase translates the same alone and in its container (referential transparency)"),
         "patinv": Entry("sit.relations.patinv:PatInvRelation", "",
                         "different meanings never share one translation (pathological invariance)"),
+        "numbers": Entry("sit.relations.numbers:NumbersRelation", "pip install babel",
+                         "numbers come out, written the target's way; one number changed changes only it"),
+        "passthrough": Entry("sit.relations.passthrough:PassthroughRelation", "",
+                             "URLs, addresses, handles, emoji, code, placeholders and tags come through verbatim"),
+        "case": Entry("sit.relations.case:CaseRelation", "",
+                      "ALL CAPS, lower and Title Case translate the same up to case"),
+        "punctuation": Entry("sit.relations.punctuation:PunctuationRelation", "",
+                             "a final period, curly quotes or a trailing space change only that mark"),
+        "length": Entry("sit.relations.length:LengthRelation", "",
+                        "no loops, empty or cut-off outputs, no outlying length ratios (every translation)"),
+        "language": Entry("sit.relations.language:LanguageRelation", "pip install py3langid",
+                          "the translation is in the target language, no source words copied"),
+        "batch": Entry("sit.relations.batch:BatchRelation", "",
+                       "a text translates the same whatever its batch neighbours"),
     },
     group="sit.relations",
 )
@@ -37,10 +55,14 @@ def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
 
 
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given."""
+    """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given; ``all``
+    stands for every registered relation."""
     from ..validate import names_list
 
     names = names_list(value, "--relation")
+    if "all" in names:  # every registered relation, in the registry's order, once
+        names = tuple(dict.fromkeys(n for name in names
+                                    for n in (RELATIONS.names() if name == "all" else (name,))))
     if not names:
         raise ConfigError(f"--relation needs at least one of: {', '.join(RELATIONS.names())}")
     for name in names:

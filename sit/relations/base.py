@@ -40,6 +40,9 @@ class RunContext:
     progress: bool = False
     make_perturber: Optional[Callable[[], tuple[Any, str]]] = None
     make_parser: Optional[Callable[[], tuple[Any, str, str]]] = None
+    #: the run's translator (set by the pipeline), for a relation that must re-translate texts in
+    #: chosen company (``Translator.translate_in_batch``); None where a run has none at hand
+    translator: Any = None
     _perturber: Any = None
     _parser: Any = None
     _substitutions: dict = field(default_factory=dict)

@@ -166,6 +166,32 @@ class Translator:
             out.append(None if why else answer)
         return out
 
+    # -- deliberate re-translations in chosen company (the batch relation) ----------------------
+    def translate_in_batch(self, texts: Sequence[str], neighbourhood: str) -> list[Optional[str]]:
+        """Translate ``texts`` together, as one batch in this order (the batch relation's test of
+        whether a text's translation depends on its neighbours).
+
+        Each text is cached under a key that names ``neighbourhood`` (a tag the caller makes from
+        the batch, such as a hash of its texts) in a namespace of its own: a re-translation in
+        other company is never answered by the plain translation of the text, nor by another
+        neighbourhood's. Runs in this process through the one cached batch loop; texts left
+        untranslated come back as None, as with ``translate(strict=False)``."""
+        if "\n" in neighbourhood:
+            raise ValueError("a neighbourhood tag is one line")
+        texts = list(texts)
+        keys = [f"{neighbourhood}\n{t}" for t in texts if t.strip()]
+        store = self.cache.store("translations", {**self.signature(), "neighbourhood": True}) if self.cache else None
+        job = BatchJob(
+            compute=lambda batch: self._translate_batch([k.partition("\n")[2] for k in batch]),
+            mismatch=self._mismatch, stats=self.stats, store=store, batch_size=max(1, len(keys)),
+            desc=f"translate in batches ({self.name})", unit="text", show_progress=False,
+            valid=lambda t: isinstance(t, str), recoverable=(TranslationError,), strict=False,
+            unanswered=self._unanswered,
+            finish=lambda batch, answers: self.check_answer([k.partition("\n")[2] for k in batch], answers),
+        )
+        result = cached_batches(keys, job)
+        return [result.get(f"{neighbourhood}\n{t}") if t.strip() else t for t in texts]
+
     def _mismatch(self, n: int, total: int, sent: int, got: int) -> ResponseMismatchError:
         return ResponseMismatchError(
             f"{self.name}: batch {n} of {total} sent {sent} text(s) and got {got} translation(s) back "

@@ -1,0 +1,68 @@
+"""``sit compare BASE_RUN NEW_RUN``: what changed between two runs of the same inputs and
+relations, test case by test case; ``--fail-on new[:N]`` makes it a CI gate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+#: the exit status of ``--fail-on`` when more new findings than allowed appeared
+EXIT_NEW_FINDINGS = 7
+
+EXIT_STATUS = f"""exit status:
+  0    the comparison was written (and --fail-on, where given, passed)
+  2    bad input or options (runs of different inputs or relations are refused)
+  4    the output cannot be written
+  {EXIT_NEW_FINDINGS}    --fail-on new[:N]: more than N new findings (the comparison is written first)"""
+
+
+def parse_fail_on(value: str) -> int:
+    """``new`` -> 0, ``new:3`` -> 3: the new findings allowed before the gate fails."""
+    from ..errors import ConfigError
+
+    name, colon, n = value.partition(":")
+    if name != "new" or (colon and not n.isdigit()):
+        raise ConfigError(f"--fail-on takes new or new:N (N new findings allowed, a whole number >= 0), got {value!r}")
+    return int(n) if colon else 0
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    from .writers import FORMATS
+
+    p.epilog = EXIT_STATUS
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.add_argument("base", metavar="BASE_RUN", help="the baseline run directory (written by `sit run`)")
+    p.add_argument("new", metavar="NEW_RUN", help="the run directory to compare with it (same inputs and relations)")
+    p.add_argument("--format", "-f", default="text", choices=FORMATS,
+                   help="text (default), markdown (for a pull request), html, jsonl (one record per test case) "
+                        "or junit (JUnit XML: one testcase per test case; new ones fail)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--fail-on", metavar="new[:N]",
+                   help=f"exit with status {EXIT_NEW_FINDINGS} when more than N (default 0) new findings appear")
+    p.add_argument("--references", metavar="FILE",
+                   help="reference translations, one per line of the runs' input: adds corpus BLEU and chrF "
+                        "deltas with sacrebleu's paired bootstrap resampling")
+    p.add_argument("--cache-dir", help="where s_tgt scores are cached (default: sit's cache, $SIT_CACHE_DIR)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..rundir import check_writable, write_text_atomic
+    from . import compare_runs, render
+
+    allowed = parse_fail_on(args.fail_on) if args.fail_on else None
+    if args.output:
+        check_writable(args.output, "--output")
+    comparison = compare_runs(args.base, args.new, references=args.references, cache_dir=args.cache_dir)
+    text = render(comparison, args.format)
+    if args.output:
+        write_text_atomic(Path(args.output), text)
+        print(f"sit: wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    new = comparison.status_counts()["new"]
+    if allowed is not None and new > allowed:
+        print(f"sit: {new} new finding(s), more than the {allowed} --fail-on allows", file=sys.stderr)
+        return EXIT_NEW_FINDINGS
+    return 0

@@ -1,0 +1,170 @@
+"""Compare two run directories test case by test case.
+
+A test case is matched across runs by its relation and its two source texts (:class:`CaseKey`),
+never by ids. Per case and kind of finding: ``new`` (a finding in NEW only), ``fixed`` (in BASE
+only), ``persisting`` (both); a case with no finding on either side is ``changed`` where a
+translation of its texts differs (with TEAPOT's s_tgt between BASE's and NEW's translation) and
+``unchanged`` otherwise. Runs of different inputs or relations are refused.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ..errors import ConfigError, InputError
+from ..records import Issue, Pair
+from ..report.model import relation_sides
+from ..rundir import RunData, load_run
+from .model import CaseKey, ComparedCase, Comparison, RunSide
+from .stats import SAMPLES, count_intervals, score_deltas
+
+
+def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | RunData, *,
+                 references: Optional[str | os.PathLike] = None, cache_dir: Optional[str] = None,
+                 samples: int = SAMPLES) -> Comparison:
+    """BASE and NEW compared case by case, with the aggregates (:mod:`sit.compare.stats`);
+    ``references`` (a file, one reference translation per line of the runs' input) adds corpus
+    score deltas. s_tgt scores are kept in the cache at ``cache_dir`` (sit's default cache when
+    None), as a run keeps them."""
+    base_run = base if isinstance(base, RunData) else load_run(base)
+    new_run = new if isinstance(new, RunData) else load_run(new)
+    sentences = check_comparable(base_run, new_run)
+    base_cases, new_cases = _cases(base_run), _cases(new_run)
+    shared = [k for k in base_cases if k in new_cases]
+    base_tr, new_tr = _translations(base_run), _translations(new_run)
+    s_tgt = _s_tgt(shared, base_tr, new_tr, cache_dir)
+    base_found, new_found = _findings(base_run.issues), _findings(new_run.issues)
+    cases: list[ComparedCase] = []
+    for key in shared:
+        pair = base_cases[key]
+        texts = (key.source, key.case)
+        common = dict(key=key, source_id=pair.source_id, edit=pair.edit.to_dict(),
+                      sides=relation_sides(base_run.meta, key.relation),
+                      base_translations=tuple(base_tr.get(t) for t in texts),
+                      new_translations=tuple(new_tr.get(t) for t in texts),
+                      s_tgt=tuple(s_tgt.get(t) for t in texts))
+        cases.extend(_statuses(common, base_found.get(key, {}), new_found.get(key, {})))
+    only_base, only_new = len(base_cases) - len(shared), sum(1 for k in new_cases if k not in base_cases)
+    scores = _score_deltas(references, sentences, base_tr, new_tr, samples) if references else ()
+    return Comparison(
+        _side(base_run), _side(new_run), tuple(cases),
+        count_intervals(list(sentences), base_run.issues, new_run.issues, samples=samples), scores,
+        only_base, only_new, tuple(_warnings(base_run, new_run, only_base, only_new)),
+        {"references": str(references) if references else None, "samples": samples},
+    )
+
+
+def _statuses(common: dict[str, Any], base: dict[str, Issue], new: dict[str, Issue]) -> list[ComparedCase]:
+    """The records of one matched case: one per kind of finding in either run, or one with no
+    finding (``changed`` or ``unchanged``)."""
+    if not base and not new:
+        changed = common["base_translations"] != common["new_translations"]
+        return [ComparedCase("changed" if changed else "unchanged", kind="", **common)]
+    out = []
+    for kind in sorted(set(base) | set(new)):
+        b, n = base.get(kind), new.get(kind)
+        status = "persisting" if b and n else "new" if n else "fixed"
+        out.append(ComparedCase(status, kind=kind, base=b, new=n, **common))
+    return out
+
+
+def check_comparable(base: RunData, new: RunData) -> dict[int, str]:
+    """The source sentences both runs tested ({source id: text}); a ConfigError in one line
+    saying what differs where the runs tested different inputs, languages or relations."""
+    a, b = _sentences(base), _sentences(new)
+    if a != b:
+        diff = next((sid for sid in sorted(set(a) | set(b)) if a.get(sid) != b.get(sid)), None)
+        raise ConfigError(f"BASE ({base.path}) and NEW ({new.path}) tested different inputs: {len(a)} and {len(b)} "
+                          f"sentence(s) (from {base.meta.get('input', '?')} and {new.meta.get('input', '?')}), "
+                          f"first difference at line {diff}; compare runs of the same input (sit run --baseline)")
+    sa, sb = base.signature, new.signature
+    if sa.source_lang != sb.source_lang:
+        raise ConfigError(f"BASE and NEW translate from different languages ({sa.source_lang} and {sb.source_lang}); "
+                          "compare runs of the same input")
+    if sa.relations != sb.relations:
+        what = (f"relations {'+'.join(sa.relations)} and {'+'.join(sb.relations)}"
+                if list(sa.relations) != list(sb.relations) else
+                "relation options " + "; ".join(f"{r}: {sa.relations[r]} and {sb.relations[r]}"
+                                                for r in sa.relations if sa.relations[r] != sb.relations[r]))
+        raise ConfigError(f"BASE and NEW tested different {what}; compare runs of the same relations "
+                          "(sit run --baseline BASE_RUN takes BASE's)")
+    return a
+
+
+def _sentences(run: RunData) -> dict[int, str]:
+    """{source id: sentence} of a run (its translations.jsonl's originals)."""
+    return {int(t["source_id"]): t["text"] for t in run.translations if t.get("role") == "original"}
+
+
+def _cases(run: RunData) -> dict[CaseKey, Pair]:
+    """The run's test cases by key (the first where a relation built one twice)."""
+    out: dict[CaseKey, Pair] = {}
+    for p in run.pairs:
+        out.setdefault(CaseKey(p.relation, p.original, p.perturbed), p)
+    return out
+
+
+def _translations(run: RunData) -> dict[str, Optional[str]]:
+    return {t["text"]: t.get("translation") for t in run.translations}
+
+
+def _findings(issues: Sequence[Issue]) -> dict[CaseKey, dict[str, Issue]]:
+    out: dict[CaseKey, dict[str, Issue]] = {}
+    for i in issues:
+        out.setdefault(CaseKey(i.relation, i.pair.original, i.pair.perturbed), {}).setdefault(i.kind, i)
+    return out
+
+
+def _s_tgt(keys: Sequence[CaseKey], base: dict, new: dict, cache_dir: Optional[str]) -> dict[str, float]:
+    """{text: chrF of NEW's translation against BASE's} for every text of ``keys`` that both runs
+    translated, scored once each through the cache (1.0 where the translations are the same)."""
+    from ..cache import Cache
+    from ..eval import pair_scores
+
+    texts = list(dict.fromkeys(t for k in keys for t in (k.source, k.case)))
+    both = [t for t in texts if base.get(t) is not None and new.get(t) is not None]
+    differ = [t for t in both if base[t] != new[t]]
+    scores = pair_scores("chrf", [new[t] for t in differ], [base[t] for t in differ], cache=Cache(cache_dir)) \
+        if differ else []
+    return {**{t: 1.0 for t in both}, **dict(zip(differ, scores))}
+
+
+def _score_deltas(path, sentences: dict[int, str], base: dict, new: dict, samples: int):
+    """Corpus score deltas of the source sentences' translations against the references in
+    ``path`` (line N is the reference of the input's line N)."""
+    from ..inputs import decode_lines, read_file
+
+    lines = decode_lines(read_file(path, "references"), str(path))
+    ids = sorted(sentences)
+    if len(lines) < ids[-1]:
+        raise InputError(f"references {path} has {len(lines)} line(s), but the runs tested line {ids[-1]} of their "
+                         "input; give one reference per input line")
+    kept = [sid for sid in ids if base.get(sentences[sid]) is not None and new.get(sentences[sid]) is not None]
+    if not kept:
+        raise InputError("neither run translated any source sentence; nothing to score against the references")
+    return score_deltas([base[sentences[s]] for s in kept], [new[sentences[s]] for s in kept],
+                        [lines[s - 1] for s in kept], samples=samples)
+
+
+def _side(run: RunData) -> RunSide:
+    return RunSide(str(Path(run.path)), run.meta["signature"], run.meta.get("signature_line") or
+                   run.signature.format(), len(_sentences(run)))
+
+
+def _warnings(base: RunData, new: RunData, only_base: int, only_new: int) -> list[str]:
+    out = []
+    k = max(base.signature.top_k, new.signature.top_k)
+    if k:
+        out.append(f"the runs keep the top {k} finding(s) per sentence (--top-k {k}): a finding ranked out in one run "
+                   "only shows as new or fixed; run both with --top-k 0 for exact statuses")
+    sa, sb = base.signature, new.signature
+    for field_name in ("threshold", "distance", "top_k"):
+        if getattr(sa, field_name) != getattr(sb, field_name):
+            out.append(f"BASE and NEW differ in {field_name} ({getattr(sa, field_name)} and {getattr(sb, field_name)}): "
+                       "findings are judged differently")
+    if only_base or only_new:
+        out.append(f"{only_base} test case(s) only in BASE and {only_new} only in NEW (a different perturber, seed or "
+                   "sit version) are left out; sit run --baseline BASE_RUN builds the same cases")
+    return out

@@ -1,0 +1,250 @@
+"""Writers of a :class:`~sit.compare.model.Comparison`: text, markdown (to paste into a pull
+request), html (:mod:`sit.compare.html`), jsonl (one record per test case) and JUnit XML (one
+testcase per test case; ``new`` ones fail), written with junitparser."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from ..errors import ConfigError
+from ..report.markdown import md_escape
+from ..report.model import SIGNATURE_FIELDS
+from ..rundir import write_text_atomic
+from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
+
+FORMATS = ("text", "markdown", "html", "jsonl", "junit")
+FILENAMES = {"text": "compare.txt", "markdown": "compare.md", "html": "compare.html", "jsonl": "compare.jsonl",
+             "junit": "compare.xml"}
+#: cases listed per status in the markdown (a pull-request comment holds 65,536 characters)
+MARKDOWN_LISTED = 25
+#: the statuses whose cases the text and markdown list (unchanged cases are only counted)
+LISTED = ("new", "fixed", "persisting", "changed")
+
+
+def render(comparison: Comparison, fmt: str) -> str:
+    """``comparison`` as ``fmt`` (one of :data:`FORMATS`)."""
+    renderers = {"text": render_text, "markdown": render_markdown, "jsonl": render_jsonl, "junit": render_junit}
+    if fmt == "html":
+        from .html import render_html
+
+        return render_html(comparison)
+    if fmt not in renderers:
+        raise ConfigError(f"unknown comparison format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    return renderers[fmt](comparison)
+
+
+def write_comparison(comparison: Comparison, folder: str | os.PathLike,
+                     formats: Iterable[str] = ("text", "html")) -> dict[str, Path]:
+    """Write ``formats`` into ``folder`` (``compare.txt``, ``compare.html``...); format -> path."""
+    written = {}
+    for fmt in formats:
+        text = render(comparison, fmt)
+        written[fmt] = Path(folder) / FILENAMES[fmt]
+        write_text_atomic(written[fmt], text)
+    return written
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+def signature_rows(comparison: Comparison) -> list[tuple[str, str, str, bool]]:
+    """(field, BASE's value, NEW's value, whether they differ) for the signature fields, the
+    translator options, relations and versions: the two runs side by side."""
+    a, b = comparison.base.signature, comparison.new.signature
+    rows = [(label, _value(a.get(key)), _value(b.get(key))) for key, label in SIGNATURE_FIELDS]
+    rows += [("translator options", _value(a.get("translator_options")), _value(b.get("translator_options"))),
+             ("relations", _value(a.get("relations")), _value(b.get("relations")))]
+    va, vb = a.get("versions", {}), b.get("versions", {})
+    rows += [(f"version {k}", str(va.get(k, "-")), str(vb.get(k, "-"))) for k in sorted(set(va) | set(vb))]
+    return [(label, x, y, x != y) for label, x, y in rows]
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, dict):
+        return json.dumps(v, sort_keys=True, ensure_ascii=False) if v else "-"
+    return "-" if v is None else str(v)
+
+
+def sides(case: ComparedCase) -> tuple[str, str]:
+    """What the two texts of a case are (source/perturbed, container/phrase, source/changed)."""
+    return case.sides
+
+
+def change(case: ComparedCase) -> str:
+    """The case's edit in a few words (``bill -> law``, ``phrase alone``)."""
+    if case.edit.get("level") == "phrase":
+        return "phrase alone"
+    before, after = case.edit.get("before", ""), case.edit.get("after", "")
+    return f"{before} -> {after or '(removed)'}"
+
+
+def ordered(cases: list[ComparedCase]) -> list[ComparedCase]:
+    """Cases in the order reports list them: the translations that moved most first, then by sentence."""
+    return sorted(cases, key=lambda c: (c.min_s_tgt if c.min_s_tgt is not None else 2.0, c.source_id, c.group))
+
+
+def summary_line(comparison: Comparison) -> str:
+    counts = comparison.status_counts()
+    return (", ".join(f"{counts[s]} {s}" for s in STATUSES) +
+            f" ({len(comparison.cases)} test case record(s) over {comparison.base.sentences} sentence(s))")
+
+
+def _fmt_interval(iv: tuple[float, float], signed: bool = False) -> str:
+    f = "{:+g}" if signed else "{:g}"
+    return f"[{f.format(iv[0])}, {f.format(iv[1])}]"
+
+
+def _s(v: Optional[float]) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+# --------------------------------------------------------------------------- text
+
+def render_text(comparison: Comparison) -> str:
+    c = comparison
+    lines = ["sit compare", f"BASE: {c.base.path}", f"NEW:  {c.new.path}", "", "signature:"]
+    width = max(len(r[0]) for r in signature_rows(c))
+    for label, a, b, differs in signature_rows(c):
+        lines.append(f"  {label:<{width}}  {a}" + (f"  ->  {b}" if differs else "  (same)"))
+    lines += ["", f"test cases: {summary_line(c)}", ""]
+    table = c.table()
+    if table:
+        lines.append(f"  {'group':<18}" + "".join(f"{s:>12}" for s in STATUSES))
+        lines += [f"  {g:<18}" + "".join(f"{row[s]:>12}" for s in STATUSES) for g, row in table.items()]
+        lines.append("")
+    lines += _aggregates_text(c)
+    lines += [f"warning: {w}" for w in c.warnings]
+    for status in LISTED:
+        cases = ordered(c.by_status(status))
+        if cases:
+            lines += ["", f"== {status.upper()} ({len(cases)}): {STATUS_TITLES[status]}", ""]
+            for case in cases:
+                lines += _case_text(case)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _aggregates_text(c: Comparison) -> list[str]:
+    lines = []
+    if c.counts_by_group:
+        lines.append("findings per group (95% bootstrap interval over sentences):")
+        for g in c.counts_by_group:
+            lines.append(f"  {g.group:<18} BASE {g.base} {_fmt_interval(g.base_interval)}  NEW {g.new} "
+                         f"{_fmt_interval(g.new_interval)}  NEW-BASE {g.delta:+d} {_fmt_interval(g.delta_interval, True)}")
+        lines.append("")
+    if c.scores:
+        lines.append(f"corpus scores against {c.options.get('references')} (sacrebleu paired bootstrap resampling):")
+        for s in c.scores:
+            lines.append(f"  {s.metric:<6} BASE {s.base:.2f} ({s.base_mean:.2f} ± {s.base_ci:.2f})  NEW {s.new:.2f} "
+                         f"({s.new_mean:.2f} ± {s.new_ci:.2f})  delta {s.delta:+.2f}  p = {s.p_value:.4f}  "
+                         f"[{s.signature}]")
+        lines.append("")
+    return lines
+
+
+def _case_text(case: ComparedCase) -> list[str]:
+    a, b = sides(case)
+    lines = [f"[{case.source_id}] {case.group} ({change(case)}), s_tgt {_s(case.s_tgt[0])} / {_s(case.s_tgt[1])}",
+             f"     {a + ':':11} {case.key.source}", f"     {b + ':':11} {case.key.case}"]
+    for n, side in enumerate((a, b)):
+        old, new = case.base_translations[n], case.new_translations[n]
+        if old == new:
+            lines.append(f"     {side} translation (both): {old}")
+        else:
+            lines += [f"     {side} translation BASE: {old}", f"     {side} translation NEW:  {new}"]
+    for name, issue in (("BASE", case.base), ("NEW", case.new)):
+        if issue is not None:
+            lines.append(f"     finding in {name}: distance {issue.distance:g}" +
+                         (f"; {'; '.join(issue.evidence['surface'])}" if issue.evidence.get("surface") else ""))
+    lines.append("")
+    return lines
+
+
+# --------------------------------------------------------------------------- markdown
+
+def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> str:
+    """Markdown for a pull-request comment: the verdict, the table per group and status, the
+    aggregates, the signatures side by side (the fields that differ) and up to ``listed`` cases per
+    status in collapsed ``<details>``."""
+    c = comparison
+    counts = c.status_counts()
+    verdict = "regressions" if counts["new"] else "no new findings"
+    lines = [f"## sit compare: {counts['new']} new, {counts['fixed']} fixed ({verdict})", "",
+             f"{md_escape(summary_line(c))}", ""]
+    lines += ["| group | " + " | ".join(STATUSES) + " |", "| --- |" + " ---: |" * len(STATUSES)]
+    lines += ["| " + md_escape(g) + " | " + " | ".join(str(row[s]) for s in STATUSES) + " |" for g, row in c.table().items()]
+    if c.counts_by_group:
+        lines += ["", "| findings | BASE | NEW | NEW − BASE (95% bootstrap over sentences) |", "| --- | ---: | ---: | ---: |"]
+        lines += [f"| {md_escape(g.group)} | {g.base} | {g.new} | {g.delta:+d} {_fmt_interval(g.delta_interval, True)} |"
+                  for g in c.counts_by_group]
+    if c.scores:
+        lines += ["", "| score | BASE | NEW | delta | p (paired bootstrap) |", "| --- | ---: | ---: | ---: | ---: |"]
+        lines += [f"| {s.metric} | {s.base:.2f} | {s.new:.2f} | {s.delta:+.2f} | {s.p_value:.4f} |" for s in c.scores]
+    lines += [""] + [f"> **warning:** {md_escape(w)}" + "\n" for w in c.warnings]
+    lines += ["| signature | BASE | NEW |", "| --- | --- | --- |"]
+    lines += [f"| {md_escape(label)} | {md_escape(a)} | {md_escape(b)} |"
+              for label, a, b, differs in signature_rows(c) if differs]
+    lines += ["", "<details><summary>signature lines</summary>", "", "```",
+              f"BASE {_one_line(c.base.signature_line)}", f"NEW  {_one_line(c.new.signature_line)}", "```", "",
+              "</details>"]
+    for status in LISTED:
+        cases = ordered(c.by_status(status))
+        if cases:
+            lines += ["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> ({len(cases)}): "
+                      f"{STATUS_TITLES[status]}</summary>", ""]
+            for case in cases[:listed]:
+                lines += _case_md(case)
+            if len(cases) > listed:
+                lines += [f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""]
+            lines.append("</details>")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _one_line(text: str) -> str:
+    """``text`` for a fenced code block: one line, no backticks that could close the fence."""
+    return " ".join(text.split()).replace("`", "'")
+
+
+def _case_md(case: ComparedCase) -> list[str]:
+    a, b = sides(case)
+    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), "
+             f"s_tgt {_s(case.s_tgt[0])} / {_s(case.s_tgt[1])}",
+             f"  - {a}: {md_escape(case.key.source)}", f"  - {b}: {md_escape(case.key.case)}"]
+    for n, side in enumerate((a, b)):
+        old, new = case.base_translations[n], case.new_translations[n]
+        if old == new:
+            lines.append(f"  - {side} translation (both): {md_escape(old)}")
+        else:
+            lines += [f"  - {side} translation, BASE: {md_escape(old)}", f"  - {side} translation, NEW: {md_escape(new)}"]
+    return lines + [""]
+
+
+# --------------------------------------------------------------------------- jsonl, junit
+
+def render_jsonl(comparison: Comparison) -> str:
+    """One JSON object per test case record (every status, unchanged included)."""
+    return "".join(json.dumps(case.to_dict(), ensure_ascii=False) + "\n" for case in comparison.cases)
+
+
+def render_junit(comparison: Comparison) -> str:
+    """JUnit XML: a testsuite per group, a testcase per test case record; ``new`` ones fail."""
+    from junitparser import Failure, JUnitXml, TestCase, TestSuite
+
+    xml = JUnitXml("sit compare")
+    suites: dict[str, TestSuite] = {}
+    for case in comparison.cases:
+        suite = suites.get(case.group)
+        if suite is None:
+            suite = suites[case.group] = TestSuite(f"sit.{case.group}")
+            xml.add_testsuite(suite)
+        test = TestCase(f"[{case.source_id}] {change(case)}: {case.key.case}", f"sit.{case.group}")
+        test.system_out = f"status: {case.status}\n" + "\n".join(_case_text(case))
+        if case.status == "new":
+            failure = Failure(f"new {case.group} finding: {case.key.case}", "new")
+            failure.text = "\n".join(_case_text(case))
+            test.result = [failure]
+        suite.add_testcase(test)
+    xml.update_statistics()
+    out = xml.tostring()
+    return (out.decode("utf-8") if isinstance(out, bytes) else out) + "\n"

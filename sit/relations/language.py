@@ -1,0 +1,98 @@
+"""``language``: a translation is in the target language (py3langid, :mod:`sit.textcheck.language`),
+and no word of the source stands in it verbatim where the target language has its own word (the
+untranslated-word rule the ``sit`` relation uses, :func:`sit.textcheck.untranslated.copied_words`).
+
+One case per sentence (its own translation; nothing new to translate). Findings:
+``wrong_language`` (the identifier gives another language at least ``confidence`` probability and
+the target language less than ``1 - confidence``, on translations of at least ``min_words``
+words), ``copied`` (source words copied verbatim).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Sequence
+
+from ..rank import rank_issues
+from ..records import Edit, Issue, Pair
+from ..textcheck.language import NEIGHBOURS, LanguageIdentifier
+from ..textcheck.tokens import TOKEN
+from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_words
+from .base import Checked, Relation
+
+
+class LanguageRelation(Relation):
+    name = "language"
+    title = "the translation is not in the target language"
+    kinds = {"wrong_language": "the translation is in another language than the target",
+             "copied": "source words stand verbatim in the translation where the target language has its own"}
+    sides = ("source", "source")
+
+    def __init__(self, ctx, *, confidence: float = 0.9, min_words: int = 4, copied: bool = True,
+                 min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "source-ratio"):
+        super().__init__(ctx)
+        from ..errors import ConfigError
+        from ..validate import check_bool, check_number
+
+        self.confidence = check_number(confidence, "language.confidence", above=0.5, maximum=1)
+        self.min_words = check_number(min_words, "language.min_words", integer=True, minimum=1)
+        self.copied = check_bool(copied, "language.copied")
+        self.min_zipf = check_number(min_zipf, "language.min_zipf", minimum=0)
+        if untranslated not in UNTRANSLATED_RULES:
+            raise ConfigError(f"unknown language.untranslated rule {untranslated!r}; choose one of: "
+                              f"{', '.join(UNTRANSLATED_RULES)}")
+        self.untranslated = untranslated
+        self.identifier = LanguageIdentifier((ctx.target_lang, ctx.source_lang, *NEIGHBOURS))
+
+    def signature(self) -> dict[str, Any]:
+        return {"confidence": self.confidence, "min_words": self.min_words, "copied": self.copied,
+                "min_zipf": self.min_zipf, "untranslated": self.untranslated,
+                "identifier": "py3langid", "languages": list(self.identifier.languages)}
+
+    def describe(self) -> str:
+        known = "" if self.identifier.knows(self.ctx.target_lang) else \
+            f" (py3langid does not know {self.ctx.target_lang!r}: only copied words are checked)"
+        return (f"language: py3langid over {', '.join(self.identifier.languages)} at {self.confidence:g}"
+                + (", source words copied verbatim" if self.copied else "") + known)
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        return [Pair(sid, text, text, Edit(0, "", "", self.name, level="sentence"), relation=self.name)
+                for sid, text in zip(ids, texts)]
+
+    def sources(self, cases: Sequence[Pair]) -> list[str]:
+        return [p.original for p in cases]
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        found, compared = [], 0
+        for pair in cases:
+            y = translation.get(pair.original)
+            if not y or not y.strip():
+                continue
+            compared += 1
+            found.extend(self._issues(pair, y))
+        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        counts = {"cases": len(cases), "compared": compared, "issues": len(issues),
+                  "flagged_sentences": len({i.pair.source_id for i in issues}),
+                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
+        return Checked(issues, counts)
+
+    def _issues(self, pair: Pair, y: str) -> list[Issue]:
+        target, out = self.ctx.target_lang, []
+        if self.identifier.knows(target) and len(y.split()) >= self.min_words:
+            said = self.identifier.identify(y, target)
+            if said.language != target and said.probability >= self.confidence and said.expected <= 1 - self.confidence:
+                out.append(Issue(pair, y, y, 1.0 + said.probability, {}, kind="wrong_language",
+                                 evidence={"language": said.language, "probability": round(said.probability, 4),
+                                           "target_probability": round(said.expected, 4)}))
+                return out  # a translation in another language copies words as a matter of course
+        if self.copied:
+            words = copied_words(_untokened(pair.original), _untokened(y), self.ctx.source_lang, target,
+                                 min_zipf=self.min_zipf, rule=self.untranslated)
+            if words:
+                out.append(Issue(pair, y, y, float(len(words)), {}, kind="copied", evidence={"words": words}))
+        return out
+
+
+def _untokened(text: str) -> str:
+    """``text`` without its pass-through tokens (the words of a URL or a hashtag are carried over
+    verbatim by right)."""
+    return TOKEN.sub(" ", text)

@@ -1,0 +1,142 @@
+"""``length``: a check of every translation the run makes (no cases of its own): repetition loops
+(an n-gram repeated back to back far beyond the source: argos-translate #428 and #444,
+LibreTranslate #46, #183 and #351), empty or cut-off outputs, and length ratios far outside the
+run's own distribution for its language pair.
+
+Findings: ``loop`` (an n-gram of 1 to ``max_n`` words repeated back to back at least
+``min_repeats`` times, and at least twice more than any n-gram of that length in the source),
+``empty`` (an empty translation of a non-empty text), ``cut`` (the source ends a sentence and the
+translation stops without final punctuation), ``ratio`` (the log ratio of translation to source
+characters at least ``max_z`` robust standard deviations (median, MAD) from the run's median, among
+texts of at least ``min_chars`` characters, where the run has at least ``min_texts`` of them).
+Translations of texts that are not the run's sentences (other relations' variants) are
+attributed to source id -1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from typing import Any, Mapping, Optional, Sequence
+
+from ..rank import rank_issues
+from ..records import Edit, Issue, Pair
+from .base import Checked, Relation
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_ENDS = re.compile(r"[.!?…][\"'”’»)\]]*\s*$")
+
+
+def longest_repeat(text: str, max_n: int = 6) -> tuple[int, int, str]:
+    """The n-gram (1 to ``max_n`` words and marks) of ``text`` repeated back to back the most:
+    (times, n, the n-gram); (1, 0, "") for a text without repeats."""
+    toks = _tokens(text)
+    best = (1, 0, "")
+    for n in range(1, max_n + 1):
+        times, gram = _run(toks, n)
+        if times > best[0]:
+            best = (times, n, gram)
+    return best
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.casefold() for t in _TOKEN.findall(text)]
+
+
+def _run(toks: list[str], n: int) -> tuple[int, str]:
+    """The most times an n-gram of exactly ``n`` tokens repeats back to back, and that n-gram."""
+    best, gram = 1, ""
+    for start in range(n):  # runs of n-grams aligned at each offset
+        run, i = 1, start
+        while i + 2 * n <= len(toks):
+            same = toks[i:i + n] == toks[i + n:i + 2 * n] and any(t[0].isalnum() for t in toks[i:i + n])
+            run = run + 1 if same else 1  # marks alone ("...", "!!!") are no loop
+            if run > best:
+                best, gram = run, " ".join(toks[i:i + n])
+            i += n
+    return best, gram
+
+
+class LengthRelation(Relation):
+    name = "length"
+    title = "a translation is looped, empty, cut off or of an outlying length"
+    kinds = {"loop": "the translation repeats an n-gram far beyond the source (a loop)",
+             "empty": "the translation is empty",
+             "cut": "the translation stops where the source goes on to the end of its sentence",
+             "ratio": "the translation's length is far outside the run's own ratio to the source"}
+    sides = ("source", "source")
+
+    def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
+                 min_chars: int = 20, min_texts: int = 30):
+        super().__init__(ctx)
+        from ..validate import check_number
+
+        self.max_n = check_number(max_n, "length.max_n", integer=True, minimum=1)
+        self.min_repeats = check_number(min_repeats, "length.min_repeats", integer=True, minimum=2)
+        self.max_z = check_number(max_z, "length.max_z", above=0)
+        self.min_chars = check_number(min_chars, "length.min_chars", integer=True, minimum=1)
+        self.min_texts = check_number(min_texts, "length.min_texts", integer=True, minimum=3)
+        self._ids: dict[str, int] = {}
+
+    def signature(self) -> dict[str, Any]:
+        return {"max_n": self.max_n, "min_repeats": self.min_repeats, "max_z": self.max_z,
+                "min_chars": self.min_chars, "min_texts": self.min_texts}
+
+    def describe(self) -> str:
+        return (f"length: loops (an n-gram of up to {self.max_n} repeated {self.min_repeats}+ times), empty and "
+                f"cut-off outputs, length ratios {self.max_z:g} robust deviations out, over every translation")
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        self._ids = dict(zip(texts, ids))  # to name the sentence of a finding
+        return []
+
+    def sources(self, cases: Sequence[Pair]) -> list[str]:
+        return []
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        done = {x: y for x, y in translation.items() if y is not None and x.strip()}
+        found = [i for x, y in done.items() for i in self._own(x, y)]
+        found.extend(self._ratios(done))
+        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        counts = {"cases": 0, "compared": len(done), "issues": len(issues),
+                  "flagged_sentences": len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
+                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
+        return Checked(issues, counts)
+
+    def _issue(self, x: str, y: str, kind: str, distance: float, evidence: dict) -> Issue:
+        pair = Pair(self._ids.get(x, -1), x, x, Edit(0, "", "", self.name, level="sentence", note=kind),
+                    relation=self.name)
+        return Issue(pair, y, y, float(distance), {}, kind=kind, evidence=evidence)
+
+    def _own(self, x: str, y: str) -> list[Issue]:
+        if not y.strip():
+            return [self._issue(x, y, "empty", 100.0, {"source_chars": len(x)})]
+        times, n, gram = longest_repeat(y, self.max_n)
+        if times >= self.min_repeats:
+            before = _run(_tokens(x), n)[0]
+            if times >= before + 2:
+                return [self._issue(x, y, "loop", float(times), {"ngram": gram[:200], "times": times,
+                                                                 "source_times": before})]
+        if _ENDS.search(x) and not _ENDS.search(y) and len(y.split()) < len(x.split()):
+            return [self._issue(x, y, "cut", 1.0, {"source_end": x.rstrip()[-20:], "translation_end": y.rstrip()[-20:]})]
+        return []
+
+    def _ratios(self, done: dict[str, str]) -> list[Issue]:
+        """The translations whose log length ratio is ``max_z`` robust deviations from the median."""
+        logs = {x: math.log(len(y) / len(x)) for x, y in done.items() if len(x) >= self.min_chars and y.strip()}
+        if len(logs) < self.min_texts:
+            return []
+        median = statistics.median(logs.values())
+        mad = statistics.median(abs(v - median) for v in logs.values()) * 1.4826
+        if mad <= 0:
+            return []
+        out = []
+        for x, v in logs.items():
+            z = (v - median) / mad
+            if abs(z) >= self.max_z:
+                out.append(self._issue(x, done[x], "ratio", abs(z), {
+                    "ratio": round(len(done[x]) / len(x), 3), "run_median_ratio": round(math.exp(median), 3),
+                    "z": round(z, 2)}))
+        return out
+

@@ -1,0 +1,116 @@
+"""``passthrough``: URLs, e-mail addresses, @handles, #hashtags, emoji, inline code, placeholders
+(``{name}``, ``%s``, ``%(n)d``, ``{{x}}``) and simple markup (``<b>...</b>``) come through a
+translation verbatim; a copy of the sentence with one of them inserted keeps the rest of its
+translation as it was (mozilla/translations #171).
+
+One case per sentence: the sentence and its copy with one token inserted before the final
+punctuation (markup: around the first word), the kind of token taking turns by sentence id.
+Findings: ``missing`` (a token of the sentence, or the inserted one, is not in its translation
+verbatim), ``context`` (with the inserted token taken out, the copy's translation is not the
+sentence's).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional, Sequence
+
+from ..errors import ConfigError
+from ..rank import rank_issues
+from ..records import Edit, Issue, Pair
+from ..textcheck.compare import changed_words, difference, normalized
+from ..textcheck.tokens import missing_tokens, tokens_of, without
+from .base import Checked, Relation
+
+#: the tokens a copy gets, by name (markup wraps the first word in it)
+INSERTS = {"url": "https://example.org/report", "email": "press@example.org", "handle": "@newsdesk",
+           "hashtag": "#update", "emoji": "📈", "code": "`run_id`", "placeholder": "{name}",
+           "printf": "%s", "named-printf": "%(count)d", "template": "{{user}}", "markup": "<b></b>"}
+
+
+def inserted(text: str, name: str) -> tuple[str, int, str]:
+    """``text`` with the token ``name`` inserted: (the copy, where, the token as inserted)."""
+    token = INSERTS[name]
+    if name == "markup":
+        m = re.search(r"\b\w{3,}\b", text)
+        if m is None:
+            return text, -1, ""
+        return text[:m.start()] + "<b>" + m.group() + "</b>" + text[m.end():], m.start(), "<b>"
+    end = len(text.rstrip())
+    cut = end - 1 if end and text[end - 1] in ".!?" else end
+    return text[:cut].rstrip() + " " + token + text[cut:], cut, token
+
+
+class PassthroughRelation(Relation):
+    name = "passthrough"
+    title = "a pass-through token was not carried over verbatim"
+    kinds = {"missing": "a URL, address, handle, hashtag, emoji, code, placeholder or tag is not in the translation verbatim",
+             "context": "inserting a pass-through token changed the rest of the translation"}
+    sides = ("source", "token inserted")
+
+    def __init__(self, ctx, *, inserts: Any = None):
+        super().__init__(ctx)
+        from ..validate import names_list
+
+        chosen = tuple(INSERTS) if inserts is None else names_list(inserts, "passthrough.inserts")
+        unknown = [n for n in chosen if n not in INSERTS]
+        if unknown:
+            raise ConfigError(f"passthrough.inserts: unknown {', '.join(unknown)}; choose among {', '.join(INSERTS)} "
+                              "(or none: passthrough.inserts=)")
+        self.inserts = chosen
+
+    def signature(self) -> dict[str, Any]:
+        return {"inserts": list(self.inserts)}
+
+    def describe(self) -> str:
+        return (f"passthrough: tokens verbatim; copies with one of {', '.join(self.inserts)} inserted"
+                if self.inserts else "passthrough: tokens verbatim")
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        out = []
+        for sid, text in zip(ids, texts):
+            copy, at, token = (inserted(text, self.inserts[sid % len(self.inserts)]) if self.inserts
+                               else (text, -1, ""))
+            if copy == text and not tokens_of(text):
+                continue  # nothing to carry over and nothing inserted: no case
+            edit = Edit(0, "", token, self.name, at, at + len(token), note="inserted" if token else "")
+            out.append(Pair(sid, text, copy, edit, relation=self.name))
+        return out
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        found, compared = [], 0
+        for pair in cases:
+            y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
+            if y is None or y2 is None:
+                continue
+            compared += 1
+            found.extend(self._issues(pair, y, y2))
+        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        counts = {"cases": len(cases), "compared": compared, "issues": len(issues),
+                  "flagged_sentences": len({i.pair.source_id for i in issues}),
+                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
+        return Checked(issues, counts)
+
+    def _issues(self, pair: Pair, y: str, y2: str) -> list[Issue]:
+        out = []
+        lost = missing_tokens(pair.original, y)
+        if lost:
+            out.append(Issue(pair, y, y2, float(len(lost)), {}, kind="missing",
+                             evidence={"tokens": [{"token": t.text[:200], "type": t.kind} for t in lost]}))
+        token = pair.edit.after
+        if not token or pair.perturbed == pair.original:
+            return out
+        dropped = [t for t in missing_tokens(pair.perturbed, y2) if t.text in (token, "</b>")]
+        if dropped:  # the inserted token itself was not carried over
+            out.append(Issue(pair, y, y2, float(len(dropped)), {}, kind="missing",
+                             evidence={"tokens": [{"token": t.text, "type": t.kind} for t in dropped],
+                                       "inserted": True}))
+            return out
+        if token == "<b>":  # the tags around a word, with the spaces around them kept
+            rest = without(without(y2, "<b>", space=False), "</b>", space=False)
+        else:  # inserted at the end: the last occurrence
+            rest = without(y2, token, last=True)
+        if normalized(rest) != normalized(y):
+            out.append(Issue(pair, y, y2, float(max(1, changed_words(y, rest))), {}, kind="context",
+                             evidence={"token": token, "difference": difference(normalized(y), normalized(rest))}))
+        return out

@@ -1,0 +1,121 @@
+"""The untranslated-word rule, one copy shared by the ``sit`` relation (a substitute left as it
+was) and the ``language`` relation (source words copied verbatim): a word standing verbatim in a
+translation is left untranslated unless it is the target language's own word, judged by wordfreq's
+Zipf frequencies in the target and the source language (:func:`target_language_word`)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+from functools import lru_cache
+from typing import Optional
+
+from ..records import Edit
+
+#: below this Zipf frequency in the target language a word is not the target language's own
+TARGET_WORD_ZIPF = 3.0
+#: from this Zipf up, a word is the target language's own however common it is in the source
+#: language too ("hotel" 4.8, "online" 4.75, "marketing" 4.19 in Spanish)
+COMMON_TARGET_ZIPF = 3.7
+#: between the two, a word counts as the target language's own only if it is at most this much
+#: rarer there than in the source language (Zipf is log10: 0.3 is half as frequent); English names
+#: and words that only leak into the target language's texts are rarer ("harper" 3.41 in Spanish,
+#: 4.04 in English; "fowler" 3.04 / 3.63; "gaming" 3.22 / 4.36)
+LOAN_ZIPF_GAP = 0.3
+#: how a substitute standing verbatim is judged: "source-ratio" (the frequencies above) or "floor"
+#: (the word's target-language Zipf alone against TARGET_WORD_ZIPF, the rule before)
+UNTRANSLATED_RULES = ("source-ratio", "floor")
+
+
+def verbatim_count(word: str, text: str) -> int:
+    """How often ``word`` stands as a whole word in ``text`` (case-insensitive)."""
+    if word.isalpha():  # a substitute or a slot's word: count it among the text's words, read once
+        return _words_of(text).get(word.lower(), 0)
+    return len(_whole_word(word).findall(text))
+
+
+@lru_cache(maxsize=4096)
+def _words_of(text: str) -> Counter:
+    # the lower-cased whole words (runs of \w) of a translation, which a run asks about many times
+    return Counter(w.lower() for w in re.findall(r"\w+", text))
+
+
+@lru_cache(maxsize=8192)
+def _whole_word(word: str) -> re.Pattern:
+    # compiled once per word: a run asks for thousands of words, far more than re's own cache holds
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", flags=re.IGNORECASE)
+
+
+def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str,
+                      source_lang: str = "en", rule: str = "source-ratio") -> int:
+    """How many more times the substitute ``edit.after`` stands verbatim in the perturbed
+    translation than in the original's (0: it was translated); a word of the target language
+    itself (:func:`target_language_word`) never counts."""
+    extra = verbatim_count(edit.after, perturbed_translation) - verbatim_count(edit.after, translation)
+    if extra <= 0 or target_language_word(edit.after, source_lang, target_lang, rule):
+        return 0
+    return extra
+
+
+def target_language_word(word: str, source_lang: str, target_lang: str, rule: str = "source-ratio") -> bool:
+    """Whether ``word`` standing verbatim in a translation is the target language's own word (so
+    standing there is no sign it was left untranslated), by wordfreq's Zipf frequencies: common in
+    the target language (``COMMON_TARGET_ZIPF``), or at least ``TARGET_WORD_ZIPF`` there and at most
+    ``LOAN_ZIPF_GAP`` rarer there than in the source language; with ``rule="floor"``, at least
+    ``TARGET_WORD_ZIPF`` in the target language (also where the source language has no data).
+    False where wordfreq or its data for the target language is missing."""
+    target = _zipf(word, target_lang)
+    if target is None or target < TARGET_WORD_ZIPF:
+        return False
+    if rule == "floor" or target >= COMMON_TARGET_ZIPF:
+        return True
+    source = _zipf(word, source_lang)
+    return source is None or source - target <= LOAN_ZIPF_GAP
+
+
+def _zipf(word: str, lang: str) -> Optional[float]:
+    # wordfreq's Zipf frequency of the lower-cased word; None without wordfreq or data for ``lang``
+    try:
+        from wordfreq import zipf_frequency
+
+        return zipf_frequency(word.lower(), lang)
+    except (ImportError, LookupError, ValueError):
+        return None
+
+
+def untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str,
+                 source_lang: str = "en", rule: str = "source-ratio"):
+    """The word of the edit one translation left as it was: (word, which side, how many more
+    times), the substitute in the perturbed translation first, else the original word in the
+    original's translation (the substitute then only un-hid that error); None if both were
+    translated. ``source_lang`` and ``rule`` as in :func:`target_language_word`."""
+    count = left_untranslated(edit, translation, perturbed_translation, target_lang, source_lang, rule)
+    if count:
+        return edit.after, "perturbed", count
+    swapped = replace(edit, after=edit.before)
+    count = left_untranslated(swapped, perturbed_translation, translation, target_lang, source_lang, rule)
+    return (edit.before, "original", count) if count else None
+
+
+#: a source word copied verbatim counts only if it is at least this common in the source language
+#: (a word of the language, not a name or a code)
+SOURCE_WORD_ZIPF = 3.0
+
+
+def copied_words(source: str, translation: str, source_lang: str, target_lang: str, *,
+                 min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio") -> list[str]:
+    """The words of ``source`` that stand verbatim in ``translation`` although the target language
+    has its own word for them: lower-case alphabetic words of three letters or more (a capitalised
+    word may be a name), at least ``min_zipf`` common in the source language, and no word of the
+    target language by :func:`target_language_word`. Each word once, in the source's order."""
+    out = []
+    for word in dict.fromkeys(re.findall(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])", source)):
+        if not verbatim_count(word, translation):
+            continue
+        common = _zipf(word, source_lang)
+        if common is None or common < min_zipf:
+            continue
+        if not target_language_word(word, source_lang, target_lang, rule):
+            out.append(word)
+    return out
