@@ -189,6 +189,23 @@ class PatInvRelation(Relation):
         a, b = translation.get(pair.edit.before), translation.get(pair.edit.after)
         return bool(a) and bool(b) and " ".join(a.lower().split()) == " ".join(b.lower().split())
 
+    def meaning_lost(self, edit: Edit) -> float:
+        """How much meaning one identical translation lost (the finding's distance, larger is
+        worse): for a removal, its words that are no stop words (at least 1); for a substitution,
+        1 plus how far apart the two words' first senses of the same part of speech lie in WordNet
+        (1 - Wu-Palmer similarity: between 1 and 2; 2 where WordNet does not know both)."""
+        if not edit.after:
+            from ..bags import stop_words
+
+            stops = stop_words(self.ctx.source_lang)
+            return float(max(1, sum(1 for w in edit.before.split() if w.lower() not in stops)))
+        wn = self._reader()
+        for pos in ("n", "a", "s", "v", "r"):
+            a, b = wn.synsets(edit.before, pos), wn.synsets(edit.after, pos)
+            if a and b:
+                return round(1.0 + 1.0 - (a[0].wup_similarity(b[0]) or 0.0), 3)
+        return 2.0
+
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         found = []
         same_alone = {p for p in cases if self.same_alone(p, translation)}
@@ -197,8 +214,7 @@ class PatInvRelation(Relation):
             if not y or not y2 or pair in same_alone:
                 continue
             if " ".join(y.split()) == " ".join(y2.split()):
-                changed = len(pair.edit.before.split()) if pair.edit.after == "" else 1
-                found.append(Issue(pair, y, y2, float(changed), {}, evidence={"translation": y}))
+                found.append(Issue(pair, y, y2, self.meaning_lost(pair.edit), {}, evidence={"translation": y}))
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         counts = {"cases": len(cases), "compared": sum(1 for p in cases if translation.get(p.original)
                                                       and translation.get(p.perturbed)),
