@@ -97,6 +97,7 @@ class PatInvRelation(Relation):
     name = "patinv"
     title = "sentences of different meaning got the same translation"
     sides = ("source", "changed")
+    kind = "same-translation"
 
     def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast"):
         super().__init__(ctx)
