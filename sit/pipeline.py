@@ -455,6 +455,9 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
                 seen.add(text)
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
+    # texts a check needed besides its cases' (patinv's two words alone): every translation is kept
+    rows.extend({"role": "extra", "text": text, "translation": translated}
+                for text, translated in translation.items() if text not in seen)
     write_jsonl_atomic(out / "translations.jsonl", rows)
     from .rank import worst_first
 

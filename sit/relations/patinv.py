@@ -13,7 +13,10 @@ words are *similar* by design (city -> town), so most of their shared translatio
 Either way a substitution is kept only when the new word is no synonym of the old one (no shared
 WordNet sense, similar sense or pertainym) and has another stem, and it is no finding when the
 translator renders the two words the same standing alone (companies, corporations: "empresas";
-the words are translated with the run's texts, counted as ``same_words_alone``). A removal is
+the words are translated with the run's texts, counted as ``same_words_alone``; option ``alone``,
+default true: a cloud provider whose answer check re-asks a batch that looks out of order may
+re-ask the sentences batched with these single words, so ``patinv.alone=false`` saves those
+requests at the cost of such findings). A removal is
 kept only when it changes the meaning: no modifier of a function word ("such" of "such as"), no
 word the phrase means the same without ("a little bit": "a bit").
 """
@@ -99,13 +102,15 @@ class PatInvRelation(Relation):
     sides = ("source", "changed")
     kind = "same-translation"
 
-    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast"):
+    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast",
+                 alone: bool = True):
         super().__init__(ctx)
         if words not in WORDS:
             raise ConfigError(f"unknown patinv words {words!r}; choose one of: {', '.join(WORDS)}")
         self.substitute = substitute
         self.remove = remove
         self.words = words
+        self.alone = alone  # ask the translator for a substitution's two words alone (same_alone)
         self._contrast = None
         if substitute:  # build before any work: a missing WordNet fails now
             self._contrast = self._make_contrast() if words == "contrast" else ctx.perturber()
@@ -119,7 +124,7 @@ class PatInvRelation(Relation):
         return ContrastPerturber(cache=self.ctx.cache, progress=self.ctx.progress, tagger=tagger)
 
     def signature(self) -> dict[str, Any]:
-        sig = {"substitute": self.substitute, "remove": self.remove, "words": self.words}
+        sig = {"substitute": self.substitute, "remove": self.remove, "words": self.words, "alone": self.alone}
         if self.substitute and self.words == "contrast":
             sig["contrast"] = {"model": self._contrast.model_id(), **self._contrast.options()}
         return sig
@@ -177,7 +182,7 @@ class PatInvRelation(Relation):
     def sources(self, cases: Sequence[Pair]) -> list[str]:
         """The two sentences of every case, and the two words of every substitution alone (see
         :meth:`same_alone`)."""
-        words = [w for p in cases if p.edit.after for w in (p.edit.before, p.edit.after)]
+        words = [w for p in cases if p.edit.after for w in (p.edit.before, p.edit.after)] if self.alone else []
         return super().sources(cases) + list(dict.fromkeys(words))
 
     @staticmethod
