@@ -235,3 +235,15 @@ def test_every_finding_names_its_kind_and_old_labels_still_match(rel_run):
     for labels in (old, named):
         result = precision_by_relation(run, labels)
         assert list(result) == ["sit"] and result["sit"].at_k[0].hits == 1
+
+
+def test_a_run_written_before_counts_named_their_groups_reports_its_findings(tmp_path):
+    issues = sample_relation_issues(3, seed=1)
+    old = {"sentences": 8, "perturbations": 20, "translations": 40, "translated": 40, "translator_calls": 2,
+           "cache_hits": 0, "untranslated": 0, "flagged_sentences": 1, "issues": len(issues)}  # the old dict
+    root = write_sample_run(tmp_path / "old", issues, counts=old)
+    write_reports(root, ("text",))
+    summary = (root / "report.txt").read_text().split("signature:")[0]
+    # flagged sentences counted from the findings (any group), not the old structure-only figure
+    assert f"{len(issues)} findings in 3 flagged sentences" in summary
+    assert re.search(r"rti +6 finding\(s\) in 3 sentence\(s\)", summary)
