@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 from . import cachejsonl
 from .cachedb import DB_NAME, Db, key_hash
 from .errors import CacheError
+from .jsonio import JsonDamage, loads
 from .records import stable_hash
 
 log = logging.getLogger("sit.cache")
@@ -110,8 +111,8 @@ def _encode(value: Any) -> str:
 
 def _decode(text: Any) -> Any:
     try:
-        return json.loads(text)  # TODO(jsonio): the shared limited JSON reader (sit/jsonio.py)
-    except (TypeError, ValueError):
+        return loads(text)  # the shared reader: limits on depth and size, damage is MISSING
+    except (TypeError, JsonDamage):
         return MISSING
 
 

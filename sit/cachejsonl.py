@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional
 
+from .jsonio import JsonDamage, loads
 from .records import stable_hash
 
 
@@ -56,8 +57,8 @@ def read_head(path: Path) -> Optional[dict]:
     with open(path, "rb") as fh:
         first = fh.readline()
     try:
-        head = json.loads(first.decode("utf-8"))  # TODO(jsonio): the shared limited JSON reader
-    except (ValueError, UnicodeDecodeError):
+        head = loads(first)
+    except JsonDamage:
         return None
     return head if isinstance(head, dict) and isinstance(head.get("namespace"), dict) else None
 
@@ -67,8 +68,8 @@ def entries(reading: Reading, check: Optional[Callable[[Any], bool]] = None) -> 
     with open(reading.path, "rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
             try:
-                obj = json.loads(raw.decode("utf-8"))  # TODO(jsonio): the shared limited JSON reader
-            except (ValueError, UnicodeDecodeError):
+                obj = loads(raw)
+            except JsonDamage:
                 obj = None
             if lineno == 1:
                 reading.head = obj if isinstance(obj, dict) and isinstance(obj.get("namespace"), dict) else None

@@ -35,6 +35,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "summarize": ("sit.summarize.cli", "lead-bias robustness of summarizers under perturbation"),
     "cache": ("sit.commands.cache", "look after the cache: stats, verify, export, import, prune"),
     "list": ("sit.commands.listing", "list datasets, translators, perturbers and parsers"),
+    "download": ("sit.commands.download", "fetch the models a `sit run` command line needs, for offline runs later"),
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from .errors import ModelError
+from .text import squeeze
 
 
 def import_transformers(what: str):
@@ -70,6 +71,6 @@ def generate(
             out = net.generate(**enc, **gen)
     except Exception as exc:
         raise ModelError(f"generation failed: {exc}") from exc
-    decoded = [" ".join(t.split()) for t in tokenizer.batch_decode(out, skip_special_tokens=True)]
+    decoded = [squeeze(t) for t in tokenizer.batch_decode(out, skip_special_tokens=True)]
     k = num_return_sequences
     return [decoded[i * k : (i + 1) * k] for i in range(len(texts))]

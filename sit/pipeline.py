@@ -203,7 +203,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + ([note] if note else []),
                  engine, cache, checked)
     with timer.stage("write"):
-        _write(out, meta, timer, ids, texts, cases, translation, issues)
+        _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
     with timer.stage("report"):
         from .report import write_reports
 
@@ -220,6 +220,9 @@ def _build(config: RunConfig, engine, cache: Cache):
     from .translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+    from .downloads import check_needs
+
+    check_needs(config, target)  # every model that is neither here nor fetchable, in one message
     translator = engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                      threshold=config.threshold, progress=config.progress, translator=translator,
@@ -316,7 +319,7 @@ def _parser(config: RunConfig, target: str, cache: Cache):
     """The target-language parser: (parser, name, why it was chosen)."""
     from .parse import choose_parser, get_parser
 
-    name, reason = choose_parser(target, config.parser, config.parser_model)
+    name, reason = choose_parser(target, config.parser, config.parser_model, translator=config.translator)
     parser = get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache,
                         device=config.device)
     return parser, name, reason
@@ -442,7 +445,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
     ).with_findings(issues)
 
 
-def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> None:
+def _write(out: Path, meta, timer, ids, texts, cases, translation, issues, relations) -> None:
     out.mkdir(parents=True, exist_ok=True)
     pairs = [p for group in cases.values() for p in group]
     write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
@@ -455,9 +458,11 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues) -> No
                 seen.add(text)
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
-    # texts a check needed besides its cases' (patinv's two words alone): every translation is kept
-    rows.extend({"role": "extra", "text": text, "translation": translated}
-                for text, translated in translation.items() if text not in seen)
+    for r in relations:  # what else a relation had translated (patinv's words alone, say): every text once
+        for text in r.sources(cases[r.name]):
+            if text not in seen:
+                seen.add(text)
+                rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
     write_jsonl_atomic(out / "translations.jsonl", rows)
     from .rank import worst_first
 

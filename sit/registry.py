@@ -10,11 +10,11 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from . import hints
 from .errors import ConfigError, MissingDependencyError
 
-#: how to install what every torch/transformers component needs (torch pinned: a bare "torch"
-#: can pull a multi-GB CUDA build)
-TORCH_INSTALL_HINT = "pip install torch==2.13.0 transformers sentencepiece"
+#: how to install what every torch/transformers component needs (sit.hints keeps every hint)
+TORCH_INSTALL_HINT = hints.TORCH
 
 
 @dataclass(frozen=True)

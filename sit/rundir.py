@@ -1,11 +1,16 @@
 """The run directory: every file a report needs, so ``sit report`` re-renders without work.
 
-- ``run.json``: ``{"signature": RunSignature, "signature_line": str, "counts": {...},
-  "timings": {stage: seconds}, "perturber_reason": str, "warnings": [str], "created": iso time,
-  "command": str, "teapot": {...}}``
+- ``run.json`` (written by :func:`sit.pipeline._write_meta`): ``{"signature": RunSignature,
+  "signature_line": str, "input": str, "counts": RunCounts, "perturber_reason": str,
+  "parser_reason": str, "relations_reason": str, "relations_told": {relation: {"title", "kinds",
+  "sides"}}, "warnings": [str], "engine": {...}, "cache": str, "created": iso time, "command": str,
+  "config": {the options that decide the test cases}, "timings": {stage: seconds}}`` and each
+  relation's run-level figures under their own keys (sit's ``"teapot": {...}``).
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
-- ``translations.jsonl``: ``{"text", "translation", "role": "original"|"perturbed", "source_id"}``;
-  ``translation`` is null where the translator failed.
+- ``translations.jsonl``: every text the run translated, once: ``{"text", "translation", "role":
+  "original"|"container"|"perturbed"|"auxiliary", "source_id"}`` (and ``relation`` for the texts a
+  relation added; an ``auxiliary`` text, such as a word patinv translated alone, has no
+  ``source_id``); ``translation`` is null where the translator failed.
 - ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
   findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).
@@ -24,7 +29,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 from . import redact
 from .errors import InputError, OutputError
-from .jsonio import read_json, read_jsonl
+from .jsonio import JsonDamage, loads, read_json, read_jsonl
 from .records import Issue, Pair, RunSignature
 
 T = TypeVar("T")
@@ -69,9 +74,9 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     if force or not meta_path.is_file():
         return
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = loads(meta_path.read_bytes())
         old = RunSignature.from_dict(meta.get("signature") or {})
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (OSError, ValueError, TypeError, AttributeError, JsonDamage):
         raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
                           "to replace it") from None
     same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}

@@ -61,6 +61,54 @@ def tiny_marian(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_marian_zh(tmp_path_factory) -> Path:
+    """A tiny English->Chinese MarianMT (the mission's pair), in opus-mt's layout."""
+    import torch
+    from tiny_models import MARIAN_PAIRS_ZH, build_tiny_marian
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # a model this small gains nothing from threads, and loses much on a busy machine
+    try:
+        return build_tiny_marian(tmp_path_factory.mktemp("models") / "tiny-marian-zh", pairs=MARIAN_PAIRS_ZH,
+                                 target_lang="zh")
+    finally:
+        torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="session")
+def tiny_stanza(tmp_path_factory) -> dict:
+    """Tiny Stanza pipelines (tokenize, pos, lemma, depparse, pretrain) for zh-hans and es, trained
+    by Stanza's own trainers: Stanza language code -> processor -> model file."""
+    from tiny_stanza import STANZA_LANG, build_tiny_stanza
+
+    root = tmp_path_factory.mktemp("stanza-models")
+    return {STANZA_LANG[lang]: build_tiny_stanza(root / lang, lang) for lang in ("zh", "es")}
+
+
+@pytest.fixture(scope="session")
+def tiny_stanza_dir(tiny_stanza, tmp_path_factory) -> Path:
+    """The tiny Stanza pipelines installed as ``stanza.download`` leaves them (a resources dir)."""
+    from tiny_stanza import install
+
+    return install(tiny_stanza, tmp_path_factory.mktemp("stanza_resources"))
+
+
+@pytest.fixture
+def model_hub(tiny_marian_zh, tiny_marian, tiny_bert, tiny_stanza):
+    """A fake model hub on 127.0.0.1 serving the tiny models under the real ids the defaults name
+    (Helsinki-NLP/opus-mt-en-zh, Helsinki-NLP/opus-mt-en-es, bert-base-uncased) and the tiny
+    Stanza pipelines with their index; stopped at teardown."""
+    import stanza
+    from fakes.hub import FakeHub
+
+    hub = (FakeHub().add_repo("Helsinki-NLP/opus-mt-en-zh", tiny_marian_zh)
+           .add_repo("Helsinki-NLP/opus-mt-en-es", tiny_marian).add_repo("bert-base-uncased", tiny_bert)
+           .add_stanza(tiny_stanza, stanza.__resources_version__).start())
+    yield hub
+    hub.stop()
+
+
+@pytest.fixture(scope="session")
 def english_tagger():
     from sit.perturb.substitution import Tagger
 
@@ -114,7 +162,7 @@ def ray_cluster():
     import subprocess
 
     if importlib.util.find_spec("ray") is None:
-        pytest.skip('Ray is not installed (pip install "sit-mt[ray]")')
+        pytest.skip('Ray is not installed (pip install "ray[data]==2.60.0")')
     import time
 
     port = _free_port()

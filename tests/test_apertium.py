@@ -35,10 +35,20 @@ def test_signature_names_pair_and_versions():
     assert sig["version"], "the Debian package versions key the cache"
 
 
-@pytest.mark.parametrize("target, package", [("fr", "apertium-eng-fra"), ("de", "apertium-eng-deu")])
+@pytest.mark.parametrize("target, package", [("gl", "apertium-en-gl"), ("eo", "apertium-eo-en")])
 def test_missing_pair_names_the_apt_package(target, package):
-    with pytest.raises(MissingDependencyError, match=f"apt-get install {package}"):
+    """A pair Debian ships but this machine lacks: its package (en-eo comes in apertium-eo-en)."""
+    with pytest.raises(MissingDependencyError, match=f"; install it with: apt-get install {package}$"):
         get_translator("apertium", target_lang=target)
+
+
+@pytest.mark.parametrize("target, pair", [("fr", "eng-fra"), ("de", "eng-deu"), ("zh", "eng-zh")])
+def test_a_pair_debian_lacks_names_no_package_but_what_works(target, pair):
+    with pytest.raises(MissingDependencyError) as err:
+        get_translator("apertium", target_lang=target)
+    message = str(err.value)
+    assert f"Debian packages no Apertium {pair} pair" in message and "use --translator marian" in message
+    assert "apt-get install" not in message
 
 
 def test_phrases_without_final_punctuation_do_not_bleed_into_each_other(tmp_path):

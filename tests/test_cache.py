@@ -332,3 +332,25 @@ def test_a_rerun_after_the_upgrade_makes_no_translator_call(tmp_path):
     again = get_translator("apertium", source_lang="en", target_lang="es", cache=Cache(tmp_path / "old"))
     assert again.translate(texts) == [f"CACHED {t}" for t in texts]
     assert again.stats.calls == 0 and again.stats.cache_hits == 2
+
+
+@requires_apertium
+def test_a_run_says_which_cache_it_used_and_finds_it_from_another_directory(tmp_path, monkeypatch, capsys):
+    """No --cache-dir, no $SIT_CACHE_DIR: the cache is $XDG_CACHE_HOME/sit/cache.sqlite3, named in
+    run.json and the summary, and a run from another directory answers from it."""
+    from sit.cli import main
+
+    monkeypatch.delenv("SIT_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    db = tmp_path / "xdg" / "sit" / "cache.sqlite3"
+    args = ["run", "--dataset", "politics", "--limit", "2", "--perturber", "character_swap", "--relation", "sit",
+            "--translator", "apertium", "--no-progress"]
+    assert main([*args, "--out", str(tmp_path / "r1")]) == 0
+    assert f"sit: cache: {db}\n" in capsys.readouterr().err
+    assert json.loads((tmp_path / "r1" / "run.json").read_text())["cache"] == str(db)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert main([*args, "--out", str(tmp_path / "r2")]) == 0
+    counts = json.loads((tmp_path / "r2" / "run.json").read_text())["counts"]
+    assert counts["translator_calls"] == 0 and counts["cache_hits"] == counts["translations"] > 0
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "elsewhere" / "cache").exists()

@@ -320,7 +320,7 @@ def test_secrets_never_reach_cache_files_messages_or_logs(serve, name, tmp_path,
     assert out[:2] == dictionary_translate(TEXTS[:2], "en", "es") and tr.stats.failed
     written = [p for p in (tmp_path / "c").rglob("*") if p.is_file()]
     assert written
-    blobs = [p.read_text() for p in written] + [caplog.text, repr(tr), " ".join(tr.stats.errors)]
+    blobs = [p.read_bytes().decode("utf-8", "replace") for p in written] + [caplog.text, repr(tr), " ".join(tr.stats.errors)]
     for secret in SECRETS:
         assert not any(secret in blob for blob in blobs), secret
     assert "urllib3" in caplog.text and "HTTP 500" in caplog.text  # the debug log was captured

@@ -85,7 +85,7 @@ def _key(case) -> tuple:
 
 
 def test_a_run_compared_with_itself_and_with_a_rerun_has_nothing_new_or_fixed(runs):
-    from sit.compare import compare_runs
+    from sit.compare import Comparison, compare_runs
 
     issues = _lines(runs["base"] / "issues.jsonl")
     pairs = {(p["relation"], p["original"], p["perturbed"]) for p in _lines(runs["base"] / "pairs.jsonl")}
@@ -98,6 +98,7 @@ def test_a_run_compared_with_itself_and_with_a_rerun_has_nothing_new_or_fixed(ru
         assert {(x.relation, x.key.source, x.key.case) for x in c.cases} == pairs
         assert c.only_base == c.only_new == 0
         assert all(g.delta_interval == (0.0, 0.0) for g in c.counts_by_group)
+        assert Comparison.from_dict(json.loads(json.dumps(c.to_dict()))) == c
 
 
 def test_injected_regressions_are_new_and_fixed_the_other_way(runs):
@@ -238,7 +239,7 @@ def test_junit_xml_parses_and_new_cases_fail(runs, tmp_path):
 def test_jsonl_has_one_record_per_test_case(runs, capsys):
     from sit.cli import main
 
-    assert main(["compare", str(runs["base"]), str(runs["regress"]), "-f", "jsonl"]) == 0
+    assert main(["compare", str(runs["base"]), str(runs["regress"]), "-f", "jsonl", "-o", "-"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     pairs = _lines(runs["base"] / "pairs.jsonl")
     assert {(r["relation"], r["source"], r["case"]) for r in records} == {
@@ -304,13 +305,15 @@ def test_sit_run_baseline_and_several_translators(runs, tmp_path, capsys):
     assert main(["run", "--baseline", str(runs["base"]), "--relation", "sit"]) == 2
     assert "leave out --relation" in capsys.readouterr().err
 
-    both = tmp_path / "both"
+    both, fresh = tmp_path / "both", str(tmp_path / "fresh-cache")
     assert main(["run", "--dataset", "news", "--limit", "8", "--relation", ",".join(RELATIONS), "--top-k", "0",
-                 "--translator", "apertium,regress", "--out", str(both), "--cache-dir", cache, "--no-progress"]) == 0
+                 "--translator", "apertium,regress", "--out", str(both), "--cache-dir", fresh, "--no-progress"]) == 0
     assert not (both / "apertium" / "compare.txt").exists()
     first = json.loads((both / "apertium" / "run.json").read_text())["counts"]
     second = json.loads((both / "regress" / "run.json").read_text())["counts"]
-    assert second["perturbation_cache_hits"] == first["perturbation_cache_hits"] > 0  # shared through the cache
+    # the second system reads the first one's perturbations and English parses from the cache
+    assert first["perturbation_cache_hits"] == 0 < second["perturbation_cache_hits"]
+    assert second["perturbations"] == first["perturbations"]
     assert (both / "regress" / "issues.jsonl").read_text() == (runs["regress"] / "issues.jsonl").read_text()
     text = (both / "regress" / "compare.txt").read_text(encoding="utf-8")
     assert f"{expected['new']} new, {expected['fixed']} fixed" in text

@@ -86,7 +86,7 @@ def test_engine_ray_without_ray_is_one_line_with_the_install_command(tmp_path):
     assert p.returncode == 3, p.stderr
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert lines == [lines[0]] and lines[0].startswith("sit: error: the engine 'ray' needs a package")
-    assert 'pip install "sit-mt[ray]"' in lines[0]
+    assert lines[0].endswith('install it with: pip install "ray[data]==2.60.0"')
 
 
 @pytest.mark.parametrize("option", [["--ray-address", "10.0.0.1:6379"], ["--gpus-per-worker", "1"], ["--workers", "2"]])

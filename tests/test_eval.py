@@ -349,8 +349,10 @@ def test_reference_less_scores_are_cached_so_a_rerun_only_reads(tmp_path, monkey
     scored.clear()
     again = reference_less_scores(src, adv, out, adv_out, cache=Cache(tmp_path))  # a re-run: a new Cache object
     assert scored == [] and again == first
-    files = list((tmp_path / "scores").glob("chrf-*.jsonl"))
-    assert len(files) == 1 and sum(1 for _ in files[0].open(encoding="utf-8")) == 1 + 80  # header + one line a pair
+    from sit.cacheops import stats
+
+    scores = [s for s in stats(Cache(tmp_path)).stores if s.kind == "scores"]
+    assert [(s.label, s.entries) for s in scores] == [("chrf", 80)]  # one entry a pair
     # one new pair: only it is scored
     reference_less_scores(src + ["A new line."], adv + ["A new lnie."], out + ["x"], adv_out + ["x"], cache=Cache(tmp_path))
     assert scored == [2]

@@ -44,8 +44,11 @@ class Switch:
 
 
 def _entries(cache_dir) -> int:
-    """Translations the cache holds (each cache file's lines after its namespace header)."""
-    return sum(max(0, len(p.read_text().splitlines()) - 1) for p in cache_dir.rglob("*.jsonl"))
+    """Translations the cache holds (``sit cache stats``' count of the translations stores)."""
+    from sit.cache import Cache
+    from sit.cacheops import stats
+
+    return sum(s.entries for s in stats(Cache(cache_dir)).stores if s.kind == "translations")
 
 
 # -- 1: an empty translation is never cached --------------------------------------------------

@@ -74,10 +74,14 @@ def test_spacy_spanish_parse_is_a_real_dependency_tree(tmp_path):
     assert again.parse(texts) == trees and again.cache_hits == 2 and again._nlp is None
 
 
-def test_auto_parser_prefers_stanza_models_then_spacy():
-    name, reason = choose_parser("es")
-    assert name == ("stanza" if stanza_models_present("es") else "spacy"), reason
-    with pytest.raises(MissingDependencyError, match="spaCy pipeline"):
+def test_auto_parser_prefers_stanza_models_then_spacy(tiny_stanza_dir, monkeypatch, tmp_path):
+    monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tiny_stanza_dir))
+    assert stanza_models_present("es")
+    assert choose_parser("es")[0] == "stanza"
+    monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tmp_path))  # none here, and offline: spaCy's
+    assert choose_parser("es")[0] == "spacy"
+    with pytest.raises(MissingDependencyError, match=r"no dependency parser for 'xx' is installed; fetch one .*"
+                       r"`sit download --target-lang xx` \(Stanza's models, where Stanza has the language\)$"):
         choose_parser("xx")
 
 
@@ -85,10 +89,17 @@ def test_chinese_is_segmented_by_jieba():
     assert segment_chinese("我们在北京开会。") == ["我们", "在", "北京", "开会", "。"]
 
 
-@pytest.mark.skipif(not stanza_models_present("es"), reason="no Stanza Spanish models installed (they download from a hub)")
-def test_stanza_spanish_parse():
+@pytest.fixture
+def stanza_models(tiny_stanza_dir, monkeypatch):
+    """Stanza's directory holding the tiny zh and es pipelines the tests train."""
+    monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tiny_stanza_dir))
+    return tiny_stanza_dir
+
+
+def test_stanza_spanish_parse(stanza_models):
     t = get_parser("stanza", "es").parse(["El presidente se reunió con el embajador."])[0]
-    assert "nsubj" in t.relations
+    assert t.tokens[:2] == ("El", "presidente")
+    assert t.relations[1] == "nsubj"
 
 
 @pytest.mark.parametrize("device", ["nonsense", "cuda:99"])
@@ -102,8 +113,7 @@ def test_every_parser_takes_the_device_option():
     assert get_parser("spacy", "es", device="cpu").parse(["El perro come."])[0].tokens
 
 
-@pytest.mark.skipif(not stanza_models_present("es"), reason="no Stanza Spanish models installed (they download from a hub)")
-def test_stanza_runs_on_the_device_named():
+def test_stanza_runs_on_the_device_named(stanza_models):
     parser = get_parser("stanza", "es", device="cpu")
     assert str(parser.nlp.device) == "cpu"
 

@@ -119,7 +119,9 @@ def test_summaries_are_cached(tmp_path, docs):
     again = SUMMARIZERS.create("lead-3", cache=Cache(tmp_path))
     assert again.summarize([d.text for d in docs[:4]]) == first[:4]
     assert again.cache_hits == 4 and again.computed == 0
-    assert list((tmp_path / "summaries").glob("lead-3-*.jsonl"))
+    from sit.cacheops import stats
+
+    assert [(st.kind, st.label, st.entries) for st in stats(Cache(tmp_path)).stores] == [("summaries", "lead-3-lead-3", 4)]  # its name and model
 
 
 def test_multi_document_lead3_and_reorder():

@@ -104,7 +104,18 @@ def _opus_mt_like(config_class, model_class, vocab_size: int, pad: int):
     return model
 
 
-def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path:
+# The same English sentences in Chinese, for the tiny en->zh MarianMT (the mission's language pair).
+MARIAN_PAIRS_ZH = [
+    ("The president met the minister.", "总统会见了部长。"),
+    ("The bank raised interest rates.", "银行提高了利率。"),
+    ("The company opened a new factory.", "公司开了一家新工厂。"),
+    ("The senator criticized the governor.", "参议员批评了州长。"),
+]
+
+
+def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0, pairs: list[tuple[str, str]] = MARIAN_PAIRS,
+                      target_lang: str = "es") -> Path:
+    """A tiny MarianMT that has memorised ``pairs`` (English -> ``target_lang``)."""
     import sentencepiece as spm
     import torch
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
@@ -113,8 +124,8 @@ def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     sentences = corpus()[:60]
-    src_text = [s for s, _ in MARIAN_PAIRS] + sentences
-    tgt_text = [t for _, t in MARIAN_PAIRS]
+    src_text = [s for s, _ in pairs] + sentences
+    tgt_text = [t for _, t in pairs]
     for name, texts in (("source", src_text), ("target", tgt_text * 5)):
         spm.SentencePieceTrainer.train(
             sentence_iterator=iter(texts), model_prefix=str(out / name), vocab_size=120 if name == "target" else 400,
@@ -132,16 +143,15 @@ def build_tiny_marian(out: Path, *, max_steps: int = 600, seed: int = 0) -> Path
     (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     tokenizer = MarianTokenizer(
         source_spm=str(out / "source.spm"), target_spm=str(out / "target.spm"), vocab=str(out / "vocab.json"),
-        source_lang="en", target_lang="es",
+        source_lang="en", target_lang=target_lang,
     )
     pad = vocab["<pad>"]
     model = _opus_mt_like(MarianConfig, MarianMTModel, len(vocab), pad)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
-    enc = tokenizer([s for s, _ in MARIAN_PAIRS], text_target=[t for _, t in MARIAN_PAIRS],
-                    return_tensors="pt", padding=True)
+    enc = tokenizer([s for s, _ in pairs], text_target=[t for _, t in pairs], return_tensors="pt", padding=True)
     labels = enc["labels"].clone()
     labels[labels == pad] = -100
-    targets = [t for _, t in MARIAN_PAIRS]
+    targets = [t for _, t in pairs]
     for step in range(1, max_steps + 1):
         model.train()
         loss = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], labels=labels).loss

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .. import hints
 from ..inputs import MAX_LINE_CHARS
 
 
@@ -20,9 +21,6 @@ EXIT_STATUS = """exit status:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from ..engine import ENGINES
-    from ..relations import RELATIONS
-
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     src = p.add_mutually_exclusive_group()
@@ -38,6 +36,15 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "compute_type=int8, beam_size=4 (docs/translators.md)")
     p.add_argument("--source-lang", help="source language (default en)")
     p.add_argument("--target-lang", help="target language (default: es for apertium, zh for marian)")
+    _case_options(p.add_argument_group("test cases (what a --baseline run takes from its base)"))
+    _output_options(p.add_argument_group("input, cache and output"))
+    _engine_options(p.add_argument_group("translator requests, devices and engines"))
+
+
+def _case_options(p) -> None:
+    """What decides a run's test cases: the perturber, the relations, the parser and the ranking."""
+    from ..relations import RELATIONS
+
     p.add_argument("--perturber", "--perturbation", dest="perturber",
                    help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
                         "(--perturbation, as in sit perturb, is the same)")
@@ -54,7 +61,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--relation-option", action="append", metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
                         "patinv.remove=false (repeatable; see docs/relations.md)")
-    p.add_argument("--parser", help="auto (Stanza where its models are installed, else spaCy), spacy, stanza")
+    p.add_argument("--parser", help="auto (Stanza where its models are here or can be fetched, else an installed spaCy "
+                   "pipeline), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
     p.add_argument("--distance", help="relation (SIT's relation-count distance) or head-relation")
     p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction,
@@ -65,11 +73,20 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, help="report pairs with distance above this (default 0)")
     p.add_argument("--top-k", type=int, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, help="seed of the random perturbers (default 0)")
+
+
+def _output_options(p) -> None:
     p.add_argument("--cache-dir", help="the cache (default $SIT_CACHE_DIR, else $XDG_CACHE_HOME/sit or ~/.cache/sit; "
                    "a ./cache of earlier versions is imported)")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<dataset>-<translator>-<time>); one "
                    "that holds another run (other settings or input) is refused unless --force")
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
+
+
+def _engine_options(p) -> None:
+    """How texts are sent and models run (the results do not depend on them)."""
+    from ..engine import ENGINES
+
     p.add_argument("--batch-size", type=int, help="texts per translator call")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
     p.add_argument("--timeout", type=float, help="seconds per translator request")
@@ -83,7 +100,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--engine", default="local", choices=ENGINES.names(),
                    help="where the model stages run: local (this process, default) or ray (a Ray cluster; "
-                        'pip install "sit-mt[ray]"; see docs/scale.md). The results do not depend on it')
+                        f"{hints.RAY}; see docs/scale.md). The results do not depend on it")
     p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else one `ray start` ran on "
                         "this machine, else a new local instance; `local` always starts a new one)")
     p.add_argument("--gpus-per-worker", type=float, default=0.0,
@@ -146,9 +163,10 @@ CASE_ARGS = {
 }
 
 
-def case_config(args: argparse.Namespace) -> dict:
+def case_config(args: argparse.Namespace, *, source_required: bool = True) -> dict:
     """The RunConfig fields that decide the test cases: from the command line (defaults where not
-    given) or, with --baseline, from BASE_RUN's run.json (then giving any of them is an error)."""
+    given) or, with --baseline, from BASE_RUN's run.json (then giving any of them is an error).
+    ``source_required``: whether --dataset or --input must be given (``sit download`` reads none)."""
     from ..errors import ConfigError
     from ..options import parse_key_values
 
@@ -158,7 +176,7 @@ def case_config(args: argparse.Namespace) -> dict:
             options = ", ".join(CASE_ARGS[f][1] for f in given)
             raise ConfigError(f"--baseline runs on BASE_RUN's inputs and options; leave out {options}")
         return baseline_config(args.baseline)
-    if not given.get("dataset") and not given.get("input"):
+    if source_required and not given.get("dataset") and not given.get("input"):
         raise ConfigError("give the sentences to test: --dataset NAME or --input FILE (or --baseline BASE_RUN)")
     values = {f: given.get(f, d) for f, (_a, _o, d) in CASE_ARGS.items()}
     values["perturber_options"] = parse_key_values(values["perturber_options"], "--perturber-option")
@@ -198,23 +216,32 @@ def systems(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
+def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
+    """The :class:`sit.pipeline.RunConfig` of ``sit run``'s options, for the first system
+    (``sit download`` takes them too, without --dataset or --input)."""
     from ..options import parse_key_values
     from ..pipeline import RunConfig
-    from ..pipeline import run as run_pipeline
 
-    values = case_config(args)
+    values = case_config(args, source_required=source_required)
     target = args.target_lang or values.pop("target_lang", None)
     values.pop("target_lang", None)
-    config = RunConfig(
+    translator, model = systems(args)[0]
+    return RunConfig(
+        translator=translator, model=model,
         translator_options=parse_key_values(args.translator_option, "--translator-option"),
         target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
         concurrency=args.concurrency, device=args.device, progress=not args.no_progress and sys.stderr.isatty(),
         engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
         jobs=args.jobs, force=args.force, **values,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..pipeline import run as run_pipeline
+
+    config = config_from_args(args)
     chosen = systems(args)
     outs = _outs(config, chosen, args.out)
     results = []

@@ -37,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", "-f", default="text", choices=FORMATS,
                    help="text (default), markdown (for a pull request), html, jsonl (one record per test case) "
                         "or junit (JUnit XML: one testcase per test case; new ones fail)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output ('-')")
     p.add_argument("--fail-on", metavar="new[:N]",
                    help=f"exit with status {EXIT_NEW_FINDINGS} when more than N (default 0) new findings appear")
     p.add_argument("--references", metavar="FILE",
@@ -51,13 +51,14 @@ def run(args: argparse.Namespace) -> int:
     from . import compare_runs, render
 
     allowed = parse_fail_on(args.fail_on) if args.fail_on else None
-    if args.output:
-        check_writable(args.output, "--output")
+    output = None if args.output in (None, "-") else args.output
+    if output:
+        check_writable(output, "--output")
     comparison = compare_runs(args.base, args.new, references=args.references, cache_dir=args.cache_dir)
     text = render(comparison, args.format)
-    if args.output:
-        write_text_atomic(Path(args.output), text)
-        print(f"sit: wrote {args.output}", file=sys.stderr)
+    if output:
+        write_text_atomic(Path(output), text)
+        print(f"sit: wrote {output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

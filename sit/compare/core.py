@@ -85,7 +85,7 @@ def check_comparable(base: RunData, new: RunData) -> dict[int, str]:
                           "compare runs of the same input")
     if sa.relations != sb.relations:
         what = (f"relations {'+'.join(sa.relations)} and {'+'.join(sb.relations)}"
-                if list(sa.relations) != list(sb.relations) else
+                if set(sa.relations) != set(sb.relations) else
                 "relation options " + "; ".join(f"{r}: {sa.relations[r]} and {sb.relations[r]}"
                                                 for r in sa.relations if sa.relations[r] != sb.relations[r]))
         raise ConfigError(f"BASE and NEW tested different {what}; compare runs of the same relations "

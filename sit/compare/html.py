@@ -13,7 +13,7 @@ from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
 from .writers import LISTED, _fmt_interval, _s, change, ordered, sides, signature_rows, summary_line
 
 _EXTRA_CSS = (".cmp td.differs{font-weight:600}.status-new{color:var(--bug)}.status-fixed{color:var(--ok)}"
-              "table.cmp{border-collapse:collapse}table.cmp td,table.cmp th{padding:2px 8px;text-align:start}")
+              ".panel.full{flex:1 1 100%;max-width:none}table.cmp{border-collapse:collapse}table.cmp td,table.cmp th{padding:2px 8px;text-align:start}")
 
 
 def _marked(text, spans, cls: str) -> str:
@@ -48,23 +48,30 @@ def _tables(c: Comparison) -> str:
     head = "".join(f"<th>{s}</th>" for s in STATUSES)
     rows = "".join(f"<tr><th scope=\"row\">{_e(g)}</th>" + "".join(f"<td>{r[s]:,}</td>" for s in STATUSES) + "</tr>"
                    for g, r in c.table().items())
-    parts = [f'<section class="panel wide"><h2>Test cases</h2><p>{_e(summary_line(c))}</p>'
+    parts = [f'<section class="panel full"><h2>Test cases</h2><p>{_e(summary_line(c))}</p>'
              f'<table class="cmp num"><tr><th>group</th>{head}</tr>{rows}</table></section>']
     if c.counts_by_group:
-        agg = [(_e(g.group), _e(f"BASE {g.base} {_fmt_interval(g.base_interval)}, NEW {g.new} "
-                                f"{_fmt_interval(g.new_interval)}, NEW-BASE {g.delta:+d} "
-                                f"{_fmt_interval(g.delta_interval, True)}")) for g in c.counts_by_group]
-        parts.append(f'<section class="panel"><h2>Findings (95% bootstrap over sentences)</h2>{_table(agg, "kv")}</section>')
+        agg = "".join(f'<tr><th scope="row">{_e(g.group)}</th><td>{g.base} {_fmt_interval(g.base_interval)}</td>'
+                      f'<td>{g.new} {_fmt_interval(g.new_interval)}</td>'
+                      f'<td>{g.delta:+d} {_fmt_interval(g.delta_interval, True)}</td></tr>' for g in c.counts_by_group)
+        parts.append('<section class="panel full"><h2>Findings (95% bootstrap interval over sentences)</h2>'
+                     f'<table class="cmp num"><tr><th>group</th><th>BASE</th><th>NEW</th><th>NEW − BASE</th></tr>'
+                     f'{agg}</table></section>')
     if c.scores:
         sc = [(_e(s.metric), _e(f"BASE {s.base:.2f}, NEW {s.new:.2f}, delta {s.delta:+.2f}, p = {s.p_value:.4f}"))
               for s in c.scores]
         parts.append(f'<section class="panel"><h2>Scores (paired bootstrap)</h2>{_table(sc, "kv")}</section>')
-    sig = "".join(f'<tr><th scope="row">{_e(label)}</th><td class="{"differs" if d else ""}"><bdi>{_e(a)}</bdi></td>'
-                  f'<td class="{"differs" if d else ""}"><bdi>{_e(b)}</bdi></td></tr>'
-                  for label, a, b, d in signature_rows(c))
-    parts.append(f'<section class="panel wide"><h2>Signatures</h2><table class="cmp kv"><tr><th></th><th>BASE</th>'
-                 f'<th>NEW</th></tr>{sig}</table></section>')
-    return '<div class="panels">' + "".join(parts) + "</div>"
+    parts.append(f'<section class="panel wide"><h2>What differs</h2>{_signatures(c, only_differing=True)}</section>')
+    return ('<div class="panels">' + "".join(parts) + "</div>" + '<details id="run-details"><summary>Both '
+            f'signatures side by side</summary><div class="panels"><section class="panel wide">{_signatures(c)}'
+            "</section></div></details>")
+
+
+def _signatures(c: Comparison, only_differing: bool = False) -> str:
+    rows = "".join(f'<tr><th scope="row">{_e(label)}</th><td class="{"differs" if d else ""}"><bdi>{_e(a)}</bdi></td>'
+                   f'<td class="{"differs" if d else ""}"><bdi>{_e(b)}</bdi></td></tr>'
+                   for label, a, b, d in signature_rows(c) if d or not only_differing)
+    return f'<table class="cmp kv"><tr><th></th><th>BASE</th><th>NEW</th></tr>{rows}</table>'
 
 
 def render_html(comparison: Comparison) -> str:

@@ -55,7 +55,7 @@ def _per_sentence(issues: Sequence[Issue], group: str, index: dict[int, int]):
 def _interval(values) -> tuple[float, float]:
     import numpy as np
 
-    lo, hi = np.percentile(values, [2.5, 97.5])
+    lo, hi = np.percentile(values, [2.5, 97.5], method="nearest")  # counts: a count, not a fraction of one
     return float(lo), float(hi)
 
 

@@ -14,6 +14,7 @@ from ..report.markdown import md_escape
 from ..report.model import SIGNATURE_FIELDS
 from ..rundir import write_text_atomic
 from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
+from ..text import squeeze
 
 FORMATS = ("text", "markdown", "html", "jsonl", "junit")
 FILENAMES = {"text": "compare.txt", "markdown": "compare.md", "html": "compare.html", "jsonl": "compare.jsonl",
@@ -203,7 +204,7 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
 
 def _one_line(text: str) -> str:
     """``text`` for a fenced code block: one line, no backticks that could close the fence."""
-    return " ".join(text.split()).replace("`", "'")
+    return squeeze(text).replace("`", "'")
 
 
 def _case_md(case: ComparedCase) -> list[str]:
@@ -244,7 +245,7 @@ def render_junit(comparison: Comparison) -> str:
             failure = Failure(f"new {case.group} finding: {case.key.case}", "new")
             failure.text = "\n".join(_case_text(case))
             test.result = [failure]
-        suite.add_testcase(test)
-    xml.update_statistics()
+        suite.append(test)  # add_testcase recounts the suite at each case: quadratic
+    xml.update_statistics()  # counts every suite once
     out = xml.tostring()
     return (out.decode("utf-8") if isinstance(out, bytes) else out) + "\n"

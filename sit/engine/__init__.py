@@ -11,7 +11,10 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any, Callable, Optional, Protocol, runtime_checkable
 
+from .. import hints
 from ..registry import Entry, Registry
+
+RAY_INSTALL_HINT = hints.RAY
 
 
 @runtime_checkable
@@ -36,7 +39,6 @@ class Engine(Protocol):
     def close(self) -> None:
         """Give back what the engine started."""
 
-RAY_INSTALL_HINT = 'pip install "sit-mt[ray]"'
 
 ENGINES = Registry(
     "engine",

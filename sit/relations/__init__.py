@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from .. import hints
 from ..errors import ConfigError
 from ..registry import Entry, Registry
 from .base import Checked, Relation, RunContext
@@ -27,7 +28,7 @@ RELATIONS = Registry(
                      "a noun phrase translates the same alone and in its container (referential transparency)"),
         "patinv": Entry("sit.relations.patinv:PatInvRelation", "",
                         "different meanings never share one translation (pathological invariance)"),
-        "numbers": Entry("sit.relations.numbers:NumbersRelation", "pip install babel",
+        "numbers": Entry("sit.relations.numbers:NumbersRelation", hints.BABEL,
                          "numbers come out, written the target's way; one number changed changes only it"),
         "passthrough": Entry("sit.relations.passthrough:PassthroughRelation", "",
                              "URLs, addresses, handles, emoji, code, placeholders and tags come through verbatim"),
@@ -37,7 +38,7 @@ RELATIONS = Registry(
                              "a final period, curly quotes or a trailing space change only that mark"),
         "length": Entry("sit.relations.length:LengthRelation", "",
                         "no loops, empty or cut-off outputs, no outlying length ratios (every translation)"),
-        "language": Entry("sit.relations.language:LanguageRelation", "pip install py3langid",
+        "language": Entry("sit.relations.language:LanguageRelation", hints.LANGID,
                           "the translation is in the target language, no source words copied"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),

@@ -125,6 +125,9 @@ class Relation:
     #: fields of the run's configuration (``RunConfig``) passed to the relation as options of the
     #: same name, for run-wide flags that belong to it (sit's ``--distance``)
     run_options: tuple[str, ...] = ()
+    #: what of the run's shared models the relation uses (``perturber``: the substitution
+    #: perturber; ``parser``: the target-language parser), so that ``sit download`` fetches them
+    uses: frozenset = frozenset()
     #: whether both texts of every substitution pair of the run are among this relation's
     #: sources: then the pipeline translates them as the perturber finishes each batch
     translates_substitutions = False

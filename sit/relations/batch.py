@@ -76,6 +76,8 @@ class BatchRelation(Relation):
                                        evidence={"position": pair.edit.position, "batch": len(texts),
                                                  "neighbours": others, "difference": difference(y, y2)}))
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        stats = self.ctx.translator.batch_stats
         counts = {"cases": len(cases), "compared": compared, "batches": len(batches), "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues})}
+                  "flagged_sentences": len({i.pair.source_id for i in issues}),
+                  "retranslated": stats.translated, "retranslation_cache_hits": stats.cache_hits}
         return Checked(issues, counts)

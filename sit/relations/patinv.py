@@ -31,6 +31,7 @@ from ..errors import ConfigError
 from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
+from ..text import squeeze
 
 #: dependency relations whose subtree can go and leave a sentence of another meaning
 REMOVABLE = {"amod": 3, "advmod": 3, "prep": 6}  # relation -> most tokens removed
@@ -101,6 +102,7 @@ class PatInvRelation(Relation):
     title = "sentences of different meaning got the same translation"
     sides = ("source", "changed")
     kind = "same-translation"
+    uses = frozenset({"perturber"})
 
     def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast",
                  alone: bool = True):
@@ -193,7 +195,7 @@ class PatInvRelation(Relation):
         if not pair.edit.after:
             return False
         a, b = translation.get(pair.edit.before), translation.get(pair.edit.after)
-        return bool(a) and bool(b) and " ".join(a.lower().split()) == " ".join(b.lower().split())
+        return bool(a) and bool(b) and squeeze(a.lower()) == squeeze(b.lower())
 
     def meaning_lost(self, edit: Edit) -> float:
         """How much meaning one identical translation lost (the finding's distance, larger is
@@ -219,7 +221,7 @@ class PatInvRelation(Relation):
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
             if not y or not y2 or pair in same_alone:
                 continue
-            if " ".join(y.split()) == " ".join(y2.split()):
+            if squeeze(y) == squeeze(y2):
                 found.append(Issue(pair, y, y2, self.meaning_lost(pair.edit), {}, evidence={"translation": y}))
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         counts = {"cases": len(cases), "compared": sum(1 for p in cases if translation.get(p.original)

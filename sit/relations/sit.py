@@ -36,6 +36,7 @@ class SitRelation(Relation):
     kinds = {"untranslated": "a word was left untranslated"}
     kind = "structure"
     run_options = ("distance", "discount")
+    uses = frozenset({"perturber", "parser"})
     translates_substitutions = True  # its cases are the run's substitution pairs
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True,

@@ -6,12 +6,14 @@ from __future__ import annotations
 import difflib
 import re
 
+from ..text import squeeze
+
 _WORD = re.compile(r"\w+|[^\w\s]")
 
 
 def normalized(text: str) -> str:
     """``text`` with runs of whitespace made one space and no space before closing punctuation."""
-    return re.sub(r"\s+([.,;:!?)\]}»”])", r"\1", " ".join(text.split()))
+    return re.sub(r"\s+([.,;:!?)\]}»”])", r"\1", squeeze(text))
 
 
 def words(text: str) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from .. import hints
 from ..errors import MissingDependencyError
 
 #: the languages a translation is told apart from besides the run's own two: those a translator
@@ -35,7 +36,7 @@ class LanguageIdentifier:
         try:
             from py3langid.langid import MODEL_FILE, LanguageIdentifier as Model
         except ImportError as exc:
-            raise MissingDependencyError("the language check needs py3langid: pip install py3langid") from exc
+            raise MissingDependencyError(f"the language check needs py3langid: {hints.LANGID}") from exc
         self._model = Model.from_model_file(MODEL_FILE, norm_probs=True)
         known = set(self._model.nb_classes)
         self.languages = tuple(dict.fromkeys(lang for lang in languages if lang in known))

@@ -9,7 +9,8 @@ import re
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
-from typing import Optional
+from types import MappingProxyType
+from typing import Mapping, Optional
 
 from ..records import Edit
 
@@ -36,9 +37,10 @@ def verbatim_count(word: str, text: str) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _words_of(text: str) -> Counter:
-    # the lower-cased whole words (runs of \w) of a translation, which a run asks about many times
-    return Counter(w.lower() for w in re.findall(r"\w+", text))
+def _words_of(text: str) -> Mapping[str, int]:
+    # the lower-cased whole words (runs of \w) of a translation, which a run asks about many times;
+    # read-only, since the cache hands the same one to every caller
+    return MappingProxyType(Counter(w.lower() for w in re.findall(r"\w+", text)))
 
 
 @lru_cache(maxsize=8192)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .. import hints
 from ..registry import TORCH_INSTALL_HINT, Entry, Registry
 from .base import Translator, TranslatorStats
 
@@ -12,7 +13,7 @@ TRANSLATORS = Registry(
     {
         "apertium": Entry(
             "sit.translators.apertium:ApertiumTranslator",
-            "apt-get install apertium apertium-eng-spa apertium-eng-cat",
+            hints.APERTIUM,
             "Apertium rule-based MT, local and offline (en->es, en->ca, ...)",
         ),
         "marian": Entry(
@@ -32,37 +33,37 @@ TRANSLATORS = Registry(
         ),
         "ctranslate2": Entry(
             "sit.translators.ct2:CTranslate2Translator",
-            "pip install 'sit[ct2]' (ctranslate2, transformers, sentencepiece)",
+            hints.CT2,
             "a CTranslate2 model directory (converted Marian, NLLB or M2M100), local and fast on CPU",
         ),
         "google": Entry(
             "sit.translators.google:GoogleTranslator",
-            "pip install requests",
+            hints.REQUESTS,
             "Google Cloud Translation API v2",
         ),
         "bing": Entry(
             "sit.translators.bing:BingTranslator",
-            "pip install requests",
+            hints.REQUESTS,
             "Microsoft Translator Text API v3",
         ),
         "baidu": Entry(
             "sit.translators.baidu:BaiduTranslator",
-            "pip install requests",
+            hints.REQUESTS,
             "Baidu Fanyi general translation API",
         ),
         "youdao": Entry(
             "sit.translators.youdao:YoudaoTranslator",
-            "pip install requests",
+            hints.REQUESTS,
             "Youdao Zhiyun text translation API (signType v3)",
         ),
         "openai": Entry(
             "sit.translators.openai_chat:OpenAITranslator",
-            "pip install requests",
+            hints.REQUESTS,
             "any OpenAI-compatible chat endpoint: OpenAI, vLLM, Ollama, llama.cpp, LM Studio (--model required)",
         ),
         "deepl": Entry(
             "sit.translators.deepl:DeepLTranslator",
-            "pip install requests",
+            hints.REQUESTS,
             "DeepL API v2 (Pro, or Free with a key ending in :fx)",
         ),
     },

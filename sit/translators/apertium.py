@@ -14,16 +14,15 @@ import subprocess
 from functools import lru_cache
 from typing import Optional
 
+from .. import hints
 from ..errors import MissingDependencyError, TranslationError
 from . import apertium_stages
 from .base import Translator
+from ..text import squeeze
 
 # ISO 639-1 -> the three-letter codes Apertium's English pairs use
 _ISO3 = {"en": "eng", "es": "spa", "ca": "cat", "gl": "glg", "eo": "epo", "hbs": "hbs", "fr": "fra",
          "pt": "por", "it": "ita", "de": "deu", "oc": "oci", "sh": "hbs"}
-# the Debian package that ships each pair
-_PACKAGES = {"eng-spa": "apertium-eng-spa", "eng-cat": "apertium-eng-cat", "en-gl": "apertium-en-gl",
-             "en-eo": "apertium-en-es", "eng-hbs": "apertium-hbs-eng"}
 
 
 def installed_pairs() -> tuple[str, ...]:
@@ -58,17 +57,13 @@ class ApertiumTranslator(Translator):
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None, **kwargs):
         super().__init__(source_lang, target_lang, model=model, **kwargs)
         if shutil.which("apertium") is None:
-            raise MissingDependencyError(
-                "the apertium translator needs the `apertium` program: "
-                "apt-get install apertium apertium-eng-spa apertium-eng-cat"
-            )
+            raise MissingDependencyError(f"the apertium translator needs the `apertium` program: {hints.APERTIUM}")
         self.pair = model or self._default_pair(source_lang, target_lang)
         pairs = installed_pairs()
         if self.pair not in pairs:
-            package = _PACKAGES.get(self.pair, f"apertium-{self.pair}")
             raise MissingDependencyError(
                 f"Apertium has no {self.pair!r} pair installed (installed: {', '.join(pairs) or 'none'}); "
-                f"install it with: apt-get install {package}"
+                + hints.apertium_pair(self.pair)
             )
         self._stages = apertium_stages.read_mode(self.pair)
         #: True where each text is tagged apart; a whole-mode run lets the texts before a text
@@ -83,14 +78,15 @@ class ApertiumTranslator(Translator):
         for c in candidates:
             if c in pairs:
                 return c
-        return candidates[0]
+        # not installed: the spelling of the mode Debian ships (en-gl, not eng-glg), for the hint
+        return next((c for c in candidates if hints.apertium_package(c)), candidates[0])
 
     def model_id(self) -> str:
         return self.pair
 
     def version(self) -> str:
-        package = _PACKAGES.get(self.pair, f"apertium-{self.pair}")
-        return "+".join(v for v in (_package_version("apertium"), _package_version(package)) if v)
+        package = hints.apertium_package(self.pair)
+        return "+".join(v for v in (_package_version("apertium"), _package_version(package) if package else "") if v)
 
     def signature(self) -> dict[str, str]:
         # how a batch is made: "tagged-apart" (the mode stage by stage, see apertium_stages) or
@@ -104,7 +100,7 @@ class ApertiumTranslator(Translator):
         # transfer never crosses. With one text per line, words of a text that does not end a
         # sentence (a noun phrase, a headline) move into the next line's translation. A newline
         # inside a text would shift every later text, so whitespace is normalised first.
-        lines = [" ".join(t.replace("\0", " ").split()) for t in texts]
+        lines = [squeeze(t.replace("\0", " ")) for t in texts]
         env = dict(os.environ, LC_ALL="C.UTF-8")
         source = "\n\n".join(lines) + "\n"
         timeout = self.timeout or max(60.0, 0.05 * len(lines))

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Generator, Iterable, Iterator, Optional
 
 from ..errors import TranslationError
+from ..text import squeeze
 
 #: programs that translate each text of their input on its own (checked against a process per
 #: text on 200 news sentences and their perturbations, eng-spa); a mode with any other stage
@@ -155,7 +156,7 @@ def _pipeline(stages: tuple[tuple[str, ...], ...], stdin, stderr, env: dict[str,
 
 def _line(message: bytes) -> str:
     """A program's error output as the tail of a one-line message."""
-    return " ".join(message.decode("utf-8", "replace").split())[:300]
+    return squeeze(message.decode("utf-8", "replace"))[:300]
 
 
 def _kill(proc: subprocess.Popen) -> None:

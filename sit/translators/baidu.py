@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import AuthError, ProviderError, RateLimitError
 from .http import Credential, HttpTranslator
+from ..text import squeeze
 
 # error_code -> (exception, retryable, what it means and what to do)
 ERRORS: dict[str, tuple[type, bool, str]] = {
@@ -48,7 +49,7 @@ def _line(text: str) -> str:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.split())
+    return squeeze(text)
 
 
 class BaiduTranslator(HttpTranslator):

@@ -85,6 +85,9 @@ class Translator:
         self.batch_size = batch_size or self.default_batch_size
         self.progress = progress
         self.stats = TranslatorStats()
+        #: the deliberate re-translations of :meth:`translate_in_batch`, counted apart from the
+        #: run's one pass (whose ``stats`` the run's summary reports)
+        self.batch_stats = TranslatorStats()
         self._store = None
 
     # -- identity ------------------------------------------------------------------------------
@@ -183,7 +186,7 @@ class Translator:
         store = self.cache.store("translations", {**self.signature(), "neighbourhood": True}) if self.cache else None
         job = BatchJob(
             compute=lambda batch: self._translate_batch([k.partition("\n")[2] for k in batch]),
-            mismatch=self._mismatch, stats=self.stats, store=store, batch_size=max(1, len(keys)),
+            mismatch=self._mismatch, stats=self.batch_stats, store=store, batch_size=max(1, len(keys)),
             desc=f"translate in batches ({self.name})", unit="text", show_progress=False,
             valid=lambda t: isinstance(t, str), recoverable=(TranslationError,), strict=False,
             unanswered=self._unanswered,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
+from .. import hints
 from ..errors import ConfigError, ModelError
 from ..validate import check_number
 from .base import Translator
@@ -26,7 +27,7 @@ from .seq2seq import m2m100_code, nllb_code
 
 def convert_hint(model: str) -> str:
     out = f"{Path(model).name or 'model'}-ct2"
-    return (f"convert it first: pip install ctranslate2 transformers, then `ct2-transformers-converter --model "
+    return (f"convert it first: {hints.CT2}, then `ct2-transformers-converter --model "
             f"{model} --output_dir {out} --quantization int8 --copy_files tokenizer_config.json` (add the "
             f"tokenizer's other files: sentencepiece models, vocab.json or tokenizer.json) and pass --model {out}")
 

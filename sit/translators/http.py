@@ -55,6 +55,7 @@ from ..validate import check_number
 from .answers import failed, suspect_order
 from .base import Translator
 from .credentials import config_path, load_section
+from ..text import squeeze
 
 log = logging.getLogger("sit.translators")
 
@@ -199,14 +200,6 @@ class HttpTranslator(Translator):
         source_lang: str = "en",
         target_lang: str = "es",
         *,
-        model: Optional[str] = None,
-        cache=None,
-        batch_size: Optional[int] = None,
-        progress: bool = False,
-        qps: Optional[float] = None,
-        timeout: Optional[float] = None,
-        concurrency: Optional[int] = None,
-        device: Optional[str] = None,
         credentials: Optional[Mapping[str, str]] = None,
         endpoint: Optional[str] = None,
         session=None,
@@ -218,40 +211,21 @@ class HttpTranslator(Translator):
         backoff_max: Optional[float] = None,
         max_retry_after: Optional[float] = None,
         env: Optional[Mapping[str, str]] = None,
+        **base: Any,
     ):
-        super().__init__(
-            source_lang, target_lang, model=model, cache=cache, batch_size=batch_size,
-            progress=progress, qps=qps, timeout=timeout, concurrency=concurrency,
-        )
+        """``base``: the options every translator takes (:class:`~sit.translators.base.Translator`:
+        model, cache, batch_size, qps, timeout, concurrency ...); the rest are this transport's
+        (``credentials``/``endpoint``/``env`` override the environment; ``session``, ``clock``,
+        ``sleep`` and ``rng`` are for tests)."""
+        super().__init__(source_lang, target_lang, **base)
         env = os.environ if env is None else env
         # credentials first: a missing one is the first thing the user hears, before any work
         self._credentials = self._load_credentials(credentials, env)
-        if model and not self.accepts_model:
+        if self.model and not self.accepts_model:
             raise ConfigError(f"the {self.name} translator has no models to choose from; drop --model")
-        self.endpoint = self._resolve_endpoint(endpoint, env)
-        self.redactor = Redactor(self._credentials[s.field] for s in self.credentials_spec
-                                 if s.secret and s.field in self._credentials)
-        proxies = [v for source in (env, os.environ) for k, v in source.items() if k.lower().endswith("_proxy")]
-        for url in [self.endpoint] + proxies:  # requests takes proxies from the process's environment
-            self.redactor.add_url(url)
-        active().add(*self.redactor.secrets())  # the files and logs of the command that runs
-        self.endpoint, self._url_auth = _split_userinfo(self.endpoint)
-        self.batch_size = max(1, min(self.batch_size, self.max_items))
-        timeout = check_number(timeout, "--timeout", above=0, what="seconds per request")
-        self.timeout = timeout if timeout is not None else self.default_timeout
-        self.qps = qps if qps is not None else self.default_qps
-        concurrency = check_number(concurrency, "--concurrency", minimum=1, integer=True, what="requests in flight")
-        self.concurrency = concurrency or 1
-        self._clock = clock or time.monotonic
-        self._sleep = sleep or time.sleep
-        self.limiter = RateLimiter(self.qps, clock=self._clock, sleep=self._sleep)
-        self._rng = rng if rng is not None else random.Random()
-        self.max_retries = self._number(max_retries, env, "SIT_HTTP_MAX_RETRIES", DEFAULT_MAX_RETRIES, int)
-        self.backoff = self._number(backoff, env, "SIT_HTTP_BACKOFF", DEFAULT_BACKOFF, float)
-        backoff_max = check_number(backoff_max, "backoff_max", minimum=0)
-        self.backoff_max = backoff_max if backoff_max is not None else max(DEFAULT_BACKOFF_MAX, self.backoff)
-        max_retry_after = check_number(max_retry_after, "max_retry_after", minimum=0)
-        self.max_retry_after = max_retry_after if max_retry_after is not None else DEFAULT_MAX_RETRY_AFTER
+        self._set_endpoint(endpoint, env)
+        self._set_pacing(clock, sleep, rng)
+        self._set_retries(env, max_retries, backoff, backoff_max, max_retry_after)
         self.api_source = self.map_language(source_lang)
         self.api_target = self.map_language(target_lang)
         self.requests_sent = 0  # logical requests (a request retried three times counts once)
@@ -260,12 +234,47 @@ class HttpTranslator(Translator):
         self.order_reasks = 0  # batches whose answers looked out of order, asked again text by text
         self._count_lock = threading.Lock()  # the counters above, under --concurrency
         self._local = threading.local()  # the number of the request this thread is sending
-        if session is None:
-            import requests
+        self.session = session if session is not None else self._new_session()
 
-            session = requests.Session()
-            session.headers["User-Agent"] = f"sit/{__version__} (+structure-invariant testing)"
-        self.session = session
+    def _set_endpoint(self, endpoint: Optional[str], env: Mapping[str, str]) -> None:
+        """The endpoint (its ``user:password@`` kept apart) and the redactor of every secret it,
+        the credentials and the process's proxies hold."""
+        self.endpoint = self._resolve_endpoint(endpoint, env)
+        self.redactor = Redactor(self._credentials[s.field] for s in self.credentials_spec
+                                 if s.secret and s.field in self._credentials)
+        proxies = [v for source in (env, os.environ) for k, v in source.items() if k.lower().endswith("_proxy")]
+        for url in [self.endpoint] + proxies:  # requests takes proxies from the process's environment
+            self.redactor.add_url(url)
+        active().add(*self.redactor.secrets())  # the files and logs of the command that runs
+        self.endpoint, self._url_auth = _split_userinfo(self.endpoint)
+
+    def _set_pacing(self, clock, sleep, rng) -> None:
+        """Batch size, timeout, requests per second and in flight: the provider's defaults where
+        the base options left them unset."""
+        self.batch_size = max(1, min(self.batch_size, self.max_items))
+        self.timeout = self.timeout if self.timeout is not None else self.default_timeout
+        self.qps = self.qps if self.qps is not None else self.default_qps
+        self.concurrency = self.concurrency or 1
+        self._clock = clock or time.monotonic
+        self._sleep = sleep or time.sleep
+        self.limiter = RateLimiter(self.qps, clock=self._clock, sleep=self._sleep)
+        self._rng = rng if rng is not None else random.Random()
+
+    def _set_retries(self, env, max_retries, backoff, backoff_max, max_retry_after) -> None:
+        self.max_retries = self._number(max_retries, env, "SIT_HTTP_MAX_RETRIES", DEFAULT_MAX_RETRIES, int)
+        self.backoff = self._number(backoff, env, "SIT_HTTP_BACKOFF", DEFAULT_BACKOFF, float)
+        backoff_max = check_number(backoff_max, "backoff_max", minimum=0)
+        self.backoff_max = backoff_max if backoff_max is not None else max(DEFAULT_BACKOFF_MAX, self.backoff)
+        max_retry_after = check_number(max_retry_after, "max_retry_after", minimum=0)
+        self.max_retry_after = max_retry_after if max_retry_after is not None else DEFAULT_MAX_RETRY_AFTER
+
+    @staticmethod
+    def _new_session():
+        import requests
+
+        session = requests.Session()
+        session.headers["User-Agent"] = f"sit/{__version__} (+structure-invariant testing)"
+        return session
 
     # -- configuration -------------------------------------------------------------------------
     @classmethod
@@ -360,7 +369,7 @@ class HttpTranslator(Translator):
     def quote(self, text: Any, limit: int = 200) -> str:
         """A piece of a provider's answer as a message may show it: one line, at most ``limit``
         characters, redacted (before and after the cut, so a cut secret is caught as a fragment)."""
-        text = " ".join(self.redact(str(text)).split())
+        text = squeeze(self.redact(str(text)))
         return self.redact(text if len(text) <= limit else text[: limit - 3] + "...")
 
     def where(self, texts: Sequence[str]) -> str:

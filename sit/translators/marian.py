@@ -22,8 +22,12 @@ class MarianTranslator(Seq2SeqTranslator):
     # about 44 sentences/s at 16, 111 at 64, 387 at 200: benchmarks/bench_models.py)
     default_batch_size = 32
 
+    @classmethod
+    def hub_model(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        return model or (DEFAULT_MARIAN if (source_lang, target_lang) == ("en", "zh")
+                         else f"Helsinki-NLP/opus-mt-{source_lang}-{target_lang}")
+
     def __init__(self, source_lang: str = "en", target_lang: str = "zh", *, model: Optional[str] = None, **kwargs):
-        model = model or (DEFAULT_MARIAN if (source_lang, target_lang) == ("en", "zh") else f"Helsinki-NLP/opus-mt-{source_lang}-{target_lang}")
         super().__init__(source_lang, target_lang, model=model, **kwargs)
 
     def language_code(self, code: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import ConfigError, MissingDependencyError, ModelError
+from ..hints import SENTENCEPIECE, hf_download
 from ..validate import check_number
 from .base import Translator
 
@@ -63,9 +64,14 @@ class Seq2SeqTranslator(Translator):
     default_batch_size = 16
     option_names = ("beam_size", "max_new_tokens")
 
+    @classmethod
+    def hub_model(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        """The model a run with these languages and ``--model`` loads (a directory or hub id)."""
+        return model or cls.default_model
+
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None,
                  device: Optional[str] = None, beam_size: int = 1, max_new_tokens: int = 256, **kwargs):
-        super().__init__(source_lang, target_lang, model=model or self.default_model, **kwargs)
+        super().__init__(source_lang, target_lang, model=self.hub_model(source_lang, target_lang, model), **kwargs)
         self.src_code = self.language_code(source_lang)
         self.tgt_code = self.language_code(target_lang)
         self.beam_size = check_number(beam_size, "--translator-option beam_size", minimum=1, integer=True)
@@ -105,10 +111,11 @@ class Seq2SeqTranslator(Translator):
         return {"beam_size": self.beam_size, "max_new_tokens": self.max_new_tokens}
 
     def _unavailable(self, why: str) -> str:
+        local = Path(str(self.model)).name
         return (
             f"cannot load {self.family} model {self.model!r}: it is neither a local directory nor reachable on the "
-            f"model hub ({why}). Download it once where there is internet (`huggingface-cli download {self.model} "
-            f"--local-dir {Path(str(self.model)).name}`) and pass --model {Path(str(self.model)).name}; or use "
+            f"model hub ({why}). Download it once where there is internet (`{hf_download(self.model, local)}`) "
+            f"and pass --model {local}; or use "
             "--translator apertium, which works offline"
         )
 
@@ -125,7 +132,7 @@ class Seq2SeqTranslator(Translator):
             tokenizer = tokenizer_class.from_pretrained(self.model, **kw)
             model = model_class.from_pretrained(self.model, **kw)
         except ImportError as exc:
-            raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: pip install sentencepiece "
+            raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: {SENTENCEPIECE} "
                                          f"({exc})") from exc
         except Exception as exc:
             raise ModelError(self._unavailable(f"{type(exc).__name__}: {str(exc)[:160]}")) from exc

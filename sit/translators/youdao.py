@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import AuthError, ProviderError, RateLimitError
 from .http import Credential, HttpTranslator
+from ..text import squeeze
 
 # errorCode -> (exception, retryable, what it means and what to do)
 ERRORS: dict[str, tuple[type, bool, str]] = {
@@ -93,6 +94,6 @@ class YoudaoTranslator(HttpTranslator):
         if not isinstance(tr, list) or not tr or not all(isinstance(t, str) for t in tr):
             raise self.mismatch(texts, "no translation list")
         query = body.get("query")
-        if isinstance(query, str) and " ".join(query.split()) != " ".join(texts[0].split()):
+        if isinstance(query, str) and squeeze(query) != squeeze(texts[0]):
             raise self.mismatch(texts, f"the answer is for {query[:40]!r}")
         return ["\n".join(tr)]

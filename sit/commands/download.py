@@ -1,0 +1,55 @@
+"""``sit download``: fetch every model a ``sit run`` command line would need (translator model,
+masked LM, Stanza parser models), for machines that run offline later; say where each went.
+
+It takes ``sit run``'s options (``--dataset``/``--input`` are optional and read nothing), plus
+``--only`` to fetch some of the parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+PARTS_HELP = "translator, mlm, parser (comma-separated; default all the command line needs)"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    from .run import configure as configure_run
+
+    configure_run(p)
+    p.epilog = ("Takes the options of `sit run`; fetches what that command line would load from a hub: the "
+                "translator's model (marian, nllb, m2m100), the masked LM (--perturber auto or mlm) and Stanza's "
+                "models for the target language (--parser auto or stanza). Models go where their libraries keep "
+                "them: the Hugging Face cache ($HF_HOME) and Stanza's directory ($STANZA_RESOURCES_DIR).")
+    p.add_argument("--only", default="", metavar="PARTS", help=PARTS_HELP)
+
+
+def _parts(value: str) -> tuple[str, ...]:
+    from ..downloads import PARTS
+    from ..errors import ConfigError
+
+    parts = tuple(p.strip() for p in value.split(",") if p.strip()) or PARTS
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown:
+        raise ConfigError(f"--only takes {PARTS_HELP}, not {', '.join(unknown)}")
+    return parts
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..downloads import download
+    from ..translators import TRANSLATORS
+    from .run import config_from_args
+
+    config = config_from_args(args, source_required=False)
+    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+
+    def say(done) -> None:
+        state = "fetched into" if done.fetched else "already in"
+        print(f"sit: {done.need.what}: {state} {done.path}", file=sys.stderr)
+
+    fetched = download(config, target, _parts(args.only), on_done=say)
+    if not fetched:
+        print("sit: this command line needs nothing from a model hub", file=sys.stderr)
+    for done in fetched:
+        print(f"{done.need.part}\t{done.path}")
+    return 0
