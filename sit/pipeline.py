@@ -467,6 +467,7 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues, relat
     from .rank import worst_first
 
     told = meta.get("relations_told") or {}
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"))
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"),
+                                                        told.get(i.relation, {}).get("kind", ""))
                                               for i in worst_first(issues)))
     _write_meta(out, meta, timer)

@@ -144,13 +144,17 @@ class Issue:
             return "none"
         return "removal" if not edit.after else "substitution"
 
-    def to_dict(self, sides: Optional[tuple[str, str]] = None) -> dict[str, Any]:
+    def to_dict(self, sides: Optional[tuple[str, str]] = None, own_kind: str = "") -> dict[str, Any]:
         """The issue as ``issues.jsonl`` holds it (docs/report.md, "issues.jsonl"). With ``sides``
         (what the relation calls its two texts, ``run.json``'s ``relations_told``), the two texts
         and their translations are also written under those names (rti: ``container``,
         ``phrase``, ``container_translation``, ``phrase_translation``), where such a name is
-        not a field already."""
+        not a field already. ``own_kind`` names the relation's own finding (``kind`` "": sit's
+        ``structure``), so that ``kind`` names every finding; :meth:`from_dict` given the same
+        name reads it back as ""."""
         out = self._fields()
+        if not self.kind and own_kind:
+            out["kind"] = own_kind
         if sides:
             texts = ((self.pair.original, self.original_translation), (self.pair.perturbed, self.perturbed_translation))
             for name, (text, translation) in zip(sides, texts):
@@ -165,6 +169,7 @@ class Issue:
             "source_id": self.pair.source_id,
             "relation": self.pair.relation,
             "kind": self.kind,
+            "group": self.group,
             "rank": self.rank,
             "distance": self.distance,
             "original": self.pair.original,
@@ -179,7 +184,12 @@ class Issue:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Issue":
+    def from_dict(cls, d: dict[str, Any], own_kinds: Optional[dict[str, str]] = None) -> "Issue":
+        """The issue of an issues.jsonl row; ``own_kinds`` (relation -> the name of its own
+        finding, ``run.json``'s ``relations_told``) reads that name back as kind ""."""
+        kind = d.get("kind", "")
+        if own_kinds and kind and own_kinds.get(d.get("relation", "sit")) == kind:
+            kind = ""
         pair = Pair(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), d.get("relation", "sit"))
         return cls(
             pair=pair,
@@ -189,7 +199,7 @@ class Issue:
             relation_diff={k: (int(v[0]), int(v[1])) for k, v in d.get("relation_diff", {}).items()},
             rank=d.get("rank", 0),
             scores=dict(d.get("scores", {})),
-            kind=d.get("kind", ""),
+            kind=kind,
             evidence=dict(d.get("evidence", {})),
         )
 

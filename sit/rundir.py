@@ -186,7 +186,7 @@ def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
     return read_jsonl(path, row, hint="the run directory is damaged: run `sit run` again")
 
 
-def _issue(row: dict) -> Issue:
+def _issue(row: dict, own_kinds: Optional[dict[str, str]] = None) -> Issue:
     """An :class:`Issue` from a row of issues.jsonl, every field of the type sit writes."""
     _fields(row, {"source_id": int, "rank": int, "distance": float, "original": str, "perturbed": str,
                   "original_translation": str, "perturbed_translation": str, "edit": dict},
@@ -198,7 +198,7 @@ def _issue(row: dict) -> Issue:
     for key, value in row.get("scores", {}).items():
         if value is not None and not _is(value, float):
             raise ValueError(f"scores[{key!r}] is a {type(value).__name__}, not a number")
-    return Issue.from_dict(row)
+    return Issue.from_dict(row, own_kinds)
 
 
 def _pair(row: dict) -> Pair:
@@ -320,7 +320,9 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
         if not (root / name).is_file():
             raise InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
                              "(a run still going, or a file removed); run `sit run` again")
-    issues = list(_read_jsonl(root / "issues.jsonl", _issue))
+    told = meta.get("relations_told") or {}
+    own = {name: t["kind"] for name, t in told.items() if isinstance(t, dict) and isinstance(t.get("kind"), str)}
+    issues = list(_read_jsonl(root / "issues.jsonl", lambda row: _issue(row, own)))
     pairs: list[Pair] = []
     translations: list[dict[str, Any]] = []
     if with_pairs:

@@ -79,7 +79,7 @@ def test_sit_run_translates_through_the_provider(serve, name, tmp_path, corpus, 
     if TRANSLATE is apertium_translate:
         assert next(r for r in translations if r["text"] == SENTENCES[1])["translation"] == "El banco tasas de interés criado."
     captured = capsys.readouterr()
-    assert f"{c['translated']} by the translator" in captured.err
+    assert f"{c['translations']} texts to translate: {c['translated']} by the translator" in captured.err
     assert assert_no_secrets(tmp_path, captured.out, captured.err, caplog.text) >= 6
 
 

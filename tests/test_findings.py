@@ -166,7 +166,7 @@ def test_the_text_report_shows_how_the_translations_differ(tmp_path):
     r = run(RunConfig(input=str(text), translator="apertium", cache_dir=str(tmp_path / "c"), out=str(tmp_path / "r"),
                       progress=False))
     issues = [json.loads(line) for line in (r.run_dir / "issues.jsonl").read_text().splitlines()]
-    structure = [i for i in issues if i["kind"] == ""]
+    structure = [i for i in issues if i["kind"] == "structure"]
     assert structure and all(i["evidence"]["surface"] for i in structure)
     report = (r.run_dir / "report.txt").read_text()
     for issue in structure:

@@ -300,3 +300,18 @@ def test_patinv_removes_only_what_changes_the_meaning(english_tagger):
         assert kept <= variants and not any(v.endswith(("places as Paris and Rome.", "a bit yesterday.")) for v in variants)
         if not kept:
             assert variants == set(), variants
+
+
+def test_patinv_ranks_by_the_meaning_an_identical_translation_lost(tmp_path):
+    """Issue 26: a removal of more content words, or a substitute further away in WordNet, ranks first."""
+    from sit.cache import Cache
+    from sit.relations import RunContext
+    from sit.relations.patinv import PatInvRelation
+
+    rel = PatInvRelation(RunContext(Cache(tmp_path), "en", "es"), substitute=False)
+    lost = lambda a, b: rel.meaning_lost(Edit(1, a, b, "contrast"))  # noqa: E731
+    assert lost("in the old harbour town", "") == 3.0  # old, harbour, town
+    assert lost("very", "") == 1.0  # a stop word alone still loses something
+    near, far = lost("companies", "corporations"), lost("city", "border")
+    assert 1.0 < near < 2.0 and 1.0 < far <= 2.0 and near < far  # corporations lie closer to companies
+    assert lost("zzzq", "qqqz") == 2.0

@@ -216,3 +216,34 @@ def test_sit_run_prints_the_reports_summary_and_report_html(tmp_path):
                             "--relation", "sit", "--out", str(out), "--no-progress"],
                            capture_output=True, text=True, timeout=600)
     assert again.returncode == 4 and "holds another run" in again.stderr and "--force" in again.stderr
+
+
+def test_every_finding_names_its_kind_and_old_labels_still_match(rel_run):
+    root, issues = rel_run
+    rows = [json.loads(line) for line in (root / "issues.jsonl").read_text().splitlines()]
+    assert {(r["group"], r["kind"]) for r in rows} == {("sit", "structure"), ("rti", "phrase"),
+                                                       ("patinv", "same-translation"), ("sit.untranslated", "untranslated")}
+    run = load_run(root)  # read back as the relation's own finding: ids, groups and ranks unchanged
+    assert [(i.group, i.issue_id) for i in run.issues] == [(r["group"], r["issue_id"]) for r in rows]
+    sit = next(i for i in run.issues if i.group == "sit" and i.rank == 1)
+    from sit.report.labels import parse_labels
+    from sit.report.precision import precision_by_relation
+
+    old = parse_labels([{"issue_id": sit.issue_id, "label": "bug", "perturbed": sit.pair.perturbed}])  # no kind
+    named = parse_labels([{"relation": "sit", "kind": "structure", "source_id": sit.pair.source_id, "rank": 1,
+                           "label": "bug", "perturbed": sit.pair.perturbed}])  # kind as issues.jsonl names it
+    for labels in (old, named):
+        result = precision_by_relation(run, labels)
+        assert list(result) == ["sit"] and result["sit"].at_k[0].hits == 1
+
+
+def test_a_run_written_before_counts_named_their_groups_reports_its_findings(tmp_path):
+    issues = sample_relation_issues(3, seed=1)
+    old = {"sentences": 8, "perturbations": 20, "translations": 40, "translated": 40, "translator_calls": 2,
+           "cache_hits": 0, "untranslated": 0, "flagged_sentences": 1, "issues": len(issues)}  # the old dict
+    root = write_sample_run(tmp_path / "old", issues, counts=old)
+    write_reports(root, ("text",))
+    summary = (root / "report.txt").read_text().split("signature:")[0]
+    # flagged sentences counted from the findings (any group), not the old structure-only figure
+    assert f"{len(issues)} findings in 3 flagged sentences" in summary
+    assert re.search(r"rti +6 finding\(s\) in 3 sentence\(s\)", summary)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 def top1(run: Path) -> list[dict]:
     rows = [json.loads(line) for line in open(run / "issues.jsonl", encoding="utf-8")]
-    return sorted((r for r in rows if r["relation"] == "sit" and not r.get("kind") and r["rank"] == 1),
+    return sorted((r for r in rows if r.get("group", r["relation"]) == "sit" and r.get("kind") in (None, "", "structure") and r["rank"] == 1),
                   key=lambda r: r["source_id"])
 
 

@@ -18,7 +18,8 @@ def sample(run: Path, n: int) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = {}
     for r in rows:
         if r["relation"] in PRODUCTION and r["rank"] == 1:
-            groups.setdefault(f"{r['relation']}.{r['kind']}" if r["kind"] else r["relation"], []).append(r)
+            groups.setdefault(r.get("group") or (f"{r['relation']}.{r['kind']}" if r["kind"] else r["relation"]),
+                              []).append(r)
     out = {}
     for group, members in groups.items():
         members.sort(key=lambda r: r["source_id"])

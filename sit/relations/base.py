@@ -117,6 +117,9 @@ class Relation:
     #: the claim of each secondary kind of finding (``Issue.kind`` -> title), such as sit's
     #: ``untranslated``
     kinds: Mapping[str, str] = {}
+    #: the name of the relation's own finding (``Issue.kind`` ""), written as ``kind`` in
+    #: issues.jsonl so that every finding names its kind (sit's ``structure``)
+    kind = ""
     #: what the two source texts of a case are, as the reports name them
     sides: tuple[str, str] = ("source", "perturbed")
     #: fields of the run's configuration (``RunConfig``) passed to the relation as options of the
@@ -136,8 +139,8 @@ class Relation:
     @classmethod
     def telling(cls) -> dict[str, Any]:
         """How the reports tell this relation's findings (``run.json``'s ``relations_told``, so
-        that a report needs no relation's code): title, kinds' titles, sides."""
-        return {"title": cls.title, "kinds": dict(cls.kinds), "sides": list(cls.sides)}
+        that a report needs no relation's code): title, kinds' titles, sides, own kind's name."""
+        return {"title": cls.title, "kinds": dict(cls.kinds), "sides": list(cls.sides), "kind": cls.kind}
 
     def signature(self) -> dict[str, Any]:
         """Every option that changes this relation's findings (written to the run signature)."""

@@ -13,7 +13,10 @@ words are *similar* by design (city -> town), so most of their shared translatio
 Either way a substitution is kept only when the new word is no synonym of the old one (no shared
 WordNet sense, similar sense or pertainym) and has another stem, and it is no finding when the
 translator renders the two words the same standing alone (companies, corporations: "empresas";
-the words are translated with the run's texts, counted as ``same_words_alone``). A removal is
+the words are translated with the run's texts, counted as ``same_words_alone``; option ``alone``,
+default true: a cloud provider whose answer check re-asks a batch that looks out of order may
+re-ask the sentences batched with these single words, so ``patinv.alone=false`` saves those
+requests at the cost of such findings). A removal is
 kept only when it changes the meaning: no modifier of a function word ("such" of "such as"), no
 word the phrase means the same without ("a little bit": "a bit").
 """
@@ -98,15 +101,18 @@ class PatInvRelation(Relation):
     name = "patinv"
     title = "sentences of different meaning got the same translation"
     sides = ("source", "changed")
+    kind = "same-translation"
     uses = frozenset({"perturber"})
 
-    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast"):
+    def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast",
+                 alone: bool = True):
         super().__init__(ctx)
         if words not in WORDS:
             raise ConfigError(f"unknown patinv words {words!r}; choose one of: {', '.join(WORDS)}")
         self.substitute = substitute
         self.remove = remove
         self.words = words
+        self.alone = alone  # ask the translator for a substitution's two words alone (same_alone)
         self._contrast = None
         if substitute:  # build before any work: a missing WordNet fails now
             self._contrast = self._make_contrast() if words == "contrast" else ctx.perturber()
@@ -120,7 +126,7 @@ class PatInvRelation(Relation):
         return ContrastPerturber(cache=self.ctx.cache, progress=self.ctx.progress, tagger=tagger)
 
     def signature(self) -> dict[str, Any]:
-        sig = {"substitute": self.substitute, "remove": self.remove, "words": self.words}
+        sig = {"substitute": self.substitute, "remove": self.remove, "words": self.words, "alone": self.alone}
         if self.substitute and self.words == "contrast":
             sig["contrast"] = {"model": self._contrast.model_id(), **self._contrast.options()}
         return sig
@@ -178,7 +184,7 @@ class PatInvRelation(Relation):
     def sources(self, cases: Sequence[Pair]) -> list[str]:
         """The two sentences of every case, and the two words of every substitution alone (see
         :meth:`same_alone`)."""
-        words = [w for p in cases if p.edit.after for w in (p.edit.before, p.edit.after)]
+        words = [w for p in cases if p.edit.after for w in (p.edit.before, p.edit.after)] if self.alone else []
         return super().sources(cases) + list(dict.fromkeys(words))
 
     @staticmethod
@@ -191,6 +197,23 @@ class PatInvRelation(Relation):
         a, b = translation.get(pair.edit.before), translation.get(pair.edit.after)
         return bool(a) and bool(b) and squeeze(a.lower()) == squeeze(b.lower())
 
+    def meaning_lost(self, edit: Edit) -> float:
+        """How much meaning one identical translation lost (the finding's distance, larger is
+        worse): for a removal, its words that are no stop words (at least 1); for a substitution,
+        1 plus how far apart the two words' first senses of the same part of speech lie in WordNet
+        (1 - Wu-Palmer similarity: between 1 and 2; 2 where WordNet does not know both)."""
+        if not edit.after:
+            from ..bags import stop_words
+
+            stops = stop_words(self.ctx.source_lang)
+            return float(max(1, sum(1 for w in edit.before.split() if w.lower() not in stops)))
+        wn = self._reader()
+        for pos in ("n", "a", "s", "v", "r"):
+            a, b = wn.synsets(edit.before, pos), wn.synsets(edit.after, pos)
+            if a and b:
+                return round(1.0 + 1.0 - (a[0].wup_similarity(b[0]) or 0.0), 3)
+        return 2.0
+
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         found = []
         same_alone = {p for p in cases if self.same_alone(p, translation)}
@@ -199,8 +222,7 @@ class PatInvRelation(Relation):
             if not y or not y2 or pair in same_alone:
                 continue
             if squeeze(y) == squeeze(y2):
-                changed = len(pair.edit.before.split()) if pair.edit.after == "" else 1
-                found.append(Issue(pair, y, y2, float(changed), {}, evidence={"translation": y}))
+                found.append(Issue(pair, y, y2, self.meaning_lost(pair.edit), {}, evidence={"translation": y}))
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         counts = {"cases": len(cases), "compared": sum(1 for p in cases if translation.get(p.original)
                                                       and translation.get(p.perturbed)),

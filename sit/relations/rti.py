@@ -51,6 +51,7 @@ class RtiRelation(Relation):
     name = "rti"
     title = "a noun phrase is translated differently alone than in its container"
     sides = ("container", "phrase")
+    kind = "phrase"
 
     def __init__(self, ctx, *, max_words: int = 9, compare: str = "words"):
         super().__init__(ctx)

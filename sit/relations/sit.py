@@ -34,6 +34,7 @@ class SitRelation(Relation):
     name = "sit"
     title = "the structure of the translation changed under a similar word"
     kinds = {"untranslated": "a word was left untranslated"}
+    kind = "structure"
     run_options = ("distance", "discount")
     uses = frozenset({"perturber", "parser"})
     translates_substitutions = True  # its cases are the run's substitution pairs

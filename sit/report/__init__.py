@@ -84,13 +84,13 @@ def saved_labels(run: RunData) -> Optional[dict]:
     """The triage labels saved beside ``run`` (``labels.jsonl`` in its directory) that name its
     issues, else None (none saved, or none of them names an issue of this run)."""
     from ..errors import InputError
-    from .labels import load_labels, match_labels
+    from .labels import for_run, load_labels, match_labels
 
     path = Path(run.path) / LABELS_FILE
     if not path.is_file():
         return None
     try:
-        labels = load_labels(path)
+        labels = for_run(load_labels(path), run.meta)
         return match_labels(run.issues, labels).labels or None
     except InputError as exc:
         log.warning("%s not shown: %s", path, exc)

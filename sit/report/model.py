@@ -16,7 +16,7 @@ from ..records import Issue
 from ..rundir import RunData
 from .diff import edit_spans, word_diff
 from ..records import RunCounts
-from .labels import CATEGORIES, Label, LabelKey, issue_key, match_labels
+from .labels import CATEGORIES, Label, LabelKey, for_run, issue_key, match_labels
 from .summary import findings_line, group_lines, run_counts, work_lines
 from .precision import precision_by_relation
 
@@ -280,6 +280,7 @@ def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any
 def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> dict[str, Any]:
     """Everything a report shows, as plain data (see the module docstring)."""
     meta = run.meta
+    labels = for_run(labels, meta) if labels else labels
     matched = match_labels(run.issues, labels).labels if labels else {}
     sig = dict(meta.get("signature") or {})
     sentences = _sentences(run, matched)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from ..errors import InputError
 from ..records import Issue
-from .labels import CATEGORIES, Label, LabelKey, LabelMatch, issue_key, match_labels
+from .labels import CATEGORIES, Label, LabelKey, LabelMatch, for_run, issue_key, match_labels
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _run_top_k(run) -> Optional[int]:
 def run_precision(run, labels: dict[LabelKey, Label], top_k: Optional[int] = None) -> PrecisionResult:
     """:func:`compute_precision` over all of a loaded run's issues, with ``top_k`` from its
     signature by default (use :func:`precision_by_relation` for a run of several relations)."""
-    return compute_precision(run.issues, labels, top_k if top_k is not None else _run_top_k(run))
+    return compute_precision(run.issues, for_run(labels, run.meta), top_k if top_k is not None else _run_top_k(run))
 
 
 def precision_by_relation(
@@ -180,6 +180,7 @@ def precision_by_relation(
     """Precision of each group of ``run`` (in the run's order): those in ``relations``, by default
     every group that ``labels`` judges. Raises :class:`InputError` when a named group has no
     findings in the run, or when no label names a group of the run."""
+    labels = for_run(labels, run.meta)
     groups = list(dict.fromkeys(i.group for i in run.issues))
     if relations:
         missing = [g for g in relations if g not in groups]

@@ -161,7 +161,8 @@ def write_sample_run(
     write_json_atomic(root / "run.json", meta)
     write_jsonl_atomic(root / "pairs.jsonl", pairs)
     write_jsonl_atomic(root / "translations.jsonl", translations)
-    write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation]["sides"]) for i in issues])
+    write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation]["sides"], told[i.relation]["kind"])
+                                               for i in issues])
     return root
 
 
