@@ -356,7 +356,9 @@ def pair_scores(kind: str, hyps: Sequence[str], refs: Sequence[str], *, cache=No
     store = cache.store("scores", {"name": kind, "signature": fast.signature(kind)}) if cache is not None else None
     known: dict[str, float] = {}
     if store is not None:
-        known = {k: v for k in dict.fromkeys(keys) if (v := store.get(k, None)) is not None}
+        # a cached score is used only if it is one (a damaged line is scored again)
+        known = {k: v for k in dict.fromkeys(keys) if isinstance(v := store.get(k, None), (int, float))
+                 and not isinstance(v, bool) and 0.0 <= v <= 1.0}
     todo = {k: (h, r) for k, h, r in zip(keys, hyps, refs) if k not in known}
     if todo:
         pairs = list(todo.values())

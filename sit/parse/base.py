@@ -11,6 +11,17 @@ from ..records import Tree
 EMPTY_TREE = Tree((), (), ())
 
 
+def well_formed(tree) -> bool:
+    """A :class:`Tree` whose tokens and relations are text and heads are 0 (the root) or a token's
+    1-based position: what the batch loop accepts from the parser and from the cache (a damaged
+    cache line with null tokens is parsed again)."""
+    if not isinstance(tree, Tree):
+        return False
+    n = len(tree.tokens)
+    return (all(isinstance(t, str) for t in tree.tokens) and all(isinstance(r, str) for r in tree.relations)
+            and all(isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= n for h in tree.heads))
+
+
 class Parser(Counted):
     name: str = "base"
     batch_size: int = 64
@@ -52,7 +63,7 @@ class Parser(Counted):
             desc=f"parse ({self.name})",
             unit="text",
             show_progress=self.progress,
-            valid=lambda tree: isinstance(tree, Tree),
+            valid=well_formed,
             encode=Tree.to_dict,
             decode=Tree.from_dict,
             remote=remote(self, "_parse_batch"),
