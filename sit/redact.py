@@ -204,7 +204,7 @@ def _file_values(env: Mapping[str, str]) -> list[str]:
 
     values: list[str] = []
     try:
-        sections = read_all(env)
+        sections = read_all(env, warn=False)
     except Exception:  # noqa: BLE001 - an unreadable file is reported where it is used
         return values
     for section in sections.values():
@@ -239,8 +239,10 @@ _ACTIVE: contextvars.ContextVar[Redactor] = contextvars.ContextVar("sit_redactor
 
 def active() -> Redactor:
     """The redactor of the command running in this context (an empty one outside a command:
-    it still masks URL credentials)."""
-    return _ACTIVE.get(None) or Redactor()
+    it still masks URL credentials). Threads a command starts do not inherit it (a ContextVar):
+what they write goes through the redactor the adapters and the log handlers hold."""
+    redactor = _ACTIVE.get(None)
+    return redactor if redactor is not None else Redactor()
 
 
 @contextlib.contextmanager
