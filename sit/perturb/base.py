@@ -25,6 +25,16 @@ log = logging.getLogger("sit.perturb")
 MAX_TOKENS = 250
 
 
+def _well_formed(outs) -> bool:
+    """A sentence's perturbations as the batch loop accepts them, computed or cached: (text,
+    :class:`Edit`) pairs whose edits have an integer position and text before and after (a
+    damaged cache line with wrong-typed edits is perturbed again)."""
+    return isinstance(outs, (list, tuple)) and all(
+        isinstance(o, (list, tuple)) and len(o) == 2 and isinstance(o[0], str) and isinstance(o[1], Edit)
+        and isinstance(o[1].position, int) and not isinstance(o[1].position, bool)
+        and isinstance(o[1].before, str) and isinstance(o[1].after, str) for o in outs)
+
+
 class Perturber(Stage):
     name: str = "base"
     kind = "perturbations"
@@ -83,7 +93,7 @@ class Perturber(Stage):
             keys = [f"{rng.getrandbits(64):016x} {s}" for s in sentences]
         job = self.batch_job(
             "_perturb_keys",
-            valid=lambda outs: isinstance(outs, (list, tuple)),
+            valid=_well_formed,
             encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
             decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
             finish=self._finish_batch,

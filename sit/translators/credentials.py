@@ -52,9 +52,9 @@ def load_section(provider: str, env: Optional[Mapping[str, str]] = None) -> dict
     return {str(k): str(v) for k, v in section.items() if not isinstance(v, (dict, list))}
 
 
-def read_all(env: Optional[Mapping[str, str]] = None) -> dict[str, dict[str, str]]:
+def read_all(env: Optional[Mapping[str, str]] = None, *, warn: bool = True) -> dict[str, dict[str, str]]:
     """Every table of the credentials file ({} when there is no file), values as strings; the
-    errors of :func:`load_section`."""
+    errors of :func:`load_section`. With ``warn``, a file others can read is warned about."""
     path = config_path(env)
     env = os.environ if env is None else env
     if not path.exists():
@@ -81,7 +81,7 @@ def read_all(env: Optional[Mapping[str, str]] = None) -> dict[str, dict[str, str
                           "SIT_* environment variables instead") from None
     try:
         mode = path.stat().st_mode
-        if mode & (stat.S_IRGRP | stat.S_IROTH):
+        if warn and mode & (stat.S_IRGRP | stat.S_IROTH):
             log.warning("the credentials file %s is readable by other users; chmod 600 it", path)
     except OSError:
         pass

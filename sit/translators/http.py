@@ -12,7 +12,14 @@ methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
   message this module raises or logs, and are never part of the cache namespace.
 * ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL; it is printed
   only without its ``user:password@``, query string and fragment (:func:`public_url`), which are
-  redacted like the credentials.
+  redacted like the credentials (:mod:`sit.redact`: their forms and fragments too). Its
+  ``user:password@`` never replaces the adapter's own ``Authorization`` header; where the adapter
+  sends none, it goes as basic auth.
+* every answer is checked before anything of it is cached (:meth:`HttpTranslator.checked`):
+  empty or non-text answers are asked again, then left untranslated; a batch of an API that
+  promises order (:attr:`HttpTranslator.promises_order`) whose answers look misaligned is asked
+  again one text at a time. Bodies are read by :mod:`sit.jsonio` (depth and size limits) and
+  never quoted unredacted.
 * every HTTP attempt, retries included, waits for the rate limiter (``qps``), and ends within about
   ``timeout`` seconds: a server that trickles its answer is cut off at that deadline.
 * with ``concurrency`` N above 1, the requests of a batch run on N threads; the rate limiter and
@@ -37,7 +44,7 @@ import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from .. import __version__
 from ..errors import (
@@ -63,11 +70,11 @@ DEFAULT_TIMEOUT = 30.0  # seconds per HTTP request
 DEFAULT_MAX_RETRIES = 5
 DEFAULT_BACKOFF = 1.0  # first backoff, seconds; doubles each retry
 DEFAULT_BACKOFF_MAX = 60.0
-DEFAULT_MAX_RETRY_AFTER = 300.0
-MAX_MESSAGE = 600
+DEFAULT_MAX_RETRY_AFTER = 300.0  # a longer Retry-After stops the run (the cache keeps the progress)
+MAX_MESSAGE = 600  # characters of an error message built from a provider's answer
 #: how many times a request's empty or non-text answers are asked again before they are left
 #: untranslated
-ANSWER_RETRIES = 2  # characters of an error message built from a provider's answer  # a longer Retry-After stops the run (the cache keeps the progress)
+ANSWER_RETRIES = 2
 
 
 @dataclass(frozen=True)
