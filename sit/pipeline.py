@@ -179,10 +179,13 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         ids, texts, source_name = _read(config, warnings)
     # Build every component before any work: missing credentials, pairs or models fail now.
     with timer.stage("setup"):
-        from .downloads import check_needs
+        from .downloads import check_needs, hub_translator
 
-        check_needs(config, target)  # every model that is neither here nor fetchable, in one message
-        translator = engine.attach(_translator(config, cache, target))
+        # every model that is neither here nor fetchable, in one message; a translator that takes no
+        # hub model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
+        translator = None if hub_translator(config.translator) else engine.attach(_translator(config, cache, target))
+        check_needs(config, target)
+        translator = translator or engine.attach(_translator(config, cache, target))
         ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                          threshold=config.threshold, progress=config.progress,
                          make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
