@@ -64,14 +64,27 @@ def download_command(config, target: str, only: Optional[str] = None) -> str:
     return " ".join(shlex.quote(a) for a in args)
 
 
-def _translator_need(config, target: str) -> Optional[Need]:
-    from .resources import hf_model_location
+def hub_translator(name: str):
+    """The class of translator ``name`` where it loads a model from a hub (MarianMT, NLLB,
+    M2M100), else None (Apertium, cloud APIs, CTranslate2 directories: nothing to fetch)."""
     from .translators import TRANSLATORS
     from .translators.seq2seq import Seq2SeqTranslator
 
-    cls = TRANSLATORS.get(config.translator)
-    if not (isinstance(cls, type) and issubclass(cls, Seq2SeqTranslator)):
-        return None  # Apertium, cloud APIs, CTranslate2 directories: nothing to fetch from a hub
+    cls = TRANSLATORS.get(name)
+    return cls if isinstance(cls, type) and issubclass(cls, Seq2SeqTranslator) else None
+
+
+#: what a run can do instead of each part, said with what is missing
+INSTEAD = {"translator": "or use --translator apertium, which works offline", "mlm": "or use --perturber wordnet",
+           "parser": "or use --parser spacy with a spaCy pipeline for the language"}
+
+
+def _translator_need(config, target: str) -> Optional[Need]:
+    from .resources import hf_model_location
+
+    cls = hub_translator(config.translator)
+    if cls is None:
+        return None
     model = cls.hub_model(config.source_lang, target, config.model)
     where, why = hf_model_location(model)
     return Need("translator", f"the {config.translator} translator's model {model}", True, where, why,
@@ -125,7 +138,7 @@ def missing_error(missing: list[Need], config, target: str) -> MissingDependency
     if len(missing) == 1:
         n = missing[0]
         return MissingDependencyError(f"this command needs {n.what}: {n.why}; fetch it where the hub is reachable: "
-                                      f"`{n.fix}`")
+                                      f"`{n.fix}`, {INSTEAD[n.part]}")
     lines = [f"{len(missing)} models this command needs are missing; fetch them where the hub is reachable:"]
     lines += [f"  {n.what}: {n.why}; fetch it: `{n.fix}`" for n in missing]
     lines.append(f"  or all at once: `{download_command(config, target)}`")

@@ -220,10 +220,13 @@ def _build(config: RunConfig, engine, cache: Cache):
     from .translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
-    from .downloads import check_needs
+    from .downloads import check_needs, hub_translator
 
-    check_needs(config, target)  # every model that is neither here nor fetchable, in one message
-    translator = engine.attach(_translator(config, cache, target))
+    # every model that is neither here nor fetchable, in one message; a translator that takes no
+    # hub model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
+    translator = None if hub_translator(config.translator) else engine.attach(_translator(config, cache, target))
+    check_needs(config, target)
+    translator = translator or engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                      threshold=config.threshold, progress=config.progress, translator=translator,
                      make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
