@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 from typing import Any, Optional, Sequence
 
-from ..batching import BatchJob, BatchStats, cached_batches, remote
+from ..batching import BatchJob, BatchStats, cached_batches
 from ..cache import Cache
 from ..errors import ResponseMismatchError, TranslationError
+from ..stage import Stage
 from ..validate import check_number
 from .answers import failed
 
@@ -30,8 +31,8 @@ class TranslatorStats(BatchStats):
         return {**super().to_dict(), "translated": self.computed}
 
 
-class Translator:
-    """Base class of every translator adapter.
+class Translator(Stage):
+    """Base class of every translator adapter (a :class:`~sit.stage.Stage`).
 
     Subclasses set ``name`` and ``default_batch_size``, may override :meth:`model_id` and
     :meth:`version`, and implement :meth:`_translate_batch` (a list of non-empty texts in, the same
@@ -44,6 +45,9 @@ class Translator:
     """
 
     name: str = "base"
+    kind = "translations"
+    verb = "translate"
+    unit = "text"
     default_batch_size: int = 32
     option_names: tuple[str, ...] = ()
     #: whether a text's translation is the same whatever else is in its batch. Only then may a
@@ -78,30 +82,20 @@ class Translator:
         self.concurrency = check_number(concurrency, "--concurrency", minimum=1, integer=True,
                                         what="requests in flight")
         batch_size = check_number(batch_size, "--batch-size", minimum=1, integer=True)
+        super().__init__(cache=cache, progress=progress)
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.model = model
-        self.cache = cache
         self.batch_size = batch_size or self.default_batch_size
-        self.progress = progress
         self.stats = TranslatorStats()
         #: the deliberate re-translations of :meth:`translate_in_batch`, counted apart from the
         #: run's one pass (whose ``stats`` the run's summary reports)
         self.batch_stats = TranslatorStats()
-        self._store = None
 
     # -- identity ------------------------------------------------------------------------------
     def model_id(self) -> str:
         """The model or engine this adapter translates with (recorded in signatures and cache keys)."""
         return self.model or self.name
-
-    def version(self) -> str:
-        """A version of the engine/model, so that an upgrade does not reuse stale cache entries."""
-        return ""
-
-    def options(self) -> dict[str, Any]:
-        """The options that change the translations (prompt hash, temperature, beam size...)."""
-        return {}
 
     def signature(self) -> dict[str, Any]:
         sig: dict[str, Any] = {
@@ -115,12 +109,6 @@ class Translator:
             sig["options"] = self.options()
         return sig
 
-    @property
-    def store(self):
-        if self._store is None and self.cache is not None:
-            self._store = self.cache.store("translations", self.signature())
-        return self._store
-
     # -- the public face -----------------------------------------------------------------------
     def translate(self, texts: Sequence[str], *, strict: bool = True) -> list[Optional[str]]:
         """Translate ``texts`` in order.
@@ -132,22 +120,9 @@ class Translator:
         and are counted in :attr:`stats`.
         """
         texts = list(texts)
-        job = BatchJob(
-            compute=self._translate_batch,
-            mismatch=self._mismatch,
-            stats=self.stats,
-            store=self.store,
-            batch_size=self.batch_size,
-            desc=f"translate ({self.name})",
-            unit="text",
-            show_progress=self.progress,
-            valid=lambda t: isinstance(t, str) and bool(t.strip()),
-            finish=self.check_answer,
-            recoverable=(TranslationError,),
-            strict=strict,
-            unanswered=self._unanswered,
-            remote=remote(self, "_translate_batch"),
-        )
+        job = self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str) and bool(t.strip()),
+                             finish=self.check_answer, recoverable=(TranslationError,), strict=strict,
+                             unanswered=self._unanswered)
         result = cached_batches([t for t in texts if t.strip()], job)
         return [result.get(t) if t.strip() else t for t in texts]
 
