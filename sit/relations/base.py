@@ -159,3 +159,16 @@ class Relation:
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         raise NotImplementedError
+
+    def checked(self, found: Sequence[Issue], *, cases: int, compared: int, kinds: Sequence[str] = (),
+                **extra: int) -> Checked:
+        """``found`` ranked by the run's threshold and top-k (:func:`sit.rank.rank_issues`), with the
+        counts every relation reports: ``cases``, ``compared``, ``issues``, ``flagged_sentences``
+        (distinct run sentences), ``<kind>_issues`` for each of ``kinds``, then ``extra``."""
+        from ..rank import rank_issues
+
+        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        counts = {"cases": cases, "compared": compared, "issues": len(issues),
+                  "flagged_sentences": len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
+                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in kinds}, **extra}
+        return Checked(issues, counts)

@@ -15,7 +15,6 @@ import random
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import ConfigError
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair, stable_hash
 from ..textcheck.compare import changed_words, difference, normalized
 from .base import Checked, Relation
@@ -75,9 +74,6 @@ class BatchRelation(Relation):
                     found.append(Issue(pair, y, y2, float(max(1, changed_words(y, y2))), {}, kind="changed",
                                        evidence={"position": pair.edit.position, "batch": len(texts),
                                                  "neighbours": others, "difference": difference(y, y2)}))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         stats = self.ctx.translator.batch_stats
-        counts = {"cases": len(cases), "compared": compared, "batches": len(batches), "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues}),
-                  "retranslated": stats.translated, "retranslation_cache_hits": stats.cache_hits}
-        return Checked(issues, counts)
+        return self.checked(found, cases=len(cases), compared=compared, batches=len(batches),
+                            retranslated=stats.translated, retranslation_cache_hits=stats.cache_hits)

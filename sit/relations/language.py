@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
@@ -69,11 +68,7 @@ class LanguageRelation(Relation):
                 continue
             compared += 1
             found.extend(self._issues(pair, y))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": len(cases), "compared": compared, "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues}),
-                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
-        return Checked(issues, counts)
+        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
 
     def _issues(self, pair: Pair, y: str) -> list[Issue]:
         target, out = self.ctx.target_lang, []

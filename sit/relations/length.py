@@ -20,7 +20,6 @@ import re
 import statistics
 from typing import Any, Mapping, Optional, Sequence
 
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
 
@@ -98,11 +97,7 @@ class LengthRelation(Relation):
         done = {x: y for x, y in translation.items() if y is not None and x.strip()}
         found = [i for x, y in done.items() for i in self._own(x, y)]
         found.extend(self._ratios(done))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": 0, "compared": len(done), "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
-                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
-        return Checked(issues, counts)
+        return self.checked(found, cases=0, compared=len(done), kinds=list(self.kinds))
 
     def _issue(self, x: str, y: str, kind: str, distance: float, evidence: dict) -> Issue:
         pair = Pair(self._ids.get(x, -1), x, x, Edit(0, "", "", self.name, level="sentence", note=kind),

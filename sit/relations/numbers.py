@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional, Sequence
 
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import normalized
 from ..textcheck.numbers import changed_number, currency_kept, find, numbers_of, target_forms
@@ -71,11 +70,7 @@ class NumbersRelation(Relation):
             found.extend(self._kept(pair, y, y2 or y))
             if self.changed:
                 found.extend(self._changed(pair, y, y2))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": len(cases), "compared": compared, "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues}),
-                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
-        return Checked(issues, counts)
+        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
 
     def _kept(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         """The numbers of the sentence missing from its translation, in the source's format, or

@@ -16,7 +16,6 @@ import re
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import ConfigError
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import changed_words, difference, normalized
 from ..textcheck.tokens import missing_tokens, tokens_of, without
@@ -85,11 +84,7 @@ class PassthroughRelation(Relation):
                 continue
             compared += 1
             found.extend(self._issues(pair, y, y2))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": len(cases), "compared": compared, "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues}),
-                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.kinds}}
-        return Checked(issues, counts)
+        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
 
     def _issues(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         out = []

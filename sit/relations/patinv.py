@@ -28,7 +28,6 @@ import re
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import ConfigError
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
 from ..text import squeeze
@@ -223,9 +222,5 @@ class PatInvRelation(Relation):
                 continue
             if squeeze(y) == squeeze(y2):
                 found.append(Issue(pair, y, y2, self.meaning_lost(pair.edit), {}, evidence={"translation": y}))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": len(cases), "compared": sum(1 for p in cases if translation.get(p.original)
-                                                      and translation.get(p.perturbed)),
-                  "same_words_alone": len(same_alone),
-                  "issues": len(issues), "flagged_sentences": len({i.pair.source_id for i in issues})}
-        return Checked(issues, counts)
+        compared = sum(1 for p in cases if translation.get(p.original) and translation.get(p.perturbed))
+        return self.checked(found, cases=len(cases), compared=compared, same_words_alone=len(same_alone))

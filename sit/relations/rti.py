@@ -15,7 +15,6 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..bags import COMPARES, missing_from, target_bag
 from ..errors import ConfigError
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
 
@@ -93,7 +92,4 @@ class RtiRelation(Relation):
             missing = missing_from(target_bag(inner, lang, self.compare), target_bag(outer, lang, self.compare))
             found.append(Issue(pair, outer, inner, float(sum(missing.values())), {},
                                evidence={"missing": sorted(missing.elements())}))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": len(cases), "compared": len(found), "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues})}
-        return Checked(issues, counts)
+        return self.checked(found, cases=len(cases), compared=len(found))

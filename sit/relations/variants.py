@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from ..rank import rank_issues
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import changed_words, difference
 from .base import Checked, Relation
@@ -73,8 +72,4 @@ class VariantRelation(Relation):
                 a, b = self.key(kind, y), self.key(kind, y2)
                 found.append(Issue(pair, y, y2, float(max(1, changed_words(a, b))), {}, kind=kind,
                                    evidence={"difference": difference(a, b)}))
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": len(cases), "compared": compared, "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues}),
-                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in self.chosen}}
-        return Checked(issues, counts)
+        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.chosen))
