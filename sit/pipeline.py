@@ -18,6 +18,7 @@ from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, RunCounts, RunSignature, package_versions
+from .relations import DEFAULT_RELATIONS
 from .rundir import check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
@@ -37,7 +38,7 @@ class RunConfig:
     translator_options: dict[str, Any] = field(default_factory=dict)  # --translator-option
     parser: str = "auto"
     parser_model: Optional[str] = None
-    relations: tuple[str, ...] = ("sit",)
+    relations: tuple[str, ...] = DEFAULT_RELATIONS
     relation_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # relation -> options
     distance: str = "relation"
     discount: bool = True  # sit: leave the substituted token's own arc out of the counts

@@ -7,6 +7,7 @@ import sys
 
 from .. import hints
 from ..inputs import MAX_LINE_CHARS
+from ..relations import DEFAULT_RELATIONS
 
 
 EXIT_STATUS = """exit status:
@@ -151,7 +152,7 @@ CASE_ARGS = {
     "mlm_model": ("mlm_model", "--mlm-model", "bert-base-uncased"),
     "num_perturb": ("num_perturb", "--num-perturb", 10),
     "perturber_options": ("perturber_option", "--perturber-option", []),
-    "relations": ("relation", "--relation", "sit"),
+    "relations": ("relation", "--relation", ",".join(DEFAULT_RELATIONS)),
     "relation_options": ("relation_option", "--relation-option", []),
     "parser": ("parser", "--parser", "auto"),
     "parser_model": ("parser_model", "--parser-model", None),

@@ -19,6 +19,9 @@ from ..errors import ConfigError
 from ..registry import Entry, Registry
 from .base import Checked, Relation, RunContext
 
+#: the relations a run tests when it names none (``--relation``)
+DEFAULT_RELATIONS: tuple[str, ...] = ("sit",)
+
 RELATIONS = Registry(
     "relation",
     {
@@ -71,4 +74,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations"]
