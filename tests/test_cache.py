@@ -354,3 +354,20 @@ def test_a_run_says_which_cache_it_used_and_finds_it_from_another_directory(tmp_
     counts = json.loads((tmp_path / "r2" / "run.json").read_text())["counts"]
     assert counts["translator_calls"] == 0 and counts["cache_hits"] == counts["translations"] > 0
     assert not (tmp_path / "cache").exists() and not (tmp_path / "elsewhere" / "cache").exists()
+
+
+def test_a_deeply_nested_cached_value_is_set_aside_not_a_recursion_error(tmp_path):
+    """Issue 23, item 10 for the cache: a value nested 100,000 levels deep (a hostile or damaged
+    database) is read by the one limited JSON reader, copied aside and recomputed."""
+    import sqlite3
+
+    cache = Cache(tmp_path)
+    cache.store("translations", {"name": "t"}).put("hello", "hola")
+    db = sqlite3.connect(cache.path)
+    db.execute("UPDATE entries SET v = ?", ("[" * 100_000 + "]" * 100_000,))
+    db.commit()
+    db.close()
+    store = Cache(tmp_path).store("translations", {"name": "t"})
+    assert store.get("hello", None) is None and store.get_many(["hello"]) == {}
+    assert any("wrong shape" in p for p in store.problems)
+    assert list(tmp_path.glob("cache.sqlite3.corrupt-*"))
