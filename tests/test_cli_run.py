@@ -20,7 +20,7 @@ def sit(*args, env=None, check=True):
 
 
 #: six sentences give few natural substitutes; without the n-gram check they give issues of both kinds
-PAPERS_WORDS = ("--perturber-option", "lm=none")
+PAPERS_WORDS = ("--perturber-option", "lm=none", "--relation", "sit")  # sit's own findings, as the paper
 
 
 @requires_apertium
@@ -145,6 +145,7 @@ def test_run_with_a_noise_perturber_and_its_options(tmp_path):
     assert meta["signature"]["perturber"] == "character_swap"
     assert meta["signature"]["perturber_options"]["rate"] == 0.3 and "rate:0.3" in meta["signature_line"]
     pairs = [json.loads(line) for line in (out / "pairs.jsonl").read_text().splitlines()]
+    pairs = [p for p in pairs if p["relation"] == "sit"]  # the noise perturber's: sit's cases
     assert 0 < len(pairs) <= 12 and all(p["perturbed"] != p["original"] for p in pairs)
     bad = sit("run", "--dataset", "business", "--perturber", "character_swap", "--perturber-option", "bogus=1", check=False)
     assert bad.returncode == 2 and "has no option 'bogus'" in bad.stderr

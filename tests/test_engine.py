@@ -219,7 +219,7 @@ def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path, serve, monke
     text.write_text("\n".join(POLITICS) + "\n")
     results = {}
     for jobs in (1, 2):
-        results[jobs] = run(RunConfig(input=str(text), translator="deepl", target_lang="es", jobs=jobs,
+        results[jobs] = run(RunConfig(input=str(text), translator="deepl", target_lang="es", jobs=jobs, relations=("sit",),
                                       cache_dir=str(tmp_path / f"c{jobs}"), out=str(tmp_path / f"r{jobs}"),
                                       progress=False))
     assert results[1].counts["translated"] == results[2].counts["translated"] == results[2].counts["translations"]

@@ -57,7 +57,8 @@ def test_the_mission_command_downloads_what_it_needs_then_runs_offline(model_hub
     assert meta["parser_reason"].startswith("stanza:"), meta["parser_reason"]
     assert meta["counts"]["perturbations"] > 0 and meta["counts"]["translated"] > 0
     pairs = [json.loads(line) for line in (tmp_path / "run1" / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert pairs and all(p["edit"]["perturber"] == "mlm" for p in pairs if "edit" in p)
+    substitutions = [p for p in pairs if p["relation"] == "sit"]
+    assert substitutions and all(p["edit"]["perturber"] == "mlm" for p in substitutions)
     translations = (tmp_path / "run1" / "translations.jsonl").read_text(encoding="utf-8")
     assert any("\u4e00" <= ch <= "\u9fff" for ch in translations)  # Chinese, from the tiny opus-mt-en-zh
     assert (tmp_path / "run1" / "report.txt").is_file() and (tmp_path / "run1" / "report.html").is_file()

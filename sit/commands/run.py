@@ -57,7 +57,7 @@ def _case_options(p) -> None:
                    help="an option of the perturber, e.g. rate=0.2 or skip_entities=true (repeatable; see `sit perturb --help`)")
     p.add_argument("--relation", metavar="NAMES",
                    help=f"metamorphic relations to test, comma-separated, of: {', '.join(RELATIONS.names())} "
-                        "or all (`sit list relations` says what each tests; docs/relations.md); default sit. All share one translation "
+                        f"or all (`sit list relations` says what each tests; docs/relations.md); default {','.join(DEFAULT_RELATIONS)}. All share one translation "
                         "pass and one cache")
     p.add_argument("--relation-option", action="append", metavar="REL.KEY=VALUE",
                    help="an option of one relation, e.g. rti.compare=all-words, rti.max_words=7, "
