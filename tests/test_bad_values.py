@@ -118,7 +118,7 @@ def test_sit_eval_refuses_invalid_values(tmp_path, capsys, option, names):
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_sit_summarize_numbers_go_through_the_one_check(tmp_path, capsys, option, rule):
     out = tmp_path / "out.jsonl"
-    code = main(["summarize", "--input", "lead_docs", "--perturbation", "sentence_reorder", "--no-progress",
+    code = main(["summarize", "--input", "lead_docs", "--perturber", "sentence_reorder", "--no-progress",
                  "--cache-dir", str(tmp_path / "cache"), "--output", str(out), *option])
     assert code == 2
     assert one_error(capsys) == f"sit: error: {rule}"

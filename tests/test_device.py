@@ -114,7 +114,7 @@ def test_sit_run_refuses_a_missing_device_before_any_work(tmp_path, capsys, devi
 @pytest.mark.parametrize("command", ["perturb", "summarize"])
 def test_perturb_and_summarize_pass_device_to_the_perturber(tiny_bert, english_tagger, tmp_path, command):
     io = ["--input", "in.txt", "--output", "out.txt"] if command == "perturb" else ["--input", "lead_docs"]
-    args = build_parser().parse_args([command, *io, "--perturbation", "mlm", "--option", f"model={tiny_bert}",
+    args = build_parser().parse_args([command, *io, "--perturber", "mlm", "--perturber-option", f"model={tiny_bert}",
                                       "--device", "cpu"])
     perturber = perturber_from_args(args, cache=Cache(tmp_path))
     perturber._tagger = english_tagger
@@ -128,14 +128,14 @@ def test_perturb_and_summarize_refuse_a_missing_device_before_any_work(tiny_bert
                                                                        device):
     src = tmp_path / "in.txt"
     src.write_text(SENTENCE + "\n", encoding="utf-8")
-    option = ["--option", f"model={tiny_bert}"] if perturbation == "mlm" else []
+    option = ["--perturber-option", f"model={tiny_bert}"] if perturbation == "mlm" else []
     runs = {
         "perturb": ["perturb", "--input", str(src), "--output", str(tmp_path / "out.txt")],
         "summarize": ["summarize", "--input", "lead_docs", "--size", "2", "--output", str(tmp_path / "sum.jsonl"),
                       "--no-progress"],
     }
     for name, argv in runs.items():
-        rc = main([*argv, "--perturbation", perturbation, *option, "--device", device])
+        rc = main([*argv, "--perturber", perturbation, *option, "--device", device])
         err = capsys.readouterr().err.strip()
         assert rc == 2 and len(err.splitlines()) == 1 and f"--device {device}" in err.replace("'", ""), (name, err)
     assert not (tmp_path / "out.txt").exists() and not (tmp_path / "sum.jsonl").exists()

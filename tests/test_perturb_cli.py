@@ -47,7 +47,7 @@ def records(path):
 )
 def test_perturb_writes_aligned_lines_and_records(tmp_path, src, capsys, name, extra, expected):
     out = tmp_path / "adv.txt"
-    rc = main(["perturb", "--input", str(src), "--output", str(out), "--perturbation", name, *extra])
+    rc = main(["perturb", "--input", str(src), "--output", str(out), "--perturber", name, *extra])
     assert rc == 0
     got = out.read_text(encoding="utf-8").split("\n")
     assert got[-1] == "" and len(got) - 1 == len(LINES)
@@ -69,14 +69,14 @@ def test_perturb_writes_aligned_lines_and_records(tmp_path, src, capsys, name, e
     assert "line(s) left unchanged: empty text" in err
     # the same command again gives the same bytes
     out2 = tmp_path / "adv2.txt"
-    main(["perturb", "--input", str(src), "--output", str(out2), "--perturbation", name, *extra])
+    main(["perturb", "--input", str(src), "--output", str(out2), "--perturber", name, *extra])
     assert out2.read_bytes() == out.read_bytes()
 
 
 def test_records_path_and_cannot_apply_reason(tmp_path, src):
     out, rec = tmp_path / "o.txt", tmp_path / "r.jsonl"
     assert main(["perturb", "--input", str(src), "--output", str(out), "--records", str(rec),
-                 "--perturbation", "document_reorder"]) == 0
+                 "--perturber", "document_reorder"]) == 0
     recs = records(rec)
     assert not any(r["applied"] for r in recs)
     assert recs[0]["reason"] == "a single document (no '|||||' separator between documents)"
@@ -86,16 +86,16 @@ def test_records_path_and_cannot_apply_reason(tmp_path, src):
 @pytest.mark.parametrize(
     "args,code,message",
     [
-        (["--perturbation", "nope"], 2, "unknown perturber 'nope'"),
-        (["--perturbation", "sentence_paraphrase"], 2, "needs a paraphrase model"),
-        (["--perturbation", "wordnet", "--n", "2"], 2, "the wordnet perturber has no option 'n'; its options: num_perturb, senses"),
-        (["--perturbation", "sentence_reorder", "--n", "2"], 2, "the sentence_reorder perturber has no option 'n'"),
-        (["--perturbation", "document_reorder", "--option", "protect=[\"EU\"]"], 2, "has no option 'protect'"),
-        (["--perturbation", "wordnet", "--paraphrase-model", "t5"], 2, "the wordnet perturber has no option 'model'"),
-        (["--perturbation", "character_swap", "--option", "rate"], 2, "--option takes KEY=VALUE"),
-        (["--perturbation", "character_swap", "--rate", "2"], 2, "rate must be a finite number above 0 and at most 1 (the fraction of eligible units), not 2.0"),
-        (["--perturbation", "character_swap", "--option", "bogus=1"], 2, "the character_swap perturber has no option 'bogus'"),
-        (["--perturbation", "character_swap", "--protect", "("], 2, "bad protect pattern"),
+        (["--perturber", "nope"], 2, "unknown perturber 'nope'"),
+        (["--perturber", "sentence_paraphrase"], 2, "needs a paraphrase model"),
+        (["--perturber", "wordnet", "--n", "2"], 2, "the wordnet perturber has no option 'n'; its options: num_perturb, senses"),
+        (["--perturber", "sentence_reorder", "--n", "2"], 2, "the sentence_reorder perturber has no option 'n'"),
+        (["--perturber", "document_reorder", "--perturber-option", "protect=[\"EU\"]"], 2, "has no option 'protect'"),
+        (["--perturber", "wordnet", "--paraphrase-model", "t5"], 2, "the wordnet perturber has no option 'model'"),
+        (["--perturber", "character_swap", "--perturber-option", "rate"], 2, "--option takes KEY=VALUE"),
+        (["--perturber", "character_swap", "--rate", "2"], 2, "rate must be a finite number above 0 and at most 1 (the fraction of eligible units), not 2.0"),
+        (["--perturber", "character_swap", "--perturber-option", "bogus=1"], 2, "the character_swap perturber has no option 'bogus'"),
+        (["--perturber", "character_swap", "--protect", "("], 2, "bad protect pattern"),
     ],
 )
 def test_errors_are_one_line_messages(tmp_path, src, capsys, args, code, message):
@@ -108,20 +108,20 @@ def test_errors_are_one_line_messages(tmp_path, src, capsys, args, code, message
 def test_bad_input_files(tmp_path, capsys):
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("caf\xe9\n".encode("latin-1"))
-    assert main(["perturb", "--input", str(bad), "--output", str(tmp_path / "o"), "--perturbation", "homoglyph"]) == 2
+    assert main(["perturb", "--input", str(bad), "--output", str(tmp_path / "o"), "--perturber", "homoglyph"]) == 2
     assert "not valid UTF-8" in capsys.readouterr().err
     empty = tmp_path / "empty.txt"
     empty.write_text("\n\n", encoding="utf-8")
-    assert main(["perturb", "--input", str(empty), "--output", str(tmp_path / "o"), "--perturbation", "homoglyph"]) == 2
+    assert main(["perturb", "--input", str(empty), "--output", str(tmp_path / "o"), "--perturber", "homoglyph"]) == 2
     assert "has no text" in capsys.readouterr().err
     assert main(["perturb", "--input", str(tmp_path / "missing"), "--output", str(tmp_path / "o"),
-                 "--perturbation", "homoglyph"]) == 2
+                 "--perturber", "homoglyph"]) == 2
 
 
 def test_options_reach_the_perturber(tmp_path, src):
     out = tmp_path / "o.txt"
-    assert main(["perturb", "--input", str(src), "--output", str(out), "--perturbation", "character_insert",
-                 "--option", "alphabet=\"z\\u00e9\"", "--rate", "1.0", "--keep-stopwords"]) == 0
+    assert main(["perturb", "--input", str(src), "--output", str(out), "--perturber", "character_insert",
+                 "--perturber-option", "alphabet=\"z\\u00e9\"", "--rate", "1.0", "--keep-stopwords"]) == 0
     first = records(tmp_path / "o.txt.edits.jsonl")[0]
     assert len(first["edits"]) == 9  # every word, stop words included
     assert all(set(e["after"]) - set(e["before"]) <= {"z", "é", "Z", "É"} for e in first["edits"])
@@ -129,7 +129,7 @@ def test_options_reach_the_perturber(tmp_path, src):
 
 def test_wordnet_perturber_through_sit_perturb(tmp_path, src):
     out = tmp_path / "o.txt"
-    assert main(["perturb", "--input", str(src), "--output", str(out), "--perturbation", "wordnet",
+    assert main(["perturb", "--input", str(src), "--output", str(out), "--perturber", "wordnet",
                  "--cache-dir", str(tmp_path / "cache")]) == 0
     recs = records(tmp_path / "o.txt.edits.jsonl")
     assert recs[0]["applied"] and recs[0]["edits"][0]["before"] in LINES[0].rstrip(".").split()
@@ -145,7 +145,7 @@ def _sacrebleu_chrf(hyp: str, ref: str) -> float:
 def test_perturbed_file_feeds_sit_eval(tmp_path, src, capsys):
     """`sit perturb` output is line-aligned with its input, so TEAPOT scores it line by line."""
     adv = tmp_path / "adv.txt"
-    assert main(["perturb", "--input", str(src), "--output", str(adv), "--perturbation", "character_swap"]) == 0
+    assert main(["perturb", "--input", str(src), "--output", str(adv), "--perturber", "character_swap"]) == 0
     a = src.read_text(encoding="utf-8").splitlines()
     b = adv.read_text(encoding="utf-8").splitlines()
     assert len(a) == len(b)
@@ -172,3 +172,20 @@ def test_one_validator_for_run_and_perturb_options():
         "num_perturb": 2, "device": "cpu", "model": "m"}
     with pytest.raises(ConfigError, match="the sentence_reorder perturber has no option 'rate'; its options: separator, num_perturb"):
         perturber_options("sentence_reorder", {"rate": 0.5})
+
+
+def test_old_flag_spellings_still_work_and_say_so(tmp_path, capsys):
+    """Issue 26: one spelling of each flag across subcommands (sit run's); the old ones are aliases
+    that print a one-line note."""
+    src = tmp_path / "in.txt"
+    src.write_text("The cat sat on the mat today.\n", encoding="utf-8")
+    new, old = tmp_path / "new.txt", tmp_path / "old.txt"
+    assert main(["perturb", "--input", str(src), "--output", str(new), "--perturber", "character_swap",
+                 "--perturber-option", "min_word_length=3"]) == 0
+    assert "old spelling" not in capsys.readouterr().err
+    assert main(["perturb", "--input", str(src), "--output", str(old), "--perturbation", "character_swap",
+                 "--option", "min_word_length=3"]) == 0
+    err = capsys.readouterr().err
+    assert "sit: note: --perturbation is the old spelling of --perturber" in err
+    assert "sit: note: --option is the old spelling of --perturber-option" in err
+    assert new.read_text(encoding="utf-8") == old.read_text(encoding="utf-8")

@@ -162,7 +162,7 @@ def test_hub_dataset_fails_clearly_offline(monkeypatch):
 
 def test_sit_summarize_cli(tmp_path, capsys):
     out, rep = tmp_path / "docs.jsonl", tmp_path / "report.json"
-    rc = main(["summarize", "--input", "lead_docs", "--perturbation", "sentence_reorder", "--cache-dir",
+    rc = main(["summarize", "--input", "lead_docs", "--perturber", "sentence_reorder", "--cache-dir",
                str(tmp_path / "cache"), "--output", str(out), "--report", str(rep), "--no-progress"])
     assert rc == 0
     text = capsys.readouterr().out
@@ -173,7 +173,7 @@ def test_sit_summarize_cli(tmp_path, capsys):
     rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 26 and {"summary", "perturbed_summary", "lead_score", "teapot"} <= set(rows[0])
     # the second run answers from the summary cache
-    main(["summarize", "--input", "lead_docs", "--perturbation", "sentence_reorder", "--cache-dir",
+    main(["summarize", "--input", "lead_docs", "--perturber", "sentence_reorder", "--cache-dir",
           str(tmp_path / "cache"), "--no-progress"])
     assert "summaries came from the cache" in capsys.readouterr().err
 
@@ -181,10 +181,10 @@ def test_sit_summarize_cli(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["--input", "lead_docs", "--perturbation", "homoglyph", "--model", "x"], "apply to seq2seq"),
-        (["--input", "lead_docs", "--perturbation", "homoglyph", "--summarizer", "nope"], "unknown summarizer"),
-        (["--input", "missing.jsonl", "--perturbation", "homoglyph"], "cannot read"),
-        (["--input", "lead_docs", "--perturbation", "sentence_paraphrase"], "needs a paraphrase model"),
+        (["--input", "lead_docs", "--perturber", "homoglyph", "--model", "x"], "apply to seq2seq"),
+        (["--input", "lead_docs", "--perturber", "homoglyph", "--summarizer", "nope"], "unknown summarizer"),
+        (["--input", "missing.jsonl", "--perturber", "homoglyph"], "cannot read"),
+        (["--input", "lead_docs", "--perturber", "sentence_paraphrase"], "needs a paraphrase model"),
     ],
 )
 def test_sit_summarize_errors(tmp_path, capsys, args, message):

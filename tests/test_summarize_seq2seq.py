@@ -92,7 +92,7 @@ def test_sit_summarize_with_the_tiny_model(tiny, tmp_path, capsys):
     rows = [json.loads(x) for x in bundled_path("lead_docs").read_text(encoding="utf-8").splitlines()[:4]]
     docs_file.write_text("".join(json.dumps({"document": r["document"]}) + "\n" for r in rows), encoding="utf-8")
     rc = main(["summarize", "--input", str(docs_file), "--summarizer", "seq2seq", "--model", tiny,
-               "--perturbation", "sentence_reorder", "--no-progress", "--cache-dir", str(tmp_path / "c")])
+               "--perturber", "sentence_reorder", "--no-progress", "--cache-dir", str(tmp_path / "c")])
     assert rc == 0
     out = capsys.readouterr().out
     assert "Lead bias of seq2seq" in out and "ROUGE: no reference summaries given" in out
@@ -165,6 +165,6 @@ def test_sit_summarize_device_option_reaches_the_model(tiny, tmp_path, capsys):
     docs_file = tmp_path / "docs.jsonl"
     docs_file.write_text(json.dumps({"document": "One sentence here. Another one there."}) + "\n", encoding="utf-8")
     rc = main(["summarize", "--input", str(docs_file), "--summarizer", "seq2seq", "--model", tiny,
-               "--perturbation", "sentence_reorder", "--no-progress", "--device", "cuda:99"])
+               "--perturber", "sentence_reorder", "--no-progress", "--device", "cuda:99"])
     err = capsys.readouterr().err
     assert rc == 2 and "--device cuda:99" in err and len(err.strip().splitlines()) == 1

@@ -44,11 +44,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _case_options(p) -> None:
     """What decides a run's test cases: the perturber, the relations, the parser and the ranking."""
+    from .flags import spelled
     from ..relations import RELATIONS
 
-    p.add_argument("--perturber", "--perturbation", dest="perturber",
-                   help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
-                        "(--perturbation, as in sit perturb, is the same)")
+    spelled(p, "--perturber", "--perturbation", dest="perturber",
+            help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
+                 "(--perturbation is the old spelling)")
     p.add_argument("--mlm-model",
                    help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
     p.add_argument("--num-perturb", type=int,

@@ -18,8 +18,10 @@ NOISE_HELP = (
 )
 
 
-def add_perturber_options(p: argparse.ArgumentParser, *, flag: str = "--perturbation") -> None:
-    p.add_argument(flag, "--perturber", dest="perturbation", required=True, metavar="NAME", help=NOISE_HELP)
+def add_perturber_options(p: argparse.ArgumentParser) -> None:
+    from ..commands.flags import spelled
+
+    spelled(p, "--perturber", "--perturbation", dest="perturbation", required=True, metavar="NAME", help=NOISE_HELP)
     p.add_argument("--seed", type=int, default=0, help="seed of random.Random driving the perturbation (default 0)")
     amount = p.add_mutually_exclusive_group()
     amount.add_argument("--n", type=int, help="edits per text (default 1)")
@@ -35,13 +37,13 @@ def add_perturber_options(p: argparse.ArgumentParser, *, flag: str = "--perturba
     p.add_argument("--device", help="torch device for the models (the masked LM, sentence encoder and paraphraser; "
                    "in sit summarize, the summarizer too): cpu, cuda, cuda:N or mps (default cuda where available, "
                    "else cpu)")
-    p.add_argument("--option", "--perturber-option", dest="option", action="append", default=[], metavar="KEY=VALUE",
-                   help="any other perturber option, e.g. alphabet=xyz, separator='|||', target=random "
-                   "(VALUE is read as JSON where it parses; --perturber-option, as in sit run, is the same)")
+    spelled(p, "--perturber-option", "--option", dest="option", append=True, default=[], metavar="KEY=VALUE",
+            help="any other perturber option, e.g. alphabet=xyz, separator='|||', target=random "
+            "(VALUE is read as JSON where it parses; --option is the old spelling)")
 
 
 def perturber_from_args(args: argparse.Namespace, cache=None):
-    """Create the perturber named by ``--perturbation`` with the options given (flags and
+    """Create the perturber named by ``--perturber`` with the options given (flags and
     ``--option``), validated by :func:`sit.perturb.options.perturber_options`; ``--device`` goes
     to a perturber that runs a model, and is checked first even for one that does not."""
     from ..resources import checked_device
@@ -50,7 +52,7 @@ def perturber_from_args(args: argparse.Namespace, cache=None):
 
     device = checked_device(args.device)
 
-    opts = parse_key_values(args.option, "--option")
+    opts = parse_key_values(args.option, "--perturber-option")
     flags = {
         "n": args.n,
         "rate": args.rate,

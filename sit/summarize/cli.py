@@ -12,12 +12,15 @@ import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from ..commands.flags import spelled
+
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--input", metavar="FILE",
                      help="JSONL documents ({\"document\": ..., \"summary\": optional reference}); "
                      "'lead_docs' is the bundled set of 26 short news documents")
-    src.add_argument("--dataset", metavar="NAME", help="a Hugging Face dataset, e.g. alexfabbri/multi_news "
-                     "(needs `pip install datasets` and the hub)")
+    spelled(src, "--hub-dataset", "--dataset", dest="dataset", metavar="NAME",
+            help="a Hugging Face dataset, e.g. alexfabbri/multi_news (needs `pip install datasets` and the hub); "
+                 "--dataset is the old spelling (in sit run, --dataset names a bundled corpus)")
     p.add_argument("--split", default="test", help="dataset split (default test)")
     p.add_argument("--size", type=int, help="use only the first N documents")
     p.add_argument("--text-field", help="field holding the document (default: document, article, text ...)")
