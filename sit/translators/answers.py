@@ -16,7 +16,8 @@ keeps:
 * **length**: the answer's length over the text's stays near the batch's typical ratio.
 
 A batch is suspect when some text's own answer scores lower than another answer of the batch by
-:data:`MARGIN` or more. The caller re-asks a suspect batch one text at a time (one text cannot be
+:data:`MARGIN` or more; texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take
+no part. The caller re-asks a suspect batch one text at a time (one text cannot be
 misordered). docs/cloud.md gives its false-alarm rate on clean answers and its detection rate on
 shuffled ones (benchmarks/bench_order_check.py).
 """
@@ -36,6 +37,9 @@ MARGIN = 1.0
 #: the weight of shared letter 4-grams (cognates, names: "central" and "central", "interest" and
 #: "interés"); between scripts there are none, and the signal is silent
 COGNATES = 4.0
+#: texts of fewer words take no part: a word alone has too little to tell its answer by ("funding"
+#: shares more letters with "Fundación" than with its own "Financiación")
+MIN_WORDS = 3
 
 
 def failed(text: str, answer: Any) -> Optional[str]:
@@ -91,7 +95,8 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
 
 def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Optional[str]:
     """Why the answers of a batch look misaligned with its texts (module documentation), or None."""
-    pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers)) if isinstance(a, str) and a.strip()]
+    pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
+             if isinstance(a, str) and a.strip() and len(t.split()) >= MIN_WORDS]
     if len(pairs) < 2:
         return None
     ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
