@@ -38,6 +38,18 @@ def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
+def have_torch() -> bool:
+    """Whether torch and transformers are installed (the models, the sentence encoder, Stanza)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers"))
+
+
+#: a test of a model, the sentence encoder or Stanza: skipped where torch is not installed
+requires_torch = pytest.mark.skipif(not have_torch(), reason="torch and transformers are not installed "
+                                    "(pip install torch==2.13.0 transformers)")
+
+
 def needs_torch() -> None:
     """Skip the test where torch or transformers is not installed (the tiny models need both)."""
     for module in ("torch", "transformers"):

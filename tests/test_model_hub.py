@@ -14,6 +14,9 @@ import pytest
 
 from conftest import requires_apertium
 from test_fresh_machine import fresh_env, sit
+from conftest import requires_torch
+
+pytestmark = requires_torch
 
 
 def _fetch_config_only(env) -> None:

@@ -7,6 +7,7 @@ from sit.cache import Cache
 from sit.errors import ConfigError, ModelError
 from sit.translators import get_translator, translator_options
 from tiny_models import FRENCH, MARIAN_PAIRS, N_MULTI
+from conftest import requires_torch
 
 ENGLISH = [s for s, _ in MARIAN_PAIRS[:N_MULTI]]
 SPANISH = [t for _, t in MARIAN_PAIRS[:N_MULTI]]
@@ -55,6 +56,7 @@ def test_a_language_the_model_lacks_fails_in_one_line(tiny_nllb, tmp_path):
         tr.translate(["The bank."])
 
 
+@requires_torch
 @pytest.mark.parametrize("name, default", [("nllb", "facebook/nllb-200-distilled-600M"), ("m2m100", "facebook/m2m100_418M")])
 def test_unreachable_model_fails_before_any_work(name, default, tmp_path):
     with pytest.raises(ModelError) as info:

@@ -9,6 +9,7 @@ from sit.parse.base import segment_chinese
 from sit.parse.stanza_parser import StanzaParser, stanza_models_present
 from sit.rank import rank_issues
 from sit.records import Edit, Issue, Pair, Tree
+from conftest import requires_torch
 
 
 def tree(*rels):
@@ -74,6 +75,7 @@ def test_spacy_spanish_parse_is_a_real_dependency_tree(tmp_path):
     assert again.parse(texts) == trees and again.cache_hits == 2 and again._nlp is None
 
 
+@requires_torch
 def test_auto_parser_prefers_stanza_models_then_spacy(tiny_stanza_dir, monkeypatch, tmp_path):
     monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tiny_stanza_dir))
     assert stanza_models_present("es")
@@ -96,12 +98,14 @@ def stanza_models(tiny_stanza_dir, monkeypatch):
     return tiny_stanza_dir
 
 
+@requires_torch
 def test_stanza_spanish_parse(stanza_models):
     t = get_parser("stanza", "es").parse(["El presidente se reunió con el embajador."])[0]
     assert t.tokens[:2] == ("El", "presidente")
     assert t.relations[1] == "nsubj"
 
 
+@requires_torch
 @pytest.mark.parametrize("device", ["nonsense", "cuda:99"])
 def test_stanza_parser_checks_its_device_first(device):
     with pytest.raises(ConfigError, match="--device") as err:
@@ -113,6 +117,7 @@ def test_every_parser_takes_the_device_option():
     assert get_parser("spacy", "es", device="cpu").parse(["El perro come."])[0].tokens
 
 
+@requires_torch
 def test_stanza_runs_on_the_device_named(stanza_models):
     parser = get_parser("stanza", "es", device="cpu")
     assert str(parser.nlp.device) == "cpu"

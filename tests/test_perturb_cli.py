@@ -92,7 +92,7 @@ def test_records_path_and_cannot_apply_reason(tmp_path, src):
         (["--perturber", "sentence_reorder", "--n", "2"], 2, "the sentence_reorder perturber has no option 'n'"),
         (["--perturber", "document_reorder", "--perturber-option", "protect=[\"EU\"]"], 2, "has no option 'protect'"),
         (["--perturber", "wordnet", "--paraphrase-model", "t5"], 2, "the wordnet perturber has no option 'model'"),
-        (["--perturber", "character_swap", "--perturber-option", "rate"], 2, "--option takes KEY=VALUE"),
+        (["--perturber", "character_swap", "--perturber-option", "rate"], 2, "--perturber-option takes KEY=VALUE"),
         (["--perturber", "character_swap", "--rate", "2"], 2, "rate must be a finite number above 0 and at most 1 (the fraction of eligible units), not 2.0"),
         (["--perturber", "character_swap", "--perturber-option", "bogus=1"], 2, "the character_swap perturber has no option 'bogus'"),
         (["--perturber", "character_swap", "--protect", "("], 2, "bad protect pattern"),

@@ -9,6 +9,7 @@ from wordfreq import zipf_frequency
 from sit.cache import Cache
 from sit.errors import ConfigError
 from sit.perturb import PERTURBERS
+from conftest import requires_torch
 
 PAPER = dict(min_zipf=0, lm="none", grammar=False, collocations=False, encoder="none", per_slot=0)  # every perturber
 WN_PAPER = dict(PAPER, usual_senses=False)  # and WordNet's own choice of senses
@@ -31,6 +32,7 @@ def unfiltered(english_tagger):
     return p, p.perturb(SENTENCES, random.Random(0))
 
 
+@requires_torch
 def test_kept_words_are_common_and_close_in_context(filtered):
     p, pairs = filtered
     assert pairs
@@ -65,6 +67,7 @@ def test_no_names_stop_words_or_postpositive_adjectives_are_slots(filtered, unfi
     assert {"general", "several"} <= {x.edit.before for x in raw}
 
 
+@requires_torch
 def test_a_cached_rerun_needs_no_encoder_and_keeps_the_drop_counts(english_tagger, tmp_path):
     first = PERTURBERS.create("wordnet", tagger=english_tagger, cache=Cache(tmp_path))
     a = first.perturb(SENTENCES[:1], random.Random(0))
@@ -75,6 +78,7 @@ def test_a_cached_rerun_needs_no_encoder_and_keeps_the_drop_counts(english_tagge
     assert again.dropped == first.dropped and sum(first.dropped.values()) > 0
 
 
+@requires_torch
 def test_options_are_in_the_signature_and_checked(english_tagger):
     p = PERTURBERS.create("wordnet", tagger=english_tagger, min_zipf=3.5, per_slot=2)
     opts = p.options()
@@ -126,6 +130,7 @@ def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
     assert mlm.dropped["grammar"] + mlm.dropped["dissimilar"] + mlm.dropped["per_slot"] > 0
 
 
+@requires_torch
 def test_release_lets_go_of_the_encoder_and_lm_and_perturbing_again_gives_the_same(filtered, english_tagger):
     # a run releases the perturber's models after its perturb stage; perturbing again (another
     # relation's texts) loads them again and must give what a perturber never released gives

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from sit import hints
+from conftest import requires_torch
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout: subprocesses run its sit (cwd first on sys.path)
 
@@ -210,6 +211,7 @@ def test_the_chinese_parser_hint_names_spacys_real_pipeline(tmp_path, monkeypatc
     assert "`sit download --translator marian --target-lang zh`" in message
 
 
+@requires_torch
 def test_a_model_nowhere_names_hf_download(monkeypatch):
     from sit.errors import ModelError
     from sit.translators import get_translator
@@ -238,6 +240,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(list(args), capture_output=True, text=True, timeout=120, cwd=ROOT)
 
 
+@requires_torch
 def test_hf_download_exists():
     hf = Path(sysconfig.get_path("scripts")) / "hf"
     proc = _run(str(hf), "download", "--help")
@@ -251,6 +254,7 @@ def test_spacy_download_and_nltk_downloader_exist():
     assert proc.returncode == 0 and "Usage" in proc.stdout, proc.stderr
 
 
+@requires_torch
 def test_stanza_download_and_the_ct2_converter_exist():
     from importlib import metadata
 
