@@ -41,8 +41,23 @@ def stop_words(lang: str) -> frozenset[str]:
     return frozenset()
 
 
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in re.findall(r"\w+(?:['’]\w+)*", text)]
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def as_written(text: str, terms) -> list[str]:
+    """``terms`` of a bag of ``text`` (lower-cased words, or characters) as they stand in
+    ``text``: each word in its first spelling there, in the order they come."""
+    wanted = set(terms)
+    seen: dict[str, str] = {}
+    for token in _WORD.findall(text) if not all(len(t) == 1 for t in wanted) else list(text):
+        key = token.lower()
+        if key in wanted and key not in seen:
+            seen[key] = token
+    return list(seen.values())
 
 
 def target_bag(text: str, lang: str, compare: str = "words") -> Counter:

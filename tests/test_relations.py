@@ -315,3 +315,14 @@ def test_patinv_ranks_by_the_meaning_an_identical_translation_lost(tmp_path):
     near, far = lost("companies", "corporations"), lost("city", "border")
     assert 1.0 < near < 2.0 and 1.0 < far <= 2.0 and near < far  # corporations lie closer to companies
     assert lost("zzzq", "qqqz") == 2.0
+
+
+def test_rti_evidence_keeps_the_words_as_written():
+    """Issue 26: rti's missing words come lower-cased and sorted (as the bag compares them) and as
+    they stand in the phrase's translation."""
+    from sit.bags import as_written, missing_from, target_bag
+
+    inner, outer = "El Dato compilado por un rastreador", "según los datos compilaron por un rastreador."
+    missing = missing_from(target_bag(inner, "es"), target_bag(outer, "es"))
+    assert sorted(missing.elements()) == ["compilado", "dato"]
+    assert as_written(inner, missing) == ["Dato", "compilado"]

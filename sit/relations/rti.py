@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from ..bags import COMPARES, missing_from, target_bag
+from ..bags import COMPARES, as_written, missing_from, target_bag
 from ..errors import ConfigError
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
@@ -91,5 +91,6 @@ class RtiRelation(Relation):
                 continue
             missing = missing_from(target_bag(inner, lang, self.compare), target_bag(outer, lang, self.compare))
             found.append(Issue(pair, outer, inner, float(sum(missing.values())), {},
-                               evidence={"missing": sorted(missing.elements())}))
+                               evidence={"missing": sorted(missing.elements()),
+                                         "missing_as_written": as_written(inner, missing)}))
         return self.checked(found, cases=len(cases), compared=len(found))
