@@ -160,6 +160,13 @@ class Relation:
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         raise NotImplementedError
 
+    @staticmethod
+    def translated(cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> list[tuple[Pair, str, str]]:
+        """``(case, translation of its first text, of its second)`` for the cases whose two texts
+        were both translated (a text the translator left untranslated makes no comparison)."""
+        return [(p, y, y2) for p in cases
+                if (y := translation.get(p.original)) is not None and (y2 := translation.get(p.perturbed)) is not None]
+
     def checked(self, found: Sequence[Issue], *, cases: int, compared: int, kinds: Sequence[str] = (),
                 **extra: int) -> Checked:
         """``found`` ranked by the run's threshold and top-k (:func:`sit.rank.rank_issues`), with the

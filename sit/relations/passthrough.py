@@ -77,14 +77,9 @@ class PassthroughRelation(Relation):
         return out
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        found, compared = [], 0
-        for pair in cases:
-            y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
-            if y is None or y2 is None:
-                continue
-            compared += 1
-            found.extend(self._issues(pair, y, y2))
-        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
+        done = self.translated(cases, translation)
+        found = [issue for pair, y, y2 in done for issue in self._issues(pair, y, y2)]
+        return self.checked(found, cases=len(cases), compared=len(done), kinds=list(self.kinds))
 
     def _issues(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         out = []

@@ -61,15 +61,12 @@ class VariantRelation(Relation):
         return out
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        found, compared = [], 0
-        for pair in cases:
-            y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
-            if y is None or y2 is None:
-                continue
-            compared += 1
+        done = self.translated(cases, translation)
+        found = []
+        for pair, y, y2 in done:
             kind = pair.edit.note
-            if self.key(kind, y) != self.key(kind, y2):
-                a, b = self.key(kind, y), self.key(kind, y2)
+            a, b = self.key(kind, y), self.key(kind, y2)
+            if a != b:
                 found.append(Issue(pair, y, y2, float(max(1, changed_words(a, b))), {}, kind=kind,
                                    evidence={"difference": difference(a, b)}))
-        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.chosen))
+        return self.checked(found, cases=len(cases), compared=len(done), kinds=list(self.chosen))
