@@ -9,7 +9,7 @@ import shlex
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
@@ -18,8 +18,9 @@ from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, RunCounts, RunSignature, package_versions
+from .runmeta import RunMeta
 from .relations import DEFAULT_RELATIONS
-from .rundir import check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
+from .rundir import RunData, check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -96,6 +97,7 @@ class RunResult:
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
     cache: str = ""  # which cache the run used (its file; entries imported from JSONL files)
+    meta: Optional[RunMeta] = None  # what run.json says
 
 
 class _Timer:
@@ -204,15 +206,16 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + ([note] if note else []),
                  engine, cache, checked)
     with timer.stage("write"):
-        _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
+        data = _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
     with timer.stage("report"):
         from .report import write_reports
 
-        write_reports(out, formats=config.report_formats)
-    _write_meta(out, meta, timer)
+        write_reports(replace(data, meta=meta.with_timings(timer.timings)), formats=config.report_formats)
+    meta = meta.with_timings(timer.timings)
+    _write_meta(out, meta)
     translator.close()
-    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta["perturber_reason"], warnings,
-                     {name: c.counts for name, c in checked.items()}, incomplete, meta["cache"])
+    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta.perturber_reason, warnings,
+                     {name: c.counts for name, c in checked.items()}, incomplete, meta.cache, meta)
 
 
 def _build(config: RunConfig, engine, cache: Cache):
@@ -263,33 +266,34 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
 
 
 def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, warnings, engine, cache,
-          checked) -> dict[str, Any]:
+          checked) -> RunMeta:
     """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`)."""
-    meta = {
-        "signature": signature.to_dict(),
-        "signature_line": signature.format(),
-        "input": source_name,
-        "counts": counts.to_dict(),
-        "perturber_reason": ctx.reasons.get("perturber", ""),
-        "parser_reason": ctx.reasons.get("parser", ""),
-        "relations_reason": "; ".join(r.describe() for r in relations),
-        "relations_told": {r.name: r.telling() for r in relations},
-        "warnings": warnings,
-        "engine": engine.describe(),
-        "cache": cache.describe(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": config.command or " ".join(shlex.quote(a) for a in sys.argv),
-        "config": case_options(config),
-    }
+    figures: dict[str, Any] = {}
     for c in checked.values():  # run-level figures of the relations (sit's "teapot")
-        meta.update(c.extra)
-    return meta
+        figures.update(c.extra)
+    return RunMeta(
+        signature=signature,
+        signature_line=signature.format(),
+        input=source_name,
+        counts=counts,
+        perturber_reason=ctx.reasons.get("perturber", ""),
+        parser_reason=ctx.reasons.get("parser", ""),
+        relations_reason="; ".join(r.describe() for r in relations),
+        relations_told={r.name: r.telling() for r in relations},
+        warnings=tuple(warnings),
+        engine=engine.describe(),
+        cache=cache.describe(),
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        command=config.command or " ".join(shlex.quote(a) for a in sys.argv),
+        config=case_options(config),
+        figures=figures,
+    )
 
 
-def _write_meta(out: Path, meta: dict[str, Any], timer: _Timer) -> None:
-    """``run.json``: the run's meta with the timings so far (written before the reports, which
-    read it, and again after them with their time)."""
-    write_json_atomic(out / "run.json", {**meta, "timings": dict(timer.timings)})
+def _write_meta(out: Path, meta: RunMeta) -> None:
+    """``run.json`` (written before the reports, which the CLI and ``sit report`` read, and again
+    after them with their time)."""
+    write_json_atomic(out / "run.json", meta.to_dict())
 
 
 def _attached(engine, built: tuple):
@@ -449,10 +453,25 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
     ).with_findings(issues)
 
 
-def _write(out: Path, meta, timer, ids, texts, cases, translation, issues, relations) -> None:
+def _write(out: Path, meta: RunMeta, timer, ids, texts, cases, translation, issues, relations) -> RunData:
+    """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json; returns the run as its
+    reports read it (:class:`sit.rundir.RunData`)."""
+    from .rank import worst_first
+
     out.mkdir(parents=True, exist_ok=True)
     pairs = [p for group in cases.values() for p in group]
     write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
+    rows = _translation_rows(ids, texts, cases, translation, pairs, relations)
+    write_jsonl_atomic(out / "translations.jsonl", rows)
+    ranked = worst_first(issues)
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
+                                              for i in ranked))
+    _write_meta(out, meta.with_timings(timer.timings))
+    return RunData(out, meta, ranked, pairs, rows)
+
+
+def _translation_rows(ids, texts, cases, translation, pairs, relations) -> list[dict[str, Any]]:
+    """translations.jsonl's rows: every text the run translated, once (see :mod:`sit.rundir`)."""
     rows = [{"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
             for sid, text in zip(ids, texts)]
     seen = set(texts)
@@ -467,11 +486,4 @@ def _write(out: Path, meta, timer, ids, texts, cases, translation, issues, relat
             if text not in seen:
                 seen.add(text)
                 rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
-    write_jsonl_atomic(out / "translations.jsonl", rows)
-    from .rank import worst_first
-
-    told = meta.get("relations_told") or {}
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(told.get(i.relation, {}).get("sides"),
-                                                        told.get(i.relation, {}).get("kind", ""))
-                                              for i in worst_first(issues)))
-    _write_meta(out, meta, timer)
+    return rows

@@ -66,12 +66,18 @@ class Registry:
                 self._entries[ep.name] = Entry(ep.value, f"pip install {dist}", f"(plugin from {dist})", dist)
 
     def register(self, name: str, target: str | type, hint: str = "", description: str = "") -> None:
+        """Add ``name``: a class, or ``"module:attr"`` imported when first used."""
         if isinstance(target, type):
             self._entries[name] = Entry(f"{target.__module__}:{target.__qualname__}", hint, description)
             self._loaded = getattr(self, "_loaded", {})
             self._loaded[name] = target
         else:
             self._entries[name] = Entry(target, hint, description)
+
+    def unregister(self, name: str) -> None:
+        """Remove ``name`` (one :meth:`register` added); a name not registered is left alone."""
+        self._entries.pop(name, None)
+        getattr(self, "_loaded", {}).pop(name, None)
 
     def names(self) -> list[str]:
         self._read_plugins()

@@ -1,11 +1,11 @@
 """The run directory: every file a report needs, so ``sit report`` re-renders without work.
 
-- ``run.json`` (written by :func:`sit.pipeline._write_meta`): ``{"signature": RunSignature,
-  "signature_line": str, "input": str, "counts": RunCounts, "perturber_reason": str,
-  "parser_reason": str, "relations_reason": str, "relations_told": {relation: {"title", "kinds",
-  "sides"}}, "warnings": [str], "engine": {...}, "cache": str, "created": iso time, "command": str,
-  "config": {the options that decide the test cases}, "timings": {stage: seconds}}`` and each
-  relation's run-level figures under their own keys (sit's ``"teapot": {...}``).
+- ``run.json``: a :class:`~sit.runmeta.RunMeta` (:meth:`~sit.runmeta.RunMeta.to_dict`), ``{"signature":
+  RunSignature, "signature_line": str, "input": str, "counts": RunCounts, "perturber_reason": str,
+  "parser_reason": str, "relations_reason": str, "relations_told": {relation: RelationTold},
+  "warnings": [str], "engine": {...}, "cache": str, "created": iso time, "command": str, "config":
+  {the options that decide the test cases}, "timings": {stage: seconds}}`` and each relation's
+  run-level figures under their own keys before the timings (sit's ``"teapot": {...}``).
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
 - ``translations.jsonl``: every text the run translated, once: ``{"text", "translation", "role":
   "original"|"container"|"perturbed"|"auxiliary", "source_id"}`` (and ``relation`` for the texts a
@@ -23,7 +23,7 @@ import os
 import re
 import tempfile
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
@@ -31,6 +31,7 @@ from . import redact
 from .errors import InputError, OutputError
 from .jsonio import JsonDamage, loads, read_json, read_jsonl
 from .records import Issue, Pair, RunSignature
+from .runmeta import RunMeta
 
 T = TypeVar("T")
 
@@ -74,15 +75,15 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     if force or not meta_path.is_file():
         return
     try:
-        meta = loads(meta_path.read_bytes())
-        old = RunSignature.from_dict(meta.get("signature") or {})
+        meta = RunMeta.from_dict(loads(meta_path.read_bytes()))
+        old = meta.signature
     except (OSError, ValueError, TypeError, AttributeError, JsonDamage):
         raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
                           "to replace it") from None
     same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
-            and meta.get("input") == source)
+            and meta.input == source)
     if not same:
-        raise OutputError(f"--out {out}: holds another run ({old.format(short=True)}, input {meta.get('input')}); "
+        raise OutputError(f"--out {out}: holds another run ({old.format(short=True)}, input {meta.input}); "
                           "choose another directory, or pass --force to replace it")
 
 
@@ -247,7 +248,9 @@ def _fields(row: dict, required: dict[str, type], optional: dict[str, type], whe
 _KINDS = {int: "an integer", float: "a number", str: "text", dict: "an object", list: "a list"}
 
 
-_META_TYPES = {"signature": dict, "counts": dict, "timings": dict, "warnings": list, "teapot": dict}
+_META_TYPES = {"signature": dict, "counts": dict, "timings": dict, "warnings": list, "teapot": dict, "input": str,
+               "signature_line": str, "perturber_reason": str, "parser_reason": str, "relations_reason": str,
+               "relations_told": dict, "engine": dict, "cache": str, "created": str, "command": str, "config": dict}
 _SIGNATURE_TYPES = {"translator": str, "translator_model": str, "source_lang": str, "target_lang": str,
                     "perturber": str, "perturber_model": str, "num_perturb": int, "parser": str,
                     "parser_model": str, "distance": str, "threshold": float, "top_k": int, "seed": int,
@@ -266,7 +269,7 @@ def _counts_problem(counts: Any, where: str = "counts") -> Optional[str]:
     return None
 
 
-def _check_meta(meta: Any, path: Path) -> dict:
+def _check_meta(meta: Any, path: Path) -> RunMeta:
     """run.json as the reports read it: an object, its parts of the right types, a signature."""
     problem = None
     if not isinstance(meta, dict):
@@ -286,7 +289,7 @@ def _check_meta(meta: Any, path: Path) -> dict:
                  if not _is(v, float) or v < 0), None)
     if problem:
         raise InputError(f"{path} is not the run.json sit writes ({problem}); run `sit run` again")
-    return meta
+    return RunMeta.from_dict(meta)
 
 
 @dataclass
@@ -294,14 +297,14 @@ class RunData:
     """Everything in a run directory, loaded."""
 
     path: Path
-    meta: dict[str, Any]
+    meta: RunMeta
     issues: list[Issue]
     pairs: list[Pair] = field(default_factory=list)
     translations: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def signature(self) -> RunSignature:
-        return RunSignature.from_dict(self.meta["signature"])
+        return self.meta.signature
 
     def source_translation(self, source_id: int) -> str | None:
         for t in self.translations:
@@ -315,14 +318,16 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     meta_path = root / "run.json"
     if not meta_path.is_file():
         raise InputError(f"{root} is not a sit run directory (no run.json); pass the folder `sit run` wrote")
-    meta = _check_meta(read_json(meta_path, hint="the run directory is damaged: run `sit run` again"), meta_path)
+    raw = read_json(meta_path, hint="the run directory is damaged: run `sit run` again")
+    meta = _check_meta(raw, meta_path)
     for name in ("issues.jsonl",) + (("pairs.jsonl", "translations.jsonl") if with_pairs else ()):
         if not (root / name).is_file():
             raise InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
                              "(a run still going, or a file removed); run `sit run` again")
-    told = meta.get("relations_told") or {}
-    own = {name: t["kind"] for name, t in told.items() if isinstance(t, dict) and isinstance(t.get("kind"), str)}
+    own = meta.own_kinds()
     issues = list(_read_jsonl(root / "issues.jsonl", lambda row: _issue(row, own)))
+    if "groups" not in raw.get("counts", {}):  # written before counts named their groups: count them
+        meta = replace(meta, counts=meta.counts.with_findings(issues))
     pairs: list[Pair] = []
     translations: list[dict[str, Any]] = []
     if with_pairs:

@@ -62,7 +62,8 @@ def runs(tmp_path_factory):
 
     TRANSLATORS.register("regress", RegressTranslator)
     regress = run(_config(root / "regress", root / "cache", "regress")).run_dir
-    return {"base": base, "rerun": rerun, "regress": regress, "injected": injected, "root": root}
+    yield {"base": base, "rerun": rerun, "regress": regress, "injected": injected, "root": root}
+    TRANSLATORS.unregister("regress")
 
 
 def _choose_injected(base: Path) -> frozenset[str]:

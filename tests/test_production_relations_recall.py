@@ -12,10 +12,12 @@ from sit.translators import TRANSLATORS
 
 @pytest.fixture(scope="module")
 def registered():
-    """The test translators, through the registry as any adapter (they stay registered under
-    their test-only names for the rest of the session)."""
+    """The test translators, through the registry as any adapter, for this module's tests."""
     TRANSLATORS.register("dict-test", DictTranslator)
     TRANSLATORS.register("faulty-test", FaultyTranslator)
+    yield
+    TRANSLATORS.unregister("dict-test")
+    TRANSLATORS.unregister("faulty-test")
 
 
 def test_every_injected_fault_type_is_found_at_least_95_percent(registered, tmp_path):

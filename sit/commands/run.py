@@ -193,7 +193,7 @@ def baseline_config(path: str) -> dict:
     from ..rundir import load_run
 
     base = load_run(path, with_pairs=False)
-    recorded = base.meta.get("config")
+    recorded = base.meta.config
     if not isinstance(recorded, dict) or not set(CASE_ARGS) <= set(recorded):
         raise ConfigError(f"{path}/run.json does not record the options of its run (an older sit wrote it); run it "
                           "again with this sit, or run both systems with the same options and use `sit compare`")
@@ -294,18 +294,15 @@ def _compare(reference, results, cache_dir) -> None:
 def _print_summary(result) -> None:
     """What the run did, on stderr, in the words and numbers of the reports' summary
     (:mod:`sit.report.summary`); the run directory on stdout."""
-    import json
-
-    from ..report.summary import run_counts, summary_text
+    from ..report.summary import summary_text
 
     err = sys.stderr
     if result.perturber_reason:  # no perturber when no relation of the run substitutes words
         print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
-    meta = json.loads((result.run_dir / "run.json").read_text(encoding="utf-8"))
     print(f"sit: finished in {sum(result.timings.values()):.1f} s:", file=err)
-    for line in summary_text(run_counts(meta), meta, indent="  "):
+    for line in summary_text(result.meta, indent="  "):
         print(line, file=err)
     if result.cache:
         print(f"sit: cache: {result.cache}", file=err)

@@ -15,7 +15,6 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError, InputError
 from ..records import Issue, Pair
-from ..report.model import relation_sides
 from ..rundir import RunData, load_run
 from .model import CaseKey, ComparedCase, Comparison, RunSide
 from .stats import SAMPLES, count_intervals, score_deltas
@@ -41,7 +40,7 @@ def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | Run
         pair = base_cases[key]
         texts = (key.source, key.case)
         common = dict(key=key, source_id=pair.source_id, edit=pair.edit.to_dict(),
-                      sides=relation_sides(base_run.meta, key.relation),
+                      sides=base_run.meta.sides(key.relation),
                       base_translations=tuple(base_tr.get(t) for t in texts),
                       new_translations=tuple(new_tr.get(t) for t in texts),
                       s_tgt=tuple(s_tgt.get(t) for t in texts))
@@ -77,7 +76,7 @@ def check_comparable(base: RunData, new: RunData) -> dict[int, str]:
     if a != b:
         diff = next((sid for sid in sorted(set(a) | set(b)) if a.get(sid) != b.get(sid)), None)
         raise ConfigError(f"BASE ({base.path}) and NEW ({new.path}) tested different inputs: {len(a)} and {len(b)} "
-                          f"sentence(s) (from {base.meta.get('input', '?')} and {new.meta.get('input', '?')}), "
+                          f"sentence(s) (from {base.meta.input or '?'} and {new.meta.input or '?'}), "
                           f"first difference at line {diff}; compare runs of the same input (sit run --baseline)")
     sa, sb = base.signature, new.signature
     if sa.source_lang != sb.source_lang:
@@ -149,7 +148,7 @@ def _score_deltas(path, sentences: dict[int, str], base: dict, new: dict, sample
 
 
 def _side(run: RunData) -> RunSide:
-    return RunSide(str(Path(run.path)), run.meta["signature"], run.meta.get("signature_line") or
+    return RunSide(str(Path(run.path)), run.meta.signature.to_dict(), run.meta.signature_line or
                    run.signature.format(), len(_sentences(run)))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair
+from ..runmeta import RelationTold
 
 
 @dataclass
@@ -137,10 +138,10 @@ class Relation:
         self.counts: dict[str, int] = {}
 
     @classmethod
-    def telling(cls) -> dict[str, Any]:
+    def telling(cls) -> RelationTold:
         """How the reports tell this relation's findings (``run.json``'s ``relations_told``, so
         that a report needs no relation's code): title, kinds' titles, sides, own kind's name."""
-        return {"title": cls.title, "kinds": dict(cls.kinds), "sides": list(cls.sides), "kind": cls.kind}
+        return RelationTold(cls.title, dict(cls.kinds), (str(cls.sides[0]), str(cls.sides[1])), cls.kind)
 
     def signature(self) -> dict[str, Any]:
         """Every option that changes this relation's findings (written to the run signature)."""

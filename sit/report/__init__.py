@@ -41,11 +41,10 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
         text = render_text(run)
         if labels:
-            from .model import group_title
             from .precision import format_by_relation, precision_by_relation
 
             results = precision_by_relation(run, labels)
-            text += "\n" + format_by_relation(results, lambda group: group_title(run.meta, group))
+            text += "\n" + format_by_relation(results, run.meta.group_title)
         return text
     from .model import build_view
 

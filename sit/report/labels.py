@@ -24,6 +24,7 @@ from typing import Any, Iterable, Optional
 from ..errors import InputError
 from ..jsonio import read_jsonl
 from ..records import PLAIN_ID_GROUP, Issue, issue_id  # noqa: F401 (issue_id: re-exported)
+from ..runmeta import RunMeta
 
 # The SIT paper's error categories (He et al., ICSE 2020): key -> display name.
 CATEGORIES: dict[str, str] = {
@@ -188,20 +189,13 @@ def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
     return parse_labels(rows, str(p))
 
 
-def own_kinds(meta: dict[str, Any]) -> dict[str, str]:
-    """relation -> the name of its own finding (``run.json``'s ``relations_told``: sit's
-    ``structure``), which issues.jsonl writes as ``kind`` where :class:`Issue` holds ""."""
-    told = meta.get("relations_told") or {}
-    return {name: str(t["kind"]) for name, t in told.items() if isinstance(t, dict) and t.get("kind")}
-
-
-def for_run(labels: dict[LabelKey, Label], meta: dict[str, Any]) -> dict[LabelKey, Label]:
+def for_run(labels: dict[LabelKey, Label], meta: RunMeta) -> dict[LabelKey, Label]:
     """``labels`` as the run's issues are grouped: a label naming a relation's own finding by its
     kind's name (``"relation": "sit", "kind": "structure"``, as issues.jsonl writes it) judges the
     relation's own group (``sit``), as labels without a kind always have."""
     from dataclasses import replace
 
-    own = {f"{rel}.{kind}": rel for rel, kind in own_kinds(meta).items()}
+    own = {f"{rel}.{kind}": rel for rel, kind in meta.own_kinds().items()}
     out: dict[LabelKey, Label] = {}
     for label in labels.values():
         label = replace(label, group=own.get(label.group, label.group))

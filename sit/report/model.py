@@ -2,7 +2,7 @@
 
 :func:`build_view` turns a loaded run directory (and optional triage labels) into plain,
 JSON-serialisable data: the header (signature, counts, timings), the flagged sentences of each
-group of findings (``sit``, ``rti``, ...; titled by their relation: :func:`sit.relations.group_title`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
+group of findings (``sit``, ``rti``, ...; titled by their relation: :meth:`sit.runmeta.RunMeta.group_title`) worst first with their ranked issues, highlight spans for the substituted word and the word-level
 translation diff, a distance histogram and per-relation statistics. The renderers only lay it out.
 """
 
@@ -12,12 +12,12 @@ import math
 from collections import defaultdict
 from typing import Any, Optional
 
-from ..records import Issue
+from ..records import Issue, RunCounts, RunSignature
 from ..rundir import RunData
+from ..runmeta import RunMeta
 from .diff import edit_spans, word_diff
-from ..records import RunCounts
 from .labels import CATEGORIES, Label, LabelKey, for_run, issue_key, match_labels
-from .summary import findings_line, group_lines, run_counts, work_lines
+from .summary import findings_line, group_lines, work_lines
 from .precision import precision_by_relation
 
 #: the counts a report's Counts table shows, with their names (defined in docs/report.md, "Counts")
@@ -36,27 +36,6 @@ SIGNATURE_FIELDS = (
     ("num_perturb", "perturbations per sentence"), ("parser", "parser"), ("parser_model", "parser model"),
     ("distance", "distance"), ("threshold", "threshold"), ("top_k", "top-k"), ("seed", "seed"),
 )
-
-
-def group_title(meta: dict[str, Any], group: str) -> str:
-    """What a group of findings claims, as its relation told it (``run.json``'s
-    ``relations_told``): ``"sit"`` -> sit's title, ``"sit.untranslated"`` -> its kind's; the
-    group's own name where the run does not say."""
-    name, _, kind = group.partition(".")
-    told = _told(meta, name)
-    return ((told.get("kinds") or {}).get(kind) if kind else told.get("title")) or group
-
-
-def relation_sides(meta: dict[str, Any], name: str) -> tuple[str, str]:
-    """What the two source texts of relation ``name``'s cases are called (``source``,
-    ``perturbed`` where the run does not say)."""
-    sides = _told(meta, name).get("sides")
-    return (str(sides[0]), str(sides[1])) if isinstance(sides, list) and len(sides) == 2 else ("source", "perturbed")
-
-
-def _told(meta: dict[str, Any], name: str) -> dict[str, Any]:
-    told = (meta.get("relations_told") or {}).get(name)
-    return told if isinstance(told, dict) else {}
 
 
 def by_group(issues: list[Issue]) -> dict[str, list[Issue]]:
@@ -132,24 +111,17 @@ def relation_stats(issues: list[Issue]) -> list[dict[str, Any]]:
     return sorted(stats.values(), key=lambda s: (-s["issues"], -s["change"], s["relation"]))
 
 
-def run_key(meta: dict[str, Any]) -> str:
+def run_key(meta: RunMeta) -> str:
     """Identifies a run's settings for the browser's saved marks: the signature's digest (not the
     run's time, so marks survive re-running the same command; the marks themselves are keyed on
     each issue's content, :attr:`sit.records.Issue.content_key`)."""
-    from ..records import RunSignature
-
-    try:
-        return RunSignature.from_dict(meta.get("signature") or {}).digest()
-    except TypeError:  # an incomplete signature
-        return "nosig"
+    return meta.signature.digest()
 
 
-def short_signature(sig: dict[str, Any]) -> str:
+def short_signature(sig: RunSignature) -> str:
     """The short signature line (:meth:`sit.records.RunSignature.format`), or "" if it is damaged."""
-    from ..records import RunSignature
-
     try:
-        return RunSignature.from_dict(sig).format(short=True)
+        return sig.format(short=True)
     except (TypeError, ValueError):
         return ""
 
@@ -258,8 +230,8 @@ def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, A
             sentences.append({
                 "key": f"{group}:{source_id}",
                 "group": group,
-                "title": group_title(run.meta, group),
-                "sides": list(relation_sides(run.meta, issues[0].relation)),
+                "title": run.meta.group_title(group),
+                "sides": list(run.meta.sides(issues[0].relation)),
                 "source_id": source_id,
                 "position": len(sentences) + 1,
                 "source": issues[0].pair.original,
@@ -272,7 +244,7 @@ def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, A
 
 def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per group of findings: its name, what it claims, its issues and flagged sentences."""
-    return [{"group": g, "title": group_title(run.meta, g), "issues": len(members),
+    return [{"group": g, "title": run.meta.group_title(g), "issues": len(members),
              "sentences": sum(1 for s in sentences if s["group"] == g)}
             for g, members in by_group(run.issues).items()]
 
@@ -282,9 +254,9 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
     meta = run.meta
     labels = for_run(labels, meta) if labels else labels
     matched = match_labels(run.issues, labels).labels if labels else {}
-    sig = dict(meta.get("signature") or {})
+    sig = meta.signature.to_dict()
     sentences = _sentences(run, matched)
-    counts = run_counts(meta, run.issues)
+    counts = meta.counts
     precision = None
     if labels:
         top_k = sig.get("top_k") if isinstance(sig.get("top_k"), int) and sig.get("top_k") > 0 else None
@@ -295,24 +267,22 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "signature": sig,
         "signature_fields": [[key, name, sig[key]] for key, name in SIGNATURE_FIELDS if key in sig],
         "versions": dict(sig.get("versions") or {}),
-        "signature_line": meta.get("signature_line", ""),
-        "signature_short": short_signature(sig),
+        "signature_line": meta.signature_line,
+        "signature_short": short_signature(meta.signature),
         "source_lang": sig.get("source_lang", ""),
         "target_lang": sig.get("target_lang", ""),
         "summary": {"work": work_lines(counts), "findings": findings_line(counts),
-                    "groups": [vars(g) for g in group_lines(counts, meta)]},
+                    "groups": [vars(g) for g in group_lines(meta)]},
         "counts": count_rows(counts),
         "flagged_sentences": counts.flagged_sentences,
         "words": word_rows(run.issues),
-        "timings": [[k, _number(v)] for k, v in (meta.get("timings") or {}).items()],
-        "perturber_reason": meta.get("perturber_reason", ""),
-        "notes": [[k[: -len("_reason")], str(v)] for k, v in meta.items()
-                  if k.endswith("_reason") and k != "perturber_reason" and v]
-                 + ([["input", str(meta["input"])]] if meta.get("input") else []),
-        "warnings": [str(w) for w in meta.get("warnings") or []],
-        "created": meta.get("created", ""),
-        "command": meta.get("command", ""),
-        "teapot": teapot_rows(meta.get("teapot") or {}),
+        "timings": [[k, _number(v)] for k, v in meta.timings.items()],
+        "perturber_reason": meta.perturber_reason,
+        "notes": [list(reason) for reason in meta.reasons()] + ([["input", meta.input]] if meta.input else []),
+        "warnings": list(meta.warnings),
+        "created": meta.created,
+        "command": meta.command,
+        "teapot": teapot_rows(meta.figures.get("teapot") or {}),
         "categories": [[k, v] for k, v in CATEGORIES.items()],
         "histogram": histogram([_number(i.distance) for i in run.issues]),
         "relations": relation_stats(run.issues),

@@ -163,7 +163,7 @@ def compute_precision(
 
 def _run_top_k(run) -> Optional[int]:
     try:
-        return int(run.meta.get("signature", {}).get("top_k") or 0) or None
+        return int(run.meta.signature.top_k or 0) or None
     except (TypeError, ValueError):
         return None
 

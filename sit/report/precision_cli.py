@@ -23,7 +23,6 @@ def run(args: argparse.Namespace) -> int:
     from ..rundir import load_run
     from ..validate import check_number
     from .labels import load_labels
-    from .model import group_title
     from .precision import format_by_relation, precision_by_relation
 
     top_k = check_number(args.top_k, "--top-k", minimum=1, integer=True)
@@ -38,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
         out = {"relations": {g: r.to_dict() for g, r in results.items()}}
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(format_by_relation(results, lambda group: group_title(run_data.meta, group)) or "no labels\n")
+        sys.stdout.write(format_by_relation(results, run_data.meta.group_title) or "no labels\n")
     return 0

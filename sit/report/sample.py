@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 
 from ..records import Edit, Issue, Pair, RunCounts, RunSignature
 from ..rundir import write_json_atomic, write_jsonl_atomic
+from ..runmeta import RunMeta
 
 _SUBJECTS = ["The minister", "The committee", "A senator", "The president", "The court", "The governor",
              "The party", "A reporter", "The council", "The mayor"]
@@ -143,25 +144,24 @@ def write_sample_run(
     from ..relations import RELATIONS
 
     told = {name: RELATIONS.get(name).telling() for name in dict.fromkeys(i.relation for i in issues)}
-    meta = {
-        "signature": signature.to_dict(),
-        "signature_line": signature.format(),
-        "counts": RunCounts(sentences=flagged + 5, perturbations=len(pairs) + 7, cases=len(pairs) + 7,
-                            translations=len(translations) + 12, translated=len(translations) + 8,
-                            translator_calls=3, cache_hits=4).with_findings(issues).to_dict(),
-        "timings": {"perturb": 0.52, "translate": 3.25, "parse": 1.4, "rank": 0.01},
-        "perturber_reason": "wordnet: masked LM not installed",
-        "relations_told": told,
-        "warnings": [],
-        "created": "2024-05-01T12:00:00+00:00",
-        "command": "sit run --dataset politics --translator apertium",
-        "teapot": {"success_rate": 0.42, "n": len(pairs), "s_src": {"mean": 0.83, "std": 0.07, "p5": 0.7, "p95": 0.95}},
-    }
-    meta.update(meta_overrides)
-    write_json_atomic(root / "run.json", meta)
+    meta = RunMeta(
+        signature=signature,
+        signature_line=signature.format(),
+        counts=RunCounts(sentences=flagged + 5, perturbations=len(pairs) + 7, cases=len(pairs) + 7,
+                         translations=len(translations) + 12, translated=len(translations) + 8,
+                         translator_calls=3, cache_hits=4).with_findings(issues),
+        timings={"perturb": 0.52, "translate": 3.25, "parse": 1.4, "rank": 0.01},
+        perturber_reason="wordnet: masked LM not installed",
+        relations_told=told,
+        created="2024-05-01T12:00:00+00:00",
+        command="sit run --dataset politics --translator apertium",
+        figures={"teapot": {"success_rate": 0.42, "n": len(pairs),
+                            "s_src": {"mean": 0.83, "std": 0.07, "p5": 0.7, "p95": 0.95}}},
+    )
+    write_json_atomic(root / "run.json", {**meta.to_dict(), **meta_overrides})  # overrides: raw, old or hostile
     write_jsonl_atomic(root / "pairs.jsonl", pairs)
     write_jsonl_atomic(root / "translations.jsonl", translations)
-    write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation]["sides"], told[i.relation]["kind"])
+    write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation].sides, told[i.relation].kind)
                                                for i in issues])
     return root
 

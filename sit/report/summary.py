@@ -9,9 +9,8 @@ each defined once in docs/report.md; the groups of findings are titled by their 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
-
 from ..records import RunCounts
+from ..runmeta import RunMeta
 
 
 @dataclass(frozen=True)
@@ -53,27 +52,16 @@ def findings_line(counts: RunCounts) -> str:
             "(sentences with any finding)")
 
 
-def group_lines(counts: RunCounts, meta: dict[str, Any]) -> list[GroupLine]:
+def group_lines(meta: RunMeta) -> list[GroupLine]:
     """One line per group of findings, in the run's order."""
-    from .model import group_title
-
-    return [GroupLine(g, group_title(meta, g), c.findings, c.sentences) for g, c in counts.groups.items()]
+    return [GroupLine(g, meta.group_title(g), c.findings, c.sentences) for g, c in meta.counts.groups.items()]
 
 
-def summary_text(counts: RunCounts, meta: dict[str, Any], indent: str = "") -> list[str]:
+def summary_text(meta: RunMeta, indent: str = "") -> list[str]:
     """The summary as plain-text lines (report.txt and ``sit run``)."""
-    groups = group_lines(counts, meta)
+    counts = meta.counts
+    groups = group_lines(meta)
     width = max([len(g.group) for g in groups] + [4])
     lines = [indent + line for line in work_lines(counts)] + [indent + findings_line(counts)]
     lines += [f"{indent}  {g.text(width)}" for g in groups]
     return lines
-
-
-def run_counts(meta: dict[str, Any], issues: Optional[list] = None) -> RunCounts:
-    """The run's counts from ``run.json``; for runs written before counts named their groups,
-    the findings are counted from ``issues``."""
-    raw = meta.get("counts") or {}
-    counts = RunCounts.from_dict(raw)
-    if "groups" not in raw and issues is not None:
-        counts = counts.with_findings(issues)
-    return counts

@@ -5,14 +5,15 @@ that differ and how the two translations differ on the surface (``evidence.surfa
 from __future__ import annotations
 
 from ..rundir import RunData
-from .model import (by_group, count_rows, format_relations, group_issues, group_title, relation_changes,
-                    relation_sides, short_signature, teapot_rows, word_rows)
-from .summary import run_counts, summary_text
+from ..runmeta import RunMeta
+from .model import (by_group, count_rows, format_relations, group_issues, relation_changes, short_signature,
+                    teapot_rows, word_rows)
+from .summary import summary_text
 
 
-def _sentence(meta: dict, source_id: int, issues: list) -> list[str]:
+def _sentence(meta: RunMeta, source_id: int, issues: list) -> list[str]:
     first = issues[0]
-    a, b = relation_sides(meta, first.relation)
+    a, b = meta.sides(first.relation)
     lines = [f"[{source_id}] {a + ':':12} {first.pair.original}", f"     translation: {first.original_translation}"]
     for issue in issues:
         edit = issue.pair.edit
@@ -34,25 +35,24 @@ def _sentence(meta: dict, source_id: int, issues: list) -> list[str]:
 def render_text(run: RunData) -> str:
     """report.txt: the summary first, then the run's details, then each group's findings."""
     meta = run.meta
-    counts = run_counts(meta, run.issues)
+    counts = meta.counts
     lines = ["sit: metamorphic testing report", "", "summary:"]
-    lines += summary_text(counts, meta, indent="  ")
-    lines += ["", f"signature: {short_signature(meta.get('signature') or {})}",
-              f"signature (full): {meta.get('signature_line', '')}"]
-    if meta.get("perturber_reason"):
-        lines.append(f"perturber: {meta['perturber_reason']}")
+    lines += summary_text(meta, indent="  ")
+    lines += ["", f"signature: {short_signature(meta.signature)}", f"signature (full): {meta.signature_line}"]
+    if meta.perturber_reason:
+        lines.append(f"perturber: {meta.perturber_reason}")
     lines.append("counts: " + ", ".join(f"{name} {value:,}" for name, value in count_rows(counts)
                                         if isinstance(value, int)))
-    rows = teapot_rows(meta.get("teapot") or {})
+    rows = teapot_rows(meta.figures.get("teapot") or {})
     if rows:
         lines.append("teapot (reference-less, chrF on a 0-1 scale):")
         lines += [f"  {name}: {value}" for name, value in rows]
-    for warning in meta.get("warnings", []):
+    for warning in meta.warnings:
         lines.append(f"warning: {warning}")
     words = word_rows(run.issues)
     for group, members in by_group(run.issues).items():
         lines.append("=" * 80)
-        lines.append(f"{group}: {group_title(meta, group)} ({len(members)} finding(s))")
+        lines.append(f"{group}: {meta.group_title(group)} ({len(members)} finding(s))")
         lines.append("=" * 80)
         lines += _words([w for w in words if w["group"] == group])
         for source_id, issues in group_issues(members):
