@@ -17,7 +17,7 @@ from typing import Any, Optional
 from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
-from .records import Issue, RunCounts, RunSignature, package_versions
+from .records import Issue, RelationCounts, RunCounts, RunSignature, package_versions
 from .runmeta import RunMeta
 from .relations import DEFAULT_RELATIONS
 from .rundir import RunData, check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
@@ -93,7 +93,7 @@ class RunResult:
     issues: list[Issue]
     perturber_reason: str
     warnings: list[str]
-    relations: dict[str, dict[str, int]] = field(default_factory=dict)  # relation -> its counts
+    relations: dict[str, RelationCounts] = field(default_factory=dict)  # relation -> its counts
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
     cache: str = ""  # which cache the run used (its file; entries imported from JSONL files)
@@ -448,7 +448,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
         perturbation_cache_hits=perturber.cache_hits if perturber else 0,
         candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
         parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
-        compared=sum(c.counts.get("compared", 0) for c in checked.values()),
+        compared=sum(c.counts.compared for c in checked.values()),
         relations={name: c.counts for name, c in checked.items()},
     ).with_findings(issues)
 

@@ -221,6 +221,29 @@ class GroupCount:
 
 
 @dataclass(frozen=True)
+class RelationCounts:
+    """One relation's counts (``run.json``'s ``counts.relations``): its test cases, the cases it
+    compared (both texts translated), its findings and the run sentences they flag, then its own
+    figures in the order it gave them (findings of each kind as ``<kind>_issues``, sit's
+    ``untranslated_pairs``, the batch relation's ``batches``...)."""
+
+    cases: int = 0
+    compared: int = 0
+    issues: int = 0
+    flagged_sentences: int = 0
+    own: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"cases": self.cases, "compared": self.compared, "issues": self.issues,
+                "flagged_sentences": self.flagged_sentences, **self.own}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RelationCounts":
+        names = [f.name for f in fields(cls) if f.name != "own"]
+        return cls(**{k: int(d.get(k, 0)) for k in names}, own={k: v for k, v in d.items() if k not in names})
+
+
+@dataclass(frozen=True)
 class RunCounts:
     """The counts of one run, each defined once (docs/report.md, "Counts"); the pipeline writes
     them to ``run.json`` and every report and the CLI's summary read them from there.
@@ -243,7 +266,7 @@ class RunCounts:
     issues: int = 0
     flagged_sentences: int = 0
     groups: dict[str, GroupCount] = field(default_factory=dict)
-    relations: dict[str, dict[str, Any]] = field(default_factory=dict)  # each relation's own counts
+    relations: dict[str, RelationCounts] = field(default_factory=dict)  # each relation's own counts
     compared: int = 0
     perturbation_cache_hits: int = 0
     parse_cache_hits: int = 0
@@ -269,6 +292,7 @@ class RunCounts:
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["groups"] = {g: c.to_dict() for g, c in self.groups.items()}
+        out["relations"] = {name: c.to_dict() for name, c in self.relations.items()}
         return out
 
     @classmethod
@@ -276,6 +300,7 @@ class RunCounts:
         names = {f.name for f in fields(cls)}
         kept = {k: v for k, v in d.items() if k in names}
         kept["groups"] = {g: GroupCount.from_dict(c) for g, c in (d.get("groups") or {}).items()}
+        kept["relations"] = {name: RelationCounts.from_dict(c) for name, c in (d.get("relations") or {}).items()}
         return cls(**kept)
 
 

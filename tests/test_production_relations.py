@@ -128,7 +128,7 @@ def test_numbers_on_apertium(apertium_run):
     found = _found(first, "numbers")
     # Apertium keeps the English decimal point: 4.25 where Spanish writes 4,25
     assert found[(1, "format")].evidence["numbers"] == [{"number": "4.25", "expected": ["4,25"]}]
-    assert first.relations["numbers"]["cases"] == 2, "only the sentences with a number make a case"
+    assert first.relations["numbers"].cases == 2, "only the sentences with a number make a case"
     assert not any(k == "changed" for _, k in found), "Apertium changes only the changed number"
 
 
@@ -159,9 +159,9 @@ def test_case_on_apertium(apertium_run):
 def test_punctuation_and_batch_on_apertium_find_nothing(apertium_run):
     first, again = apertium_run
     counts = first.relations
-    assert counts["punctuation"]["space_issues"] == 0 and counts["punctuation"]["cases"] >= 2 * len(SENTENCES)
+    assert counts["punctuation"].own["space_issues"] == 0 and counts["punctuation"].cases >= 2 * len(SENTENCES)
     # eng-spa tags each text apart: its batch neighbours never change a translation
-    assert counts["batch"] == {**counts["batch"], "compared": 2 * len(SENTENCES), "issues": 0}
+    assert (counts["batch"].compared, counts["batch"].issues) == (2 * len(SENTENCES), 0)
     assert again.counts["translator_calls"] == 0, "a re-run, the batch's re-translations included, is all cache"
 
 

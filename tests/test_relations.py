@@ -99,9 +99,9 @@ def test_the_relation_sets_untranslated_substitutes_apart_by_its_rule(tmp_path):
     ratio, floor = (create_relation("sit", ctx, {"untranslated": rule}) for rule in ("source-ratio", "floor"))
     assert ratio.signature()["untranslated"] == "source-ratio" and floor.signature()["untranslated"] == "floor"
     found = ratio.check([pair], translation)
-    assert found.counts["untranslated_pairs"] == 1
+    assert found.counts.own["untranslated_pairs"] == 1
     assert [(i.kind, i.evidence["word"]) for i in found.issues] == [("untranslated", "harper")]
-    assert floor.check([pair], translation).counts["untranslated_pairs"] == 0
+    assert floor.check([pair], translation).counts.own["untranslated_pairs"] == 0
     with pytest.raises(ConfigError, match="choose one of: source-ratio, floor"):
         create_relation("sit", ctx, {"untranslated": "nosuch"})
 
@@ -284,7 +284,7 @@ def test_patinv_no_finding_where_the_translator_renders_the_two_words_the_same_a
     same = [rel.same_alone(p, translation) for p in cases]
     assert same == [True, False]
     checked = rel.check(cases, {**translation, cases[1].perturbed: translation[text]})  # pretend: one lost change
-    assert checked.counts["same_words_alone"] == 1
+    assert checked.counts.own["same_words_alone"] == 1
     assert [i.pair.edit.after for i in checked.issues] == ["villages"]
 
 

@@ -94,3 +94,16 @@ def test_a_run_json_of_the_wrong_types_is_refused_in_one_line(tmp_path):
     root = write_sample_run(tmp_path / "run", input=["a", "list"])
     with pytest.raises(InputError, match=r"'input' is a list, not a str.*run `sit run` again"):
         load_run(root)
+
+
+def test_a_relations_counts_are_a_record_and_a_plugins_mapping_is_read_as_one():
+    from sit.records import RelationCounts
+    from sit.relations import Checked
+
+    checked = Checked([], {"compared": 2, "issues": 0, "glossary_terms": 5})  # as a plugin written for 0.1 gives them
+    assert checked.counts == RelationCounts(cases=0, compared=2, issues=0, flagged_sentences=0,
+                                            own={"glossary_terms": 5})
+    assert checked.counts.to_dict() == {"cases": 0, "compared": 2, "issues": 0, "flagged_sentences": 0,
+                                        "glossary_terms": 5}
+    counts = RunCounts.from_dict({"relations": {"copied": {"cases": 3, "copied_issues": 1}}})
+    assert counts.relations["copied"].cases == 3 and counts.relations["copied"].own == {"copied_issues": 1}

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from ..records import Issue, Pair
+from ..records import Issue, Pair, RelationCounts
 from ..runmeta import RelationTold
 
 
@@ -23,9 +23,13 @@ class Checked:
     figures (such as TEAPOT's summary) under ``extra``."""
 
     issues: list[Issue]
-    counts: dict[str, int]
+    counts: RelationCounts  # a mapping of counts is read as one (RelationCounts.from_dict)
     #: run-level figures, written to ``run.json`` under their own keys (sit's ``teapot``)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.counts, Mapping):
+            self.counts = RelationCounts.from_dict(dict(self.counts))
 
 
 @dataclass
@@ -135,7 +139,6 @@ class Relation:
 
     def __init__(self, ctx: RunContext, **options: Any):
         self.ctx = ctx
-        self.counts: dict[str, int] = {}
 
     @classmethod
     def telling(cls) -> RelationTold:
@@ -176,7 +179,6 @@ class Relation:
         from ..rank import rank_issues
 
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        counts = {"cases": cases, "compared": compared, "issues": len(issues),
-                  "flagged_sentences": len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
-                  **{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in kinds}, **extra}
+        counts = RelationCounts(cases, compared, len(issues), len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
+                                {**{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in kinds}, **extra})
         return Checked(issues, counts)

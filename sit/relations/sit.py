@@ -23,7 +23,7 @@ from ..bags import stop_words
 from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
 from ..rank import rank_issues
-from ..records import Issue, Pair
+from ..records import Issue, Pair, RelationCounts
 from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; names kept importable here)
     COMMON_TARGET_ZIPF, LOAN_ZIPF_GAP, TARGET_WORD_ZIPF, UNTRANSLATED_RULES, left_untranslated,
     target_language_word, untranslated, verbatim_count)
@@ -94,15 +94,10 @@ class SitRelation(Relation):
         issues = rank_issues(keep, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
         teapot, issues = _teapot(compared, issues, self.ctx.cache)
         structure = [i for i in issues if not i.kind]
-        counts = {
-            "cases": len(cases),
-            "compared": len(compared),
-            "untranslated_pairs": sum(1 for c in compared if c.kind),
-            "parallel_pairs": sum(1 for c in parallel if c.distance > self.ctx.threshold),
-            "issues": len(structure),
-            "untranslated_issues": len(issues) - len(structure),
-            "flagged_sentences": len({i.pair.source_id for i in structure}),
-        }
+        counts = RelationCounts(len(cases), len(compared), len(structure), len({i.pair.source_id for i in structure}),
+                                {"untranslated_pairs": sum(1 for c in compared if c.kind),
+                                 "parallel_pairs": sum(1 for c in parallel if c.distance > self.ctx.threshold),
+                                 "untranslated_issues": len(issues) - len(structure)})
         return Checked(issues, counts, {"teapot": teapot})
 
     def _structure(self, pair: Pair, y: str, y2: str, a, b, d: float, stops: frozenset[str]) -> Issue:

@@ -130,7 +130,7 @@ def count_rows(counts: RunCounts) -> list[list[Any]]:
     """``[[name, value], ...]`` of the Counts table: plain numbers, then each relation's own
     counts and the perturber's dropped candidates as ``name n, ...`` text."""
     rows: list[list[Any]] = [[name, getattr(counts, key)] for key, name in COUNT_NAMES]
-    rows += [[f"{name}: its counts", ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in c.items()
+    rows += [[f"{name}: its counts", ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in c.to_dict().items()
                                               if isinstance(v, int))]
              for name, c in counts.relations.items()]
     if counts.candidates_dropped:

@@ -34,7 +34,7 @@ def plural(n: int, word: str) -> str:
 
 def work_lines(counts: RunCounts) -> list[str]:
     """What the run did: sentences and test cases, then what translating them took."""
-    per_relation = ", ".join(f"{name} {int(c.get('cases', 0)):,}" for name, c in counts.relations.items())
+    per_relation = ", ".join(f"{name} {c.cases:,}" for name, c in counts.relations.items())
     first = f"{plural(counts.sentences, 'sentence')}, {plural(counts.cases, 'test case')}"
     if per_relation:
         first += f" ({per_relation})"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional, Sequence
 
-from sit.rank import rank_issues
 from sit.records import Edit, Issue, Pair
 from sit.relations import Checked, Relation
 
@@ -45,4 +44,4 @@ class CopiedRelation(Relation):
             kept = sum(1 for w in _words(out) if w in set(source)) / len(source)
             if kept >= self.share:
                 issues.append(Issue(pair, out, out, kept, {}, kind="copied", evidence={"kept": round(kept, 3)}))
-        return Checked(rank_issues(issues, top_k=self.ctx.top_k), {"compared": len(cases), "issues": len(issues)})
+        return self.checked(issues, cases=len(cases), compared=len(cases), kinds=list(self.kinds))
