@@ -32,7 +32,7 @@ import json, sys, time
 from sit.pipeline import RunConfig, run
 t = time.perf_counter()
 r = run(RunConfig(**json.loads(sys.argv[1])))
-print(json.dumps({"wall": time.perf_counter() - t, "counts": r.counts, "timings": r.timings}))
+print(json.dumps({"wall": time.perf_counter() - t, "counts": r.counts.to_dict(), "timings": r.timings}))
 """
 
 

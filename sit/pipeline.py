@@ -86,18 +86,41 @@ def case_options(config: RunConfig) -> dict[str, Any]:
 
 @dataclass
 class RunResult:
+    """What :func:`run` did: its directory, what run.json says of it (:attr:`meta`), its findings
+    (as issues.jsonl orders them: worst first), the warnings it printed and, where texts were left untranslated, why."""
+
     run_dir: Path
-    signature: RunSignature
-    counts: dict[str, Any]  # RunCounts.to_dict(): RunCounts.from_dict(result.counts) reads it
-    timings: dict[str, float]
+    meta: RunMeta
     issues: list[Issue]
-    perturber_reason: str
     warnings: list[str]
-    relations: dict[str, RelationCounts] = field(default_factory=dict)  # relation -> its counts
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
-    cache: str = ""  # which cache the run used (its file; entries imported from JSONL files)
-    meta: Optional[RunMeta] = None  # what run.json says
+
+    @property
+    def signature(self) -> RunSignature:
+        return self.meta.signature
+
+    @property
+    def counts(self) -> RunCounts:
+        return self.meta.counts
+
+    @property
+    def relations(self) -> dict[str, RelationCounts]:
+        """relation -> its counts."""
+        return self.meta.counts.relations
+
+    @property
+    def timings(self) -> dict[str, float]:
+        return self.meta.timings
+
+    @property
+    def perturber_reason(self) -> str:
+        return self.meta.perturber_reason
+
+    @property
+    def cache(self) -> str:
+        """Which cache the run used (its file; entries imported from JSONL files)."""
+        return self.meta.cache
 
 
 class _Timer:
@@ -214,8 +237,7 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     meta = meta.with_timings(timer.timings)
     _write_meta(out, meta)
     translator.close()
-    return RunResult(out, signature, counts.to_dict(), dict(timer.timings), issues, meta.perturber_reason, warnings,
-                     {name: c.counts for name, c in checked.items()}, incomplete, meta.cache, meta)
+    return RunResult(out, meta, data.issues, warnings, incomplete)
 
 
 def _build(config: RunConfig, engine, cache: Cache):

@@ -222,8 +222,8 @@ def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path, serve, monke
         results[jobs] = run(RunConfig(input=str(text), translator="deepl", target_lang="es", jobs=jobs, relations=("sit",),
                                       cache_dir=str(tmp_path / f"c{jobs}"), out=str(tmp_path / f"r{jobs}"),
                                       progress=False))
-    assert results[1].counts["translated"] == results[2].counts["translated"] == results[2].counts["translations"]
-    assert len(fake.calls) > results[1].counts["translator_calls"]  # the second run sent batches as they came
+    assert results[1].counts.translated == results[2].counts.translated == results[2].counts.translations
+    assert len(fake.calls) > results[1].counts.translator_calls  # the second run sent batches as they came
     for name in ("pairs.jsonl", "translations.jsonl", "issues.jsonl", "report.txt"):
         assert (tmp_path / "r1" / name).read_bytes() == (tmp_path / "r2" / name).read_bytes(), name
 

@@ -162,7 +162,7 @@ def test_punctuation_and_batch_on_apertium_find_nothing(apertium_run):
     assert counts["punctuation"].own["space_issues"] == 0 and counts["punctuation"].cases >= 2 * len(SENTENCES)
     # eng-spa tags each text apart: its batch neighbours never change a translation
     assert (counts["batch"].compared, counts["batch"].issues) == (2 * len(SENTENCES), 0)
-    assert again.counts["translator_calls"] == 0, "a re-run, the batch's re-translations included, is all cache"
+    assert again.counts.translator_calls == 0, "a re-run, the batch's re-translations included, is all cache"
 
 
 @requires_apertium
