@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import requires_apertium
+from conftest import requires_apertium, requires_torch
 
 
 def sit(*args, env=None, check=True):
@@ -218,3 +218,18 @@ def test_tune_process_lets_openmp_threads_sleep_unless_the_environment_says(env,
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**base, **env}).stdout.split()
     assert out == [policy, "100"]
+
+
+@requires_apertium
+@requires_torch
+def test_no_progress_silences_the_model_libraries_bars_too(tmp_path):
+    """The quality filter's sentence encoder loads through transformers, whose "Loading weights"
+    bar used to appear under --no-progress."""
+    p = subprocess.run([sys.executable, "-m", "sit.cli", "run", "--dataset", "politics", "--limit", "2", "--relation",
+                        "sit", "--perturber", "wordnet", "--out", str(tmp_path / "run"), "--cache-dir",
+                        str(tmp_path / "cache"), "--no-progress"], capture_output=True, text=True, timeout=300,
+                       env={k: v for k, v in os.environ.items() if k != "HF_HUB_DISABLE_PROGRESS_BARS"})
+    assert p.returncode == 0, p.stderr
+    meta = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    assert "similarity >=" in meta["perturber_reason"]  # the encoder was loaded and used
+    assert "Loading weights" not in p.stderr and "it/s]" not in p.stderr, p.stderr

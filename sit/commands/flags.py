@@ -28,3 +28,16 @@ class Spelled(argparse.Action):
 def spelled(p, new: str, *old: str, append: bool = False, **kwargs: Any) -> None:
     """Add flag ``new`` to ``p`` with its ``old`` spellings as aliases that say so when used."""
     p.add_argument(new, *old, action=Spelled, old=old, append=append, **kwargs)
+
+
+def progress_bars(no_progress: bool) -> bool:
+    """Whether a command shows progress bars: not with ``--no-progress`` nor where standard error
+    is not a terminal. Where it does not, the model libraries' own bars (transformers' "Loading
+    weights", the model hub's downloads) are off too: they read ``HF_HUB_DISABLE_PROGRESS_BARS``
+    when first imported, which the command's models have not been yet."""
+    import os
+
+    shown = not no_progress and sys.stderr.isatty()
+    if not shown:
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    return shown

@@ -223,6 +223,7 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
     (``sit download`` takes them too, without --dataset or --input)."""
     from ..options import parse_key_values
     from ..pipeline import RunConfig
+    from .flags import progress_bars
 
     values = case_config(args, source_required=source_required)
     target = args.target_lang or values.pop("target_lang", None)
@@ -232,7 +233,7 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
         translator=translator, model=model,
         translator_options=parse_key_values(args.translator_option, "--translator-option"),
         target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
-        concurrency=args.concurrency, device=args.device, progress=not args.no_progress and sys.stderr.isatty(),
+        concurrency=args.concurrency, device=args.device, progress=progress_bars(args.no_progress),
         engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
         jobs=args.jobs, force=args.force, **values,
     )

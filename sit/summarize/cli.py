@@ -46,6 +46,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..commands.flags import progress_bars
+
+    progress = progress_bars(args.no_progress)  # before any model library is imported
     from ..cache import Cache
     from ..errors import ConfigError
     from ..perturb.cli import perturber_from_args
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         docs = load_hub(args.dataset, split=args.split, size=args.size, text_field=args.text_field,
                         summary_field=args.summary_field)
     cache = None if args.no_cache else Cache(args.cache_dir)
-    opts = {"cache": cache, "progress": not args.no_progress, "batch_size": args.batch_size}
+    opts = {"cache": cache, "progress": progress, "batch_size": args.batch_size}
     seq2seq = SUMMARIZERS.entry(args.summarizer).target.endswith(":Seq2SeqSummarizer")
     model_opts = {"model": args.model, "num_beams": args.num_beams, "max_new_tokens": args.max_new_tokens}
     if seq2seq:
