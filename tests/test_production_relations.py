@@ -61,6 +61,26 @@ def test_language_identification_on_short_sentences():
     assert said.language == "en" and said.probability > 0.9 and said.expected < 0.1
 
 
+IDENTIFY = """
+import sys
+from sit.cache import Cache
+from sit.textcheck.language import LanguageIdentifier
+ident = LanguageIdentifier(("es", "en", "ca"), cache=Cache(sys.argv[1]))
+said = ident.identify_all(["El gobierno dijo el lunes que los precios subirán", "The government said on Monday"], "es")
+print([s.language for s in said], ident.languages, ident.stats.calls, "py3langid.langid" in sys.modules)
+"""
+
+
+def test_language_verdicts_come_from_the_cache_without_loading_the_model(tmp_path):
+    import subprocess
+    import sys
+
+    runs = [subprocess.run([sys.executable, "-c", IDENTIFY, str(tmp_path / "cache")], capture_output=True, text=True,
+                           timeout=120) for _ in range(2)]
+    assert [r.stdout.strip() for r in runs] == ["['es', 'en'] ('es', 'en', 'ca') 1 True",
+                                                "['es', 'en'] ('es', 'en', 'ca') 0 False"], runs[0].stderr
+
+
 def test_loops_and_words_that_differ():
     assert longest_repeat("de la casa de la casa de la casa de la casa.") == (4, 3, "de la casa")
     assert longest_repeat("El gobierno dijo que sí.")[0] == 1 and longest_repeat(LONG)[0] == 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
-from ..textcheck.language import NEIGHBOURS, LanguageIdentifier
+from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
 from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_words
 from .base import Checked, Relation
@@ -40,7 +40,7 @@ class LanguageRelation(Relation):
             raise ConfigError(f"unknown language.untranslated rule {untranslated!r}; choose one of: "
                               f"{', '.join(UNTRANSLATED_RULES)}")
         self.untranslated = untranslated
-        self.identifier = LanguageIdentifier((ctx.target_lang, ctx.source_lang, *NEIGHBOURS))
+        self.identifier = LanguageIdentifier((ctx.target_lang, ctx.source_lang, *NEIGHBOURS), cache=ctx.cache)
 
     def signature(self) -> dict[str, Any]:
         return {"confidence": self.confidence, "min_words": self.min_words, "copied": self.copied,
@@ -61,24 +61,21 @@ class LanguageRelation(Relation):
         return [p.original for p in cases]
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        found, compared = [], 0
-        for pair in cases:
-            y = translation.get(pair.original)
-            if not y or not y.strip():
-                continue
-            compared += 1
-            found.extend(self._issues(pair, y))
-        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
+        done = [(pair, y) for pair in cases if (y := translation.get(pair.original)) and y.strip()]
+        target = self.ctx.target_lang
+        long = [y for _, y in done if len(y.split()) >= self.min_words] if self.identifier.knows(target) else []
+        said = dict(zip(long, self.identifier.identify_all(long, target)))  # one batch, through the cache
+        found = [issue for pair, y in done for issue in self._issues(pair, y, said.get(y))]
+        return self.checked(found, cases=len(cases), compared=len(done), kinds=list(self.kinds))
 
-    def _issues(self, pair: Pair, y: str) -> list[Issue]:
+    def _issues(self, pair: Pair, y: str, said: Optional[Identified]) -> list[Issue]:
         target, out = self.ctx.target_lang, []
-        if self.identifier.knows(target) and len(y.split()) >= self.min_words:
-            said = self.identifier.identify(y, target)
-            if said.language != target and said.probability >= self.confidence and said.expected <= 1 - self.confidence:
-                out.append(Issue(pair, y, y, 1.0 + said.probability, {}, kind="wrong_language",
-                                 evidence={"language": said.language, "probability": round(said.probability, 4),
-                                           "target_probability": round(said.expected, 4)}))
-                return out  # a translation in another language copies words as a matter of course
+        if (said is not None and said.language != target and said.probability >= self.confidence
+                and said.expected <= 1 - self.confidence):
+            out.append(Issue(pair, y, y, 1.0 + said.probability, {}, kind="wrong_language",
+                             evidence={"language": said.language, "probability": round(said.probability, 4),
+                                       "target_probability": round(said.expected, 4)}))
+            return out  # a translation in another language copies words as a matter of course
         if self.copied:
             words = copied_words(_untokened(pair.original), _untokened(y), self.ctx.source_lang, target,
                                  min_zipf=self.min_zipf, rule=self.untranslated)
