@@ -31,6 +31,10 @@ Checks 1, 2, 4 and 6 are on by default; each can be switched off (``min_zipf=0``
 WordNet's ``wsd``) make substitutes somewhat more natural and findings more precise, but leave far
 fewer findings; docs/precision.md has the measured trade-off. Every option is part of the perturber's signature, so it keys the
 perturbation cache and is written to ``run.json``.
+
+Each check is an object, a :class:`~sit.perturb.constraints.Constraint` with one batched hook
+(:mod:`sit.perturb.constraints`, which also says how to add one); :class:`QualityFilter` runs them
+in order and builds its signature and description from theirs.
 """
 
 from __future__ import annotations
@@ -42,8 +46,8 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
 from ..records import Edit
-from .constraints import (CONSTRAINTS, POOL, SENTENCE, STAGES, WORD, Batch, Check, Constraint, Models, PerSlot,
-                          zipf)
+from .constraints import CONSTRAINTS, POOL, SENTENCE, STAGES, WORD, Batch, Check, Constraint, Models, PerSlot
+from .constraints import zipf  # noqa: F401  (importable from here, as before)
 from .encoder import SentenceEncoder, resolve_encoder
 
 log = logging.getLogger("sit.perturb")
