@@ -10,6 +10,7 @@ from typing import Any, Iterable, Optional
 
 from ..records import Edit
 from .base import Perturber
+from .constraints import CONSTRAINTS, Batch, Constraint
 from .quality import Candidate, QualityFilter, options_from
 
 TARGET_POS = ("NOUN", "ADJ")
@@ -77,18 +78,13 @@ def replaceable_alone(tok) -> bool:
     return not (tok.pos_ == "ADJ" and tok.dep_ == "amod" and tok.head.i < tok.i)
 
 
-def replace_token(doc, index: int, word: str) -> tuple[str, int]:
+def replace_token(doc, index: int, word: str, text: Optional[str] = None) -> tuple[str, int]:
     """The text of ``doc`` with token ``index`` replaced by ``word`` (whitespace kept exactly),
-    and the character offset where ``word`` starts."""
-    parts = []
-    start = 0
-    for tok in doc:
-        if tok.i == index:
-            start = sum(len(p) for p in parts)
-            parts.append(word + tok.whitespace_)
-        else:
-            parts.append(tok.text_with_ws)
-    return "".join(parts), start
+    and the character offset where ``word`` starts. ``text`` is ``doc.text``, where the caller
+    holds it (a doc joins its tokens anew each time it is asked)."""
+    text = doc.text if text is None else text  # the tokens' text_with_ws, one after another
+    tok = doc[index]
+    return text[:tok.idx] + word + text[tok.idx + len(tok.text):], tok.idx
 
 
 def match_case(word: str, like: str) -> str:
@@ -117,6 +113,9 @@ class SubstitutionPerturber(Perturber):
 
     deterministic = True
     uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
+    #: the quality stage's checks, in order (:data:`sit.perturb.constraints.CONSTRAINTS`); a
+    #: subclass may add its own (docs/plugins.md)
+    quality_checks: tuple[type[Constraint], ...] = CONSTRAINTS
 
     def __init__(
         self,
@@ -145,7 +144,7 @@ class SubstitutionPerturber(Perturber):
         self._tagger = tagger
         quality = dict(min_zipf=min_zipf, lm=lm, max_lm_fall=max_lm_fall, grammar=grammar, collocations=collocations, encoder=encoder,
                        min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot, rank=rank)
-        self.quality = QualityFilter(options_from(quality), device=self.device)
+        self.quality = QualityFilter(options_from(quality), device=self.device, constraints=self.quality_checks)
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
         self.dropped: Counter = Counter()
 
@@ -183,37 +182,37 @@ class SubstitutionPerturber(Perturber):
     def _perturb_keys(self, sentences: list[str]):
         """(the kept candidates of each sentence, the drop counts of each sentence)."""
         docs = self.tagger.tag(sentences, entities=True)
+        batch = Batch(sentences, docs, self.tagger)
         slots_of = [slots(doc, strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)
         candidates: list[Candidate] = []
         early = [Counter() for _ in sentences]
-        for n, (doc, doc_slots, words_of) in enumerate(zip(docs, slots_of, proposals)):
+        for n, (doc_slots, words_of) in enumerate(zip(slots_of, proposals)):
             for slot, words in zip(doc_slots, words_of):
-                for w, scores in self._choose(words, doc, slot, early[n]):
-                    text, start = replace_token(doc, slot.index, w)
-                    candidates.append(Candidate(n, slot, w, text, start, **scores))
-        kept, dropped = self.quality.apply(self.tagger, candidates, sentences, docs, self.name)
+                candidates.extend(self._choose(words, batch, n, slot, early))
+        kept, dropped = self.quality.apply(candidates, batch, self.name)
         for n, counts in enumerate(early):
             dropped[n].update(counts)
         return kept, [dict(d) for d in dropped]
 
-    def _choose(self, words: list[str], doc, slot: Slot, dropped: Counter) -> list[tuple[str, dict]]:
-        """The first ``num_perturb`` acceptable, distinct proposals that pass the quality stage's
-        word checks (with what they measured: Zipf frequency, n-gram fall); the others are counted
-        in ``dropped`` by reason."""
-        chosen: dict[str, Any] = {}
+    def _choose(self, words: Iterable[str], batch: Batch, n: int, slot: Slot, dropped: list[Counter]) -> list[Candidate]:
+        """The first ``num_perturb`` acceptable, distinct proposals for ``slot`` of sentence ``n``
+        that pass the quality stage's word checks (with what they measured: Zipf frequency, n-gram
+        fall); the others are counted in ``dropped[n]`` by reason."""
+        chosen: dict[str, Candidate] = {}
+        sentence = batch.docs[n].text
         for w in words:
             w = match_case(w, slot.text)
             if not acceptable(w, slot.text) or w in chosen:
                 continue
-            why, scores = self.quality.word_check(doc, slot.index, w)
-            if why:
-                dropped[why] += 1
+            text, start = replace_token(batch.docs[n], slot.index, w, sentence)
+            cand = self.quality.word_check(Candidate(n, slot, w, text, start), batch, dropped)
+            if cand is None:
                 continue
-            chosen[w] = scores
+            chosen[w] = cand
             if len(chosen) >= self.num_perturb:
                 break
-        return list(chosen.items())
+        return list(chosen.values())
 
     # -- drop counts, kept with the perturbations so a cached re-run reports them too ----------
     def _drop_store(self):
