@@ -133,7 +133,11 @@ class Frequency(Constraint):
     """The word is common English: ``wordfreq`` Zipf frequency >= ``min_zipf`` (0: no floor, but
     the frequency is still measured where ``wordfreq`` is installed)."""
 
-    name, reads, needs, stage, measure = "rare", ("min_zipf",), ("wordfreq",), WORD, "zipf"
+    name = "rare"
+    reads = ("min_zipf",)
+    needs = ("wordfreq",)
+    stage = WORD
+    measure = "zipf"
 
     def __init__(self, options, models):
         super().__init__(options, models)
@@ -147,14 +151,18 @@ class Frequency(Constraint):
 
     def _check(self, candidates, batch):
         floor = self.options.min_zipf
-        return [(not floor or z >= floor, z) for z in (zipf(c.word.lower()) for c in candidates)]
+        return [(not floor or z >= floor, z) for z in [zipf(c.word.lower()) for c in candidates]]
 
 
 class Fluency(Constraint):
     """The n-grams through the word fall by at most ``max_lm_fall`` (log10) under the n-gram model
     (a clitic after the token stays: ``charity's``)."""
 
-    name, reads, needs, stage, measure = "unnatural", ("lm", "max_lm_fall"), ("lm",), WORD, "lm_fall"
+    name = "unnatural"
+    reads = ("lm", "max_lm_fall")
+    needs = ("lm",)
+    stage = WORD
+    measure = "lm_fall"
 
     def __init__(self, options, models):
         super().__init__(options, models)
@@ -176,9 +184,8 @@ class Fluency(Constraint):
         self._scorer = None
 
     def _check(self, candidates, batch):
-        limit = self.options.max_lm_fall
-        return [(not fall > limit, fall) for fall in (self.fall(batch.docs[c.sentence_index], c.slot.index, c.word)
-                                                      for c in candidates)]
+        falls = [self.fall(batch.docs[c.sentence_index], c.slot.index, c.word) for c in candidates]
+        return [(not fall > self.options.max_lm_fall, fall) for fall in falls]
 
     def fall(self, doc, index: int, word: str) -> float:
         """How much less likely (log10) the model finds the words around token ``index`` of
@@ -194,7 +201,10 @@ class Grammar(Constraint):
     """Re-tagged in one batched pass, the slot holds the new word with the coarse POS of the
     original (and, with ``grammar``, the fine tag, dependency relation and head)."""
 
-    name, reads, needs, stage = "grammar", ("grammar",), ("tagger",), POOL
+    name = "grammar"
+    reads = ("grammar",)
+    needs = ("tagger",)
+    stage = POOL
 
     def describe(self) -> str:
         return "slot grammar kept" if self.options.grammar else "coarse POS only"
@@ -220,7 +230,10 @@ class Collocation(Constraint):
     """Opt-in (``collocations``): where the original word forms a known English bigram with a
     neighbour, the new word forms one too (:mod:`sit.perturb.collocations`)."""
 
-    name, reads, needs, stage = "collocation", ("collocations",), ("bigrams",), WORD
+    name = "collocation"
+    reads = ("collocations",)
+    needs = ("bigrams",)
+    stage = WORD
 
     def __init__(self, options, models):
         super().__init__(options, models)
@@ -250,7 +263,10 @@ class Related(Constraint):
     """Opt-in (``min_word_similarity`` > 0): the encoder, given the two words alone, finds them
     related."""
 
-    name, reads, needs, stage = "unrelated", ("encoder", "min_word_similarity"), ("encoder",), POOL
+    name = "unrelated"
+    reads = ("encoder", "min_word_similarity")
+    needs = ("encoder",)
+    stage = POOL
 
     def active(self) -> bool:
         return self.models.encoder is not None and bool(self.options.min_word_similarity)
@@ -272,7 +288,11 @@ class Dissimilar(Constraint):
     """Context fit: the encoder finds the new sentence close to the original (cosine >=
     ``min_similarity``); the similarity is kept for :class:`PerSlot` and the edit."""
 
-    name, reads, needs, stage, measure = "dissimilar", ("encoder", "min_similarity"), ("encoder",), SENTENCE, "similarity"
+    name = "dissimilar"
+    reads = ("encoder", "min_similarity")
+    needs = ("encoder",)
+    stage = SENTENCE
+    measure = "similarity"
 
     def active(self) -> bool:
         return self.models.encoder is not None
@@ -300,7 +320,8 @@ class PerSlot(Check):
     """The last cut: at most ``per_slot`` candidates of each word (0: all), the most similar
     (``rank=fluency``: the most fluent) first, duplicates of a new sentence dropped."""
 
-    name, reads = "per_slot", ("per_slot", "rank")
+    name = "per_slot"
+    reads = ("per_slot", "rank")
 
     def rank(self) -> Optional[str]:
         """How a word's candidates are ordered (the signature's ``rank``): with ``rank=fluency``

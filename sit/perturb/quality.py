@@ -47,7 +47,6 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Edit
 from .constraints import CONSTRAINTS, POOL, SENTENCE, STAGES, WORD, Batch, Check, Constraint, Models, PerSlot
-from .constraints import zipf  # noqa: F401  (importable from here, as before)
 from .encoder import SentenceEncoder, resolve_encoder
 
 log = logging.getLogger("sit.perturb")
