@@ -82,9 +82,9 @@ class MaskedLMPerturber(SubstitutionPerturber):
         tokenizer, model, self.device = hf.load(
             name, what="the mlm perturber", kind="masked-lm", device=self.device,
             alternative="or use --perturber wordnet, which works offline",
-            nowhere=lambda why: ModelError(f"cannot load masked LM {name!r}: {why}; fetch it where the hub is reachable "
-                                           f"(`sit download --only mlm --mlm-model {name}`), pass --mlm-model "
-                                           "with a local directory, or use --perturber wordnet"),
+            nowhere=lambda why: ModelError(f"cannot load masked LM {name!r}: {why}; fetch it where the hub is "
+                                           f"reachable (`sit download --only mlm --mlm-model {name}`), pass "
+                                           "--mlm-model with a local directory, or use --perturber wordnet"),
             failed=lambda exc: ModelError(f"cannot load masked LM {name!r} ({hf.reason(exc, 200)}); pass --mlm-model "
                                           "with a local directory or a reachable hub id, or use --perturber wordnet"),
             check=self._check_fill_mask,
