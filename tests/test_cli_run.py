@@ -159,7 +159,7 @@ import sys
 sys.modules["torch"] = None  # import torch now raises ImportError
 from sit.errors import MissingDependencyError
 from sit.registry import TORCH_INSTALL_HINT
-from sit.perturb.mlm import _import_transformers as mlm
+from sit.perturb.mlm import MaskedLMPerturber
 from sit.hf import import_transformers
 seq2seq = lambda: import_transformers("a transformers summarizer")
 from sit.translators import TRANSLATORS
@@ -167,6 +167,7 @@ messages = []
 import os, tempfile
 local = tempfile.mkdtemp()  # a local model directory: the location check passes, the import fails
 open(os.path.join(local, "config.json"), "w").write("{}")
+mlm = lambda: MaskedLMPerturber(model=local).load()
 for load in (mlm, seq2seq, lambda: TRANSLATORS.create("marian", model=local, target_lang="zh").load()):
     try:
         load()

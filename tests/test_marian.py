@@ -36,3 +36,22 @@ def test_unreachable_model_fails_before_any_work_and_says_what_to_do(tmp_path):
         get_translator("marian", target_lang="es", model="Helsinki-NLP/opus-mt-en-es", cache=Cache(tmp_path))
     msg = str(info.value)
     assert "neither a local directory nor reachable" in msg and "--translator apertium" in msg
+
+
+def test_translation_never_samples_whatever_the_generation_config_says(tiny_marian, tmp_path):
+    """sit.hf.generate_ids turns sampling off: a copy of the tiny model whose generation config asks
+    for sampling at a high temperature translates exactly as the original does."""
+    import json
+    import shutil
+
+    import torch
+
+    sampling = tmp_path / "sampling-marian"
+    shutil.copytree(tiny_marian, sampling)
+    config = json.loads((sampling / "generation_config.json").read_text())
+    (sampling / "generation_config.json").write_text(json.dumps({**config, "do_sample": True, "temperature": 5.0}))
+    sources = [s for s, _ in MARIAN_PAIRS]
+    for seed in (0, 1):
+        torch.manual_seed(seed)
+        t = get_translator("marian", target_lang="es", model=str(sampling), cache=Cache(tmp_path / f"c{seed}"))
+        assert t.translate(sources) == [ref for _, ref in MARIAN_PAIRS]

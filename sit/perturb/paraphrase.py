@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Sequence
 
+from .. import hf
 from ..errors import ConfigError
 from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, apply_replacements, not_applied
 from .text import sentences
@@ -73,9 +74,7 @@ class SentenceParaphrase(NoisePerturber):
 
     def _load(self):
         if self._loaded is None:
-            from ..hf import load_seq2seq
-
-            self._loaded = load_seq2seq(self.model, device=self.device, what="paraphrase")
+            self._loaded = hf.load(self.model, what="the paraphrase model", device=self.device)
         return self._loaded
 
     def perturb_detailed(
@@ -93,15 +92,13 @@ class SentenceParaphrase(NoisePerturber):
             r = random.Random(seeds[i])
             picks[i] = sents[0] if self.target == "first" else r.choice(sents)
         if picks:
-            from ..hf import generate
-
             tokenizer, net, device = self._load()
             prefix = self.prefix
             if prefix is None:
                 prefix = "paraphrase: " if getattr(net.config, "model_type", "") in ("t5", "mt5") else ""
             order = sorted(picks)
             k = self.num_perturb
-            gens = generate(
+            gens = hf.generate(
                 tokenizer, net, device, [prefix + picks[i].text for i in order],
                 num_return_sequences=k, num_beams=max(self.num_beams, k), max_new_tokens=self.max_new_tokens,
             )

@@ -6,9 +6,9 @@ so a re-run answered from the cache needs none.
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
-from ..hf import generate, load_seq2seq
+from .. import hf
 from ..stage import weights_stamp
 from .base import Summarizer
 
@@ -79,7 +79,7 @@ class Seq2SeqSummarizer(Summarizer):
 
     def _load(self):
         if self._loaded is None:
-            self._loaded = load_seq2seq(self.model, device=self.device, what="summarizer")
+            self._loaded = hf.load(self.model, what="the summarizer model", device=self.device)
         return self._loaded
 
     def _summarize_batch(self, docs: list[str]) -> list[str]:
@@ -87,7 +87,7 @@ class Seq2SeqSummarizer(Summarizer):
         prefix = self.prefix
         if prefix is None:
             prefix = "summarize: " if getattr(net.config, "model_type", "") in ("t5", "mt5", "umt5") else ""
-        outs = generate(
+        outs = hf.generate(
             tokenizer, net, device, [prefix + d for d in docs],
             max_input_tokens=self.max_input_tokens,
             num_beams=self.num_beams, max_new_tokens=self.max_new_tokens, min_length=self.min_length,

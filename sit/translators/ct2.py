@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from .. import hints
+from .. import hf, hints
 from ..errors import ConfigError, ModelError
 from ..validate import check_number
 from .base import Translator
@@ -95,16 +95,9 @@ class CTranslate2Translator(Translator):
     def load(self):
         if self._translator is not None:
             return self._tokenizer, self._translator
-        from ..resources import hf_load_kwargs
-
-        try:
-            from transformers import AutoTokenizer
-
-            tokenizer = AutoTokenizer.from_pretrained(self.tokenizer_source, **hf_load_kwargs(self.tokenizer_source))
-        except Exception as exc:
-            raise ModelError(
-                f"cannot load the tokenizer of {self.model} from {self.tokenizer_source} ({type(exc).__name__}); pass "
-                "--translator-option tokenizer=<the transformers model it was converted from>") from exc
+        tokenizer = hf.load_tokenizer(self.tokenizer_source, failed=lambda exc: ModelError(
+            f"cannot load the tokenizer of {self.model} from {self.tokenizer_source} ({type(exc).__name__}); pass "
+            "--translator-option tokenizer=<the transformers model it was converted from>"))
         self._prefix = self._languages(tokenizer)
         self._translator = self._ct2.Translator(str(self.path), device=self.ct2_device, device_index=self.device_index,
                                                 compute_type=self.compute_type)

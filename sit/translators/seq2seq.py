@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from ..errors import ConfigError, MissingDependencyError, ModelError
+from .. import hf
+from ..errors import ConfigError, MissingDependencyError, ModelError, SitError
 from ..hints import SENTENCEPIECE, hf_download
 from ..validate import check_number
 from .base import Translator
@@ -121,27 +122,19 @@ class Seq2SeqTranslator(Translator):
 
     # -- the model -----------------------------------------------------------------------------
     def load(self):
+        """The tokenizer and the model, loaded once (by :func:`sit.hf.load`)."""
         if self._model is not None:
             return self._tokenizer, self._model
-        from ..resources import hf_load_kwargs, import_torch_transformers
-
-        import_torch_transformers(f"the {self.name} translator")
-        kw = hf_load_kwargs(str(self.model))
-        try:
-            tokenizer_class, model_class = self.classes()
-            tokenizer = tokenizer_class.from_pretrained(self.model, **kw)
-            model = model_class.from_pretrained(self.model, **kw)
-        except ImportError as exc:
-            raise MissingDependencyError(f"the {self.name} translator needs sentencepiece: {SENTENCEPIECE} "
-                                         f"({exc})") from exc
-        except Exception as exc:
-            raise ModelError(self._unavailable(f"{type(exc).__name__}: {str(exc)[:160]}")) from exc
-        if self.language_token(self.tgt_code) is not None:
-            self._check_languages(tokenizer)
-            tokenizer.src_lang = self.src_code
-        model.to(self.device).eval()
+        tokenizer, model, _ = hf.load(str(self.model), what=f"the {self.name} translator", device=self.device,
+                                      classes=self.classes, nowhere=lambda why: ModelError(self._unavailable(why)),
+                                      failed=self._load_failed, check=self._set_languages)
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
+
+    def _load_failed(self, exc: Exception) -> SitError:
+        if isinstance(exc, ImportError):
+            return MissingDependencyError(f"the {self.name} translator needs sentencepiece: {SENTENCEPIECE} ({exc})")
+        return ModelError(self._unavailable(hf.reason(exc)))
 
     def classes(self):
         """The transformers tokenizer and model classes that load :attr:`model`."""
@@ -149,24 +142,25 @@ class Seq2SeqTranslator(Translator):
 
         return AutoTokenizer, AutoModelForSeq2SeqLM
 
-    def _check_languages(self, tokenizer) -> None:
+    def _set_languages(self, tokenizer, model, missing_keys) -> None:
+        """A multilingual model's tokenizer gets the source language, once both languages' tokens
+        are checked to be in its vocabulary."""
+        if self.language_token(self.tgt_code) is None:
+            return
         for code in (self.src_code, self.tgt_code):
             token = self.language_token(code)
             if tokenizer.convert_tokens_to_ids(token) in (None, tokenizer.unk_token_id):
                 raise ModelError(f"the {self.family} model {self.model!r} has no language token {token!r} "
                                  f"(--source-lang {self.source_lang}, --target-lang {self.target_lang})")
+        tokenizer.src_lang = self.src_code
 
     def _translate_batch(self, texts: list[str]) -> list[str]:
-        import torch
-
         tokenizer, model = self.load()
-        enc = tokenizer(texts, return_tensors="pt", padding=True, truncation=True, max_length=512)
-        enc = {k: v.to(self.device) for k, v in enc.items()}
+        enc = hf.encode(tokenizer, texts, self.device, max_length=512)
         token = self.language_token(self.tgt_code)
         bos = tokenizer.convert_tokens_to_ids(token) if token is not None else None
         forced = {"forced_bos_token_id": bos} if bos is not None else {}
-        with torch.inference_mode():
-            out = model.generate(**enc, num_beams=self.beam_size, max_new_tokens=self.max_new_tokens, **forced)
+        out = hf.generate_ids(model, enc, num_beams=self.beam_size, max_new_tokens=self.max_new_tokens, **forced)
         self.generate_calls += 1
         # the language token is not a special token in every tokenizer (M2M100's under transformers 5)
         out = [[i for i in row if i != bos] for row in out.tolist()]
