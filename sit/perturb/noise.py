@@ -35,7 +35,8 @@ from ..records import Edit
 from ..validate import check_number
 from .base import Perturber
 from .homoglyphs import HOMOGLYPHS
-from .text import DOCUMENT_SEPARATOR, Span, documents, is_number, is_stop_word, sentences, words
+from ..words import is_noise_stop_word
+from .text import DOCUMENT_SEPARATOR, Span, documents, is_number, sentences, words
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
@@ -264,7 +265,7 @@ class NoisePerturber(Perturber):
                 why[f"shorter than {self.min_word_length} characters"] += 1
             elif self.skip_numbers and is_number(w.text):
                 why["numbers"] += 1
-            elif self.skip_stopwords and is_stop_word(w.text):
+            elif self.skip_stopwords and is_noise_stop_word(w.text):
                 why["stop words"] += 1
             elif any(s < w.end and w.start < e for s, e in protected):
                 why["protected"] += 1
