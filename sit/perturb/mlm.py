@@ -21,7 +21,7 @@ DEFAULT_MLM = "bert-base-uncased"
 
 
 def _import_transformers():
-    from ..resources import import_torch_transformers
+    from ..devices import import_torch_transformers
 
     return import_torch_transformers("the mlm perturber", "or use --perturber wordnet, which works offline")
 
@@ -39,7 +39,7 @@ def mlm_available(model: str) -> tuple[bool, str]:
     missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
     if missing:
         return False, f"{' and '.join(missing)} not installed (pip install torch==2.13.0 transformers)"
-    from ..resources import hf_model_location
+    from ..hub import hf_model_location
 
     where, why = hf_model_location(model)
     if where is None and not Path(model).expanduser().is_dir():
@@ -108,7 +108,8 @@ class MaskedLMPerturber(SubstitutionPerturber):
         _import_transformers()
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        from ..resources import hf_model_location, resolve_device
+        from ..devices import resolve_device
+        from ..hub import hf_model_location
 
         where, why = hf_model_location(self.model_name)
         if where is None:

@@ -49,7 +49,7 @@ class SentenceParaphrase(NoisePerturber):
         self.num_beams = num_beams
         self.max_new_tokens = max_new_tokens
         self.prefix = prefix
-        from ..resources import checked_device
+        from ..devices import checked_device
 
         self.device = checked_device(device, "the paraphrase model")  # a bad one fails now, before any work
         self._loaded = None
