@@ -26,7 +26,7 @@ and one module a level: :mod:`.character`, :mod:`.word`, :mod:`.document` (sente
 reorderings). The registry names them here, ``sit.perturb.noise:<Class>``.
 """
 
-from .base import WORD_SELECTION, NoisePerturber
+from .base import WORD_SELECTION, NoisePerturber, WordEditor
 from .character import (ALPHABET, CharacterDelete, CharacterInsert, CharacterPerturber, CharacterRepeat,
                         CharacterReplace, CharacterSwap, Homoglyph)
 from .document import DocumentReorder, SentenceReorder
@@ -36,6 +36,6 @@ from .word import WordDelete, WordHomograph, WordReorder, WordSynonym
 __all__ = [
     "ALPHABET", "WORD_SELECTION", "CharacterDelete", "CharacterInsert", "CharacterPerturber", "CharacterRepeat",
     "CharacterReplace", "CharacterSwap", "DocumentReorder", "Homoglyph", "NoisePerturber", "Outcome",
-    "SentenceReorder", "WordDelete", "WordHomograph", "WordReorder", "WordSynonym", "apply_replacements",
+    "SentenceReorder", "WordDelete", "WordEditor", "WordHomograph", "WordReorder", "WordSynonym", "apply_replacements",
     "draw_seeds", "not_applied",
 ]

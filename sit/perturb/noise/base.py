@@ -194,3 +194,23 @@ class NoisePerturber(Perturber):
         """``text`` with the replacements ``(start, end, new, position, note)`` made, as this
         perturber's edits (:func:`~sit.perturb.noise.outcome.apply_replacements`)."""
         return apply_replacements(text, repl, perturber=self.name, level=self.level)
+
+
+class WordEditor(NoisePerturber):
+    """Rewrites each of ``n`` distinct eligible words, chosen at random: :meth:`_new_word` gives
+    a word's new text (the character level, ``word_synonym``)."""
+
+    def _apply(self, text: str, doc: Any, rng: random.Random) -> Outcome:
+        eligible, reason = self.eligible_words(text, doc)
+        if not eligible:
+            return not_applied(text, reason)
+        chosen = sorted(rng.sample(eligible, self.count(len(eligible))), key=lambda w: w.index)
+        repl = []
+        for w in chosen:
+            new, note = self._new_word(w, doc, rng)
+            repl.append((w.start, w.end, new, w.index, note))
+        return self._replaced(text, repl)
+
+    def _new_word(self, word: Span, doc: Any, rng: random.Random) -> tuple[str, str]:
+        """``word``'s new text and a note saying what changed."""
+        raise NotImplementedError

@@ -9,8 +9,7 @@ from typing import Any
 from ...errors import ConfigError
 from ..homoglyphs import HOMOGLYPHS
 from ..text import Span
-from .base import NoisePerturber
-from .outcome import Outcome, not_applied
+from .base import WordEditor
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
@@ -19,7 +18,7 @@ def _match_case(new: str, like: str) -> str:
     return new.upper() if like.isupper() else new
 
 
-class CharacterPerturber(NoisePerturber):
+class CharacterPerturber(WordEditor):
     """Edits one character in each of ``n`` distinct eligible words."""
 
     level = "character"
@@ -38,16 +37,8 @@ class CharacterPerturber(NoisePerturber):
     def _edit_word(self, word: str, rng: random.Random) -> tuple[str, str]:
         raise NotImplementedError
 
-    def _apply(self, text: str, doc: Any, rng: random.Random) -> Outcome:
-        eligible, reason = self.eligible_words(text, doc)
-        if not eligible:
-            return not_applied(text, reason)
-        chosen = sorted(rng.sample(eligible, self.count(len(eligible))), key=lambda w: w.index)
-        repl = []
-        for w in chosen:
-            new, note = self._edit_word(w.text, rng)
-            repl.append((w.start, w.end, new, w.index, note))
-        return self._replaced(text, repl)
+    def _new_word(self, word: Span, doc: Any, rng: random.Random) -> tuple[str, str]:
+        return self._edit_word(word.text, rng)
 
 
 class CharacterSwap(CharacterPerturber):

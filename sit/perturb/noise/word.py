@@ -9,7 +9,7 @@ from typing import Any, Optional
 from ...validate import check_number
 from ..homoglyphs import HOMOGLYPHS
 from ..text import Span, words
-from .base import NoisePerturber
+from .base import NoisePerturber, WordEditor
 from .character import Homoglyph
 from .outcome import Outcome, not_applied
 
@@ -102,7 +102,7 @@ class WordReorder(NoisePerturber):
         return self._replaced(text, repl)
 
 
-class WordSynonym(NoisePerturber):
+class WordSynonym(WordEditor):
     """Replace ``n`` words with a WordNet synonym of the same part of speech.
 
     Nouns (NN, NNS: plurals re-inflected), base-form verbs (VB, VBP), adjectives (JJ) and adverbs
@@ -159,14 +159,6 @@ class WordSynonym(NoisePerturber):
     def _word_problem(self, word: Span, doc: Any) -> str:
         return "" if self._candidates(word, doc) else "no same-POS WordNet synonym"
 
-    def _apply(self, text: str, doc: Any, rng: random.Random) -> Outcome:
-        eligible, reason = self.eligible_words(text, doc)
-        if not eligible:
-            return not_applied(text, reason)
-        chosen = sorted(rng.sample(eligible, self.count(len(eligible))), key=lambda w: w.index)
-        repl = []
-        for w in chosen:
-            new = rng.choice(self._candidates(w, doc))
-            tok = self._token(w, doc)
-            repl.append((w.start, w.end, new, w.index, f"WordNet synonym ({tok.pos_}/{tok.tag_})"))
-        return self._replaced(text, repl)
+    def _new_word(self, word: Span, doc: Any, rng: random.Random) -> tuple[str, str]:
+        tok = self._token(word, doc)
+        return rng.choice(self._candidates(word, doc)), f"WordNet synonym ({tok.pos_}/{tok.tag_})"
