@@ -8,11 +8,10 @@ particles 的/了) are left out, so a mere article change is no difference.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
-from functools import cache
-from pathlib import Path
+
+from .words import BAG_WORD, stop_words
 
 #: ways to make a bag: ``words`` (stop words and numbers dropped), ``all-words`` (every word, as
 #: the paper counts them)
@@ -21,31 +20,8 @@ CHARACTER_LANGS = ("zh", "ja")
 CJK_STOP = frozenset("的了“”，·、。：；！？（）《》")
 
 
-@cache
-def stop_words(lang: str) -> frozenset[str]:
-    """spaCy's stop-word list for ``lang`` (it ships with spaCy; no pipeline needed); empty if none.
-
-    The list is read from its own module file, ``spacy/lang/<lang>/stop_words.py`` (a plain
-    ``STOP_WORDS = set(...)``), without importing spaCy, which would import thinc and torch: a
-    cached re-run that parses nothing loads none of them."""
-    import importlib.util
-
-    spacy = importlib.util.find_spec("spacy")
-    for folder in (spacy.submodule_search_locations or []) if spacy else []:
-        path = Path(folder) / "lang" / lang / "stop_words.py"
-        if path.is_file():
-            spec = importlib.util.spec_from_file_location(f"sit._stop_words_{lang}", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            return frozenset(w.lower() for w in getattr(module, "STOP_WORDS", ()))
-    return frozenset()
-
-
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
-
-
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in BAG_WORD.findall(text)]
 
 
 def as_written(text: str, terms) -> list[str]:
@@ -53,7 +29,7 @@ def as_written(text: str, terms) -> list[str]:
     ``text``: each word in its first spelling there, in the order they come."""
     wanted = set(terms)
     seen: dict[str, str] = {}
-    for token in _WORD.findall(text) if not all(len(t) == 1 for t in wanted) else list(text):
+    for token in BAG_WORD.findall(text) if not all(len(t) == 1 for t in wanted) else list(text):
         key = token.lower()
         if key in wanted and key not in seen:
             seen[key] = token

@@ -80,7 +80,7 @@ INSTEAD = {"translator": "or use --translator apertium, which works offline", "m
 
 
 def _translator_need(config, target: str) -> Optional[Need]:
-    from .resources import hf_model_location
+    from .hub import hf_model_location
 
     cls = hub_translator(config.translator)
     if cls is None:
@@ -94,7 +94,7 @@ def _translator_need(config, target: str) -> Optional[Need]:
 def _mlm_need(config, target: str) -> Optional[Need]:
     import importlib.util
 
-    from .resources import hf_model_location
+    from .hub import hf_model_location
 
     if config.perturber == "auto" and any(importlib.util.find_spec(m) is None for m in ("torch", "transformers")):
         return None  # auto is WordNet without them
@@ -105,7 +105,7 @@ def _mlm_need(config, target: str) -> Optional[Need]:
 
 def _parser_need(config, target: str) -> Optional[Need]:
     from .parse.stanza_parser import stanza_code, stanza_dir, stanza_fetchable, stanza_models_present
-    from .resources import find_spacy_model
+    from .spacymodels import find_spacy_model
 
     what = f"Stanza's {stanza_code(target)} parser models"
     fix = download_command(config, target, "parser")
@@ -168,7 +168,7 @@ class Fetched:
 
 
 def _hf_location(model: str) -> str:
-    from .resources import hf_cached_file
+    from .hub import hf_cached_file
 
     if Path(model).expanduser().is_dir():
         return str(Path(model).expanduser())

@@ -10,7 +10,7 @@
   perturber's model (:mod:`sit.perturb.paraphrase`), which also generate through :func:`generate`.
 
 :func:`load` is the one path: torch and transformers imported (or a MissingDependencyError with
-the install command), the device resolved (:func:`sit.resources.resolve_device`) before anything
+the install command), the device resolved (:func:`sit.devices.resolve_device`) before anything
 loads, ``from_pretrained`` from a local directory, the local model cache or the model hub
 (:func:`load_kwargs` decides which; offline, a model that is not local fails at once with a clear
 :class:`~sit.errors.ModelError` instead of the hub client's retries), the user's check, the move
@@ -46,7 +46,7 @@ class Loaded(NamedTuple):
 def import_transformers(what: str, alternative: str = ""):
     """(torch, transformers), or a MissingDependencyError saying ``what`` needs them (and the
     ``alternative`` that needs neither)."""
-    from .resources import import_torch_transformers
+    from .devices import import_torch_transformers
 
     return import_torch_transformers(what, alternative)
 
@@ -61,7 +61,7 @@ def load_kwargs(model: str, nowhere: Optional[Callable[[str], SitError]] = None)
     unless it must come from the hub (so an offline machine fails at once rather than after the
     hub client's retries). Where it is nowhere, ``nowhere(why)`` is raised (without ``nowhere``,
     ``from_pretrained`` fails on local files only)."""
-    from .resources import hf_model_location
+    from .hub import hf_model_location
 
     where, why = hf_model_location(model)
     if where is None and nowhere is not None:
@@ -121,7 +121,7 @@ def load(
     on a reachable hub, ``failed(exc)`` the one raised where ``from_pretrained`` fails (both by
     default a :class:`ModelError` that says what to do); ``check`` sees the tokenizer, the model
     and the weights the checkpoint lacked, before the model moves to the device."""
-    from .resources import resolve_device
+    from .devices import resolve_device
 
     import_transformers(what, alternative)
     dev = resolve_device(device, what)  # a device this machine lacks fails before any loading
@@ -160,7 +160,7 @@ def available(model: str, fetch: str) -> tuple[bool, str]:
     missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
     if missing:
         return False, f"{' and '.join(missing)} not installed (pip install torch==2.13.0 transformers)"
-    from .resources import hf_model_location
+    from .hub import hf_model_location
 
     where, why = hf_model_location(model)
     if where is None and not Path(model).expanduser().is_dir():

@@ -198,7 +198,7 @@ def run(config: RunConfig) -> RunResult:
     """Run the relations of ``config`` over one translator end to end, the batched stages on
     ``config.engine``; write the run directory."""
     from .engine import create_engine
-    from .resources import checked_device
+    from .devices import checked_device
 
     config = checked_numbers(config)
     checked_device(config.device)  # an unknown --device fails before any work, whichever models run

@@ -234,3 +234,22 @@ def test_no_progress_silences_the_model_libraries_bars_too(tmp_path):
     meta = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
     assert "similarity >=" in meta["perturber_reason"]  # the encoder was loaded and used
     assert "Loading weights" not in p.stderr and "it/s]" not in p.stderr, p.stderr
+
+
+def test_case_options_default_to_run_configs_and_are_the_ones_run_json_records():
+    # the options --baseline takes from run.json are the ones the pipeline records there, and left
+    # out they are RunConfig's own defaults (no second copy of a default to drift)
+    from sit.cli import build_parser
+    from sit.commands.run import CASE_ARGS, config_from_args
+    from sit.pipeline import CASE_OPTIONS, RunConfig
+
+    assert set(CASE_ARGS) == set(CASE_OPTIONS)
+    args = build_parser().parse_args(["run", "--dataset", "news"])
+    config = config_from_args(args)
+    plain = RunConfig(dataset="news")
+    assert {f: getattr(config, f) for f in CASE_OPTIONS} == {f: getattr(plain, f) for f in CASE_OPTIONS}
+    args = build_parser().parse_args(["run", "--dataset", "news", "--relation", "rti,sit", "--num-perturb", "4",
+                                      "--perturber-option", "per_slot=2", "--relation-option", "rti.compare=all-words"])
+    config = config_from_args(args)
+    assert (config.relations, config.num_perturb, config.perturber_options, config.relation_options) == (
+        ("rti", "sit"), 4, {"per_slot": 2}, {"rti": {"compare": "all-words"}})

@@ -8,7 +8,7 @@ from importlib.resources import files
 import pytest
 from conftest import requires_apertium
 
-from sit.bags import stop_words
+from sit.words import stop_words
 from sit.cache import Cache
 from sit.distance import surface_change
 from sit.perturb import PERTURBERS

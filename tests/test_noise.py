@@ -79,9 +79,10 @@ def test_fixed_seed_gives_exact_output(make, name, text, expected):
     assert o.applied
     assert o.text == expected
     # every change's offsets point at its before/after text
-    for c in o.changes:
-        assert text[c.start : c.end] == c.before
-        assert o.text[c.new_start : c.new_end] == c.after
+    for c, (start, end) in zip(o.changes, o.spans()):
+        assert text[start:end] == c.before
+        assert o.text[c.char_start : c.char_end] == c.after
+        assert (c.perturber, c.level) == (name, make(name).level)
 
 
 CANNOT = [
@@ -174,7 +175,7 @@ def test_multiple_edits_become_one_covering_edit():
     o = one(PERTURBERS.create("character_swap", n=2), S, 1)
     assert len(o.changes) == 2
     e = o.edit("character_swap", "character")
-    assert e.before == S[o.changes[0].start : o.changes[1].end]
+    assert e.before == S[o.spans()[0][0] : o.spans()[1][1]]
     assert e.after == o.text[e.char_start : e.char_end]
     assert e.note.startswith("2 edits: ")
 
@@ -266,9 +267,11 @@ def test_words_and_documents():
 
 
 def test_apply_replacements_offsets():
-    o = apply_replacements("abc def ghi", [(8, 11, "X", 2, ""), (0, 3, "long", 0, "")])
+    o = apply_replacements("abc def ghi", [(8, 11, "X", 2, ""), (0, 3, "long", 0, "")], perturber="p", level="word")
     assert o.text == "long def X"
-    assert [(c.new_start, c.new_end) for c in o.changes] == [(0, 4), (9, 10)]
+    assert [(c.char_start, c.char_end) for c in o.changes] == [(0, 4), (9, 10)]
+    assert o.spans() == [(0, 3), (8, 11)]  # where each stood in the original
+    assert [r["start"] for r in o.to_dict()["edits"]] == [0, 8]
 
 
 # -- through Perturber.perturb: batches, cache, a kill mid-stage ---------------------------------

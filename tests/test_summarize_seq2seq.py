@@ -117,7 +117,7 @@ def test_sentence_paraphrase_with_a_model(tiny, docs):
     assert first.applied, first.reason  # the untrained model's output is never the sentence itself
     lead = sentences(docs[0].text)[0]
     c = first.changes[0]  # the first sentence is replaced, the rest kept byte for byte
-    assert (c.position, c.start, c.end, c.before) == (0, 0, lead.end, lead.text)
+    assert (c.position, *first.spans()[0], c.before) == (0, 0, lead.end, lead.text)
     assert first.text == c.after + docs[0].text[lead.end:] and c.after != lead.text
     assert a[2][0].applied and a[2][0].text == a[2][0].changes[0].after  # a one-sentence text: all of it
     pairs = p.perturb(texts, random.Random(0))

@@ -60,12 +60,14 @@ def test_wordnet_is_found_where_nltk_looks_without_importing_nltk(tmp_path):
     # NLTK's own, and a WordNet under $NLTK_DATA is found first, all in a fresh interpreter
     import json
     import os
+    import pathlib
     import subprocess
     import sys
 
     (tmp_path / "mine" / "corpora" / "wordnet").mkdir(parents=True)
-    env = {**os.environ, "NLTK_DATA": os.pathsep.join([str(tmp_path / "none"), str(tmp_path / "mine")])}
-    code = ("import json, sys\nfrom sit.resources import nltk_data_dirs, wordnet_root\n"
+    env = {**os.environ, "NLTK_DATA": os.pathsep.join([str(tmp_path / "none"), str(tmp_path / "mine")]),
+           "PYTHONPATH": str(pathlib.Path(__file__).resolve().parent.parent)}  # this checkout's sit, not an installed one
+    code = ("import json, sys\nfrom sit.wordnetdb import nltk_data_dirs, wordnet_root\n"
             "ours, root = nltk_data_dirs(), wordnet_root()\nimported = 'nltk' in sys.modules\n"
             "import nltk.data\nprint(json.dumps([ours, list(nltk.data.path), root, imported]))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -75,7 +77,7 @@ def test_wordnet_is_found_where_nltk_looks_without_importing_nltk(tmp_path):
 
 
 def test_the_reader_skips_nltks_version_mapping_and_reads_wordnet_whole():
-    from sit.resources import wordnet
+    from sit.wordnetdb import wordnet
 
     wn = wordnet()
     assert wn.map30 is None  # no second pass over index.sense for the multilingual wordnets
@@ -91,7 +93,7 @@ def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give
 
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    from sit.resources import wordnet, wordnet_root
+    from sit.wordnetdb import wordnet, wordnet_root
 
     class Stock(WordNetCorpusReader):  # NLTK's streams; only the version mapping skipped (seconds)
         def map_wn(self, version="wordnet"):
@@ -143,7 +145,7 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
     import shutil
     from pathlib import Path
 
-    from sit.resources import wordnet_root
+    from sit.wordnetdb import wordnet_root
 
     root = tmp_path / "nltk_data"
     shutil.copytree(Path(wordnet_root()) / "corpora" / "wordnet", root / "corpora" / "wordnet",

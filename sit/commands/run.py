@@ -141,28 +141,38 @@ def parse_relation_options(items: list[str]) -> dict[str, dict]:
     return out
 
 
-#: the options that decide a run's inputs and test cases: config field -> (argument, option, default).
-#: With --baseline they come from the baseline's run.json instead.
+#: the options that decide a run's inputs and test cases: config field -> (argument, option); where
+#: not given, their values are RunConfig's defaults. With --baseline they come from the baseline's
+#: run.json instead.
 CASE_ARGS = {
-    "dataset": ("dataset", "--dataset", None),
-    "input": ("input", "--input", None),
-    "limit": ("limit", "--limit", None),
-    "max_line_chars": ("max_line_chars", "--max-line-chars", MAX_LINE_CHARS),
-    "source_lang": ("source_lang", "--source-lang", "en"),
-    "perturber": ("perturber", "--perturber", "auto"),
-    "mlm_model": ("mlm_model", "--mlm-model", "bert-base-uncased"),
-    "num_perturb": ("num_perturb", "--num-perturb", 10),
-    "perturber_options": ("perturber_option", "--perturber-option", []),
-    "relations": ("relation", "--relation", ",".join(DEFAULT_RELATIONS)),
-    "relation_options": ("relation_option", "--relation-option", []),
-    "parser": ("parser", "--parser", "auto"),
-    "parser_model": ("parser_model", "--parser-model", None),
-    "distance": ("distance", "--distance", "relation"),
-    "discount": ("discount_substitute", "--discount-substitute", True),
-    "threshold": ("threshold", "--threshold", 0.0),
-    "top_k": ("top_k", "--top-k", 3),
-    "seed": ("seed", "--seed", 0),
+    "dataset": ("dataset", "--dataset"),
+    "input": ("input", "--input"),
+    "limit": ("limit", "--limit"),
+    "max_line_chars": ("max_line_chars", "--max-line-chars"),
+    "source_lang": ("source_lang", "--source-lang"),
+    "perturber": ("perturber", "--perturber"),
+    "mlm_model": ("mlm_model", "--mlm-model"),
+    "num_perturb": ("num_perturb", "--num-perturb"),
+    "perturber_options": ("perturber_option", "--perturber-option"),
+    "relations": ("relation", "--relation"),
+    "relation_options": ("relation_option", "--relation-option"),
+    "parser": ("parser", "--parser"),
+    "parser_model": ("parser_model", "--parser-model"),
+    "distance": ("distance", "--distance"),
+    "discount": ("discount_substitute", "--discount-substitute"),
+    "threshold": ("threshold", "--threshold"),
+    "top_k": ("top_k", "--top-k"),
+    "seed": ("seed", "--seed"),
 }
+
+
+def config_defaults() -> dict:
+    """RunConfig's default of each of its fields (the dataclass's own)."""
+    from dataclasses import MISSING, fields
+
+    from ..pipeline import RunConfig
+
+    return {f.name: f.default_factory() if f.default is MISSING else f.default for f in fields(RunConfig)}
 
 
 def case_config(args: argparse.Namespace, *, source_required: bool = True) -> dict:
@@ -172,7 +182,7 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
     from ..errors import ConfigError
     from ..options import parse_key_values
 
-    given = {f: getattr(args, a) for f, (a, _o, _d) in CASE_ARGS.items() if getattr(args, a) not in (None, [])}
+    given = {f: getattr(args, a) for f, (a, _o) in CASE_ARGS.items() if getattr(args, a) not in (None, [])}
     if args.baseline:
         if given:
             options = ", ".join(CASE_ARGS[f][1] for f in given)
@@ -180,10 +190,11 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
         return baseline_config(args.baseline)
     if source_required and not given.get("dataset") and not given.get("input"):
         raise ConfigError("give the sentences to test: --dataset NAME or --input FILE (or --baseline BASE_RUN)")
-    values = {f: given.get(f, d) for f, (_a, _o, d) in CASE_ARGS.items()}
-    values["perturber_options"] = parse_key_values(values["perturber_options"], "--perturber-option")
-    values["relation_options"] = parse_relation_options(values["relation_options"])
-    values["relations"] = tuple(values["relations"].split(","))
+    defaults = config_defaults()
+    values = {f: given.get(f, defaults[f]) for f in CASE_ARGS}
+    values["perturber_options"] = parse_key_values(given.get("perturber_options", []), "--perturber-option")
+    values["relation_options"] = parse_relation_options(given.get("relation_options", []))
+    values["relations"] = tuple(given["relations"].split(",")) if "relations" in given else tuple(defaults["relations"])
     return values
 
 

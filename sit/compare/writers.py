@@ -86,6 +86,27 @@ def ordered(cases: list[ComparedCase]) -> list[ComparedCase]:
     return sorted(cases, key=lambda c: (c.min_s_tgt if c.min_s_tgt is not None else 2.0, c.source_id, c.group))
 
 
+def listed_cases(comparison: Comparison) -> list[tuple[str, list[ComparedCase]]]:
+    """The statuses the text and markdown list (:data:`LISTED`) that have cases, each with its
+    cases in report order."""
+    return [(status, cases) for status in LISTED if (cases := ordered(comparison.by_status(status)))]
+
+
+def s_tgt_text(case: ComparedCase) -> str:
+    """The case's s_tgt in BASE and NEW (``s_tgt 0.912 / 0.875``)."""
+    return f"s_tgt {score_text(case.s_tgt[0])} / {score_text(case.s_tgt[1])}"
+
+
+def translation_rows(case: ComparedCase) -> list[tuple[str, str, str]]:
+    """``(side, which, translation)`` per side of a case: once (``which`` "both") where BASE and
+    NEW translated it alike, else BASE's and NEW's."""
+    rows = []
+    for n, side in enumerate(sides(case)):
+        old, new = case.base_translations[n], case.new_translations[n]
+        rows += [(side, "both", old)] if old == new else [(side, "BASE", old), (side, "NEW", new)]
+    return rows
+
+
 def summary_line(comparison: Comparison) -> str:
     counts = comparison.status_counts()
     return (", ".join(f"{counts[s]} {s}" for s in STATUSES) +
@@ -117,12 +138,10 @@ def render_text(comparison: Comparison) -> str:
         lines.append("")
     lines += _aggregates_text(c)
     lines += [f"warning: {w}" for w in c.warnings]
-    for status in LISTED:
-        cases = ordered(c.by_status(status))
-        if cases:
-            lines += ["", f"== {status.upper()} ({len(cases)}): {STATUS_TITLES[status]}", ""]
-            for case in cases:
-                lines += _case_text(case)
+    for status, cases in listed_cases(c):
+        lines += ["", f"== {status.upper()} ({len(cases)}): {STATUS_TITLES[status]}", ""]
+        for case in cases:
+            lines += _case_text(case)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -144,16 +163,15 @@ def _aggregates_text(c: Comparison) -> list[str]:
     return lines
 
 
+_TEXT_WHICH = {"both": "(both):", "BASE": "BASE:", "NEW": "NEW: "}
+_MD_WHICH = {"both": " (both):", "BASE": ", BASE:", "NEW": ", NEW:"}
+
+
 def _case_text(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"[{case.source_id}] {case.group} ({change(case)}), s_tgt {score_text(case.s_tgt[0])} / {score_text(case.s_tgt[1])}",
+    lines = [f"[{case.source_id}] {case.group} ({change(case)}), {s_tgt_text(case)}",
              f"     {a + ':':11} {case.key.source}", f"     {b + ':':11} {case.key.case}"]
-    for n, side in enumerate((a, b)):
-        old, new = case.base_translations[n], case.new_translations[n]
-        if old == new:
-            lines.append(f"     {side} translation (both): {old}")
-        else:
-            lines += [f"     {side} translation BASE: {old}", f"     {side} translation NEW:  {new}"]
+    lines += [f"     {side} translation {_TEXT_WHICH[which]} {text}" for side, which, text in translation_rows(case)]
     for name, issue in (("BASE", case.base), ("NEW", case.new)):
         if issue is not None:
             lines.append(f"     finding in {name}: distance {issue.distance:g}" +
@@ -189,16 +207,14 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
     lines += ["", "<details><summary>signature lines</summary>", "", "```",
               f"BASE {_one_line(c.base.signature_line)}", f"NEW  {_one_line(c.new.signature_line)}", "```", "",
               "</details>"]
-    for status in LISTED:
-        cases = ordered(c.by_status(status))
-        if cases:
-            lines += ["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> ({len(cases)}): "
-                      f"{STATUS_TITLES[status]}</summary>", ""]
-            for case in cases[:listed]:
-                lines += _case_md(case)
-            if len(cases) > listed:
-                lines += [f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""]
-            lines.append("</details>")
+    for status, cases in listed_cases(c):
+        lines += ["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> ({len(cases)}): "
+                  f"{STATUS_TITLES[status]}</summary>", ""]
+        for case in cases[:listed]:
+            lines += _case_md(case)
+        if len(cases) > listed:
+            lines += [f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""]
+        lines.append("</details>")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -209,15 +225,9 @@ def _one_line(text: str) -> str:
 
 def _case_md(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), "
-             f"s_tgt {score_text(case.s_tgt[0])} / {score_text(case.s_tgt[1])}",
+    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}",
              f"  - {a}: {md_escape(case.key.source)}", f"  - {b}: {md_escape(case.key.case)}"]
-    for n, side in enumerate((a, b)):
-        old, new = case.base_translations[n], case.new_translations[n]
-        if old == new:
-            lines.append(f"  - {side} translation (both): {md_escape(old)}")
-        else:
-            lines += [f"  - {side} translation, BASE: {md_escape(old)}", f"  - {side} translation, NEW: {md_escape(new)}"]
+    lines += [f"  - {side} translation{_MD_WHICH[which]} {md_escape(text)}" for side, which, text in translation_rows(case)]
     return lines + [""]
 
 

@@ -6,7 +6,8 @@ from typing import Optional
 
 from ..records import Tree
 from ..errors import MissingDependencyError
-from ..resources import find_spacy_model, load_spacy, spacy_hint, spacy_model_version
+from ..hints import spacy_hint
+from ..spacymodels import find_spacy_model, load_spacy, spacy_model_version
 from .base import Parser, segment_chinese
 
 

@@ -105,7 +105,7 @@ def stanza_fetchable(lang: str) -> tuple[bool, str]:
     Stanza's default models. Returns (fetchable, why not / from where)."""
     import importlib.util
 
-    from ..resources import hub_reachable, url_reachable
+    from ..hub import hub_reachable, url_reachable
 
     if importlib.util.find_spec("stanza") is None:
         return False, "Stanza is not installed (pip install stanza)"
@@ -155,7 +155,7 @@ class StanzaParser(Parser):
     batch_size = 32
 
     def __init__(self, lang: str, *, model: Optional[str] = None, device: Optional[str] = None, **kwargs):
-        from ..resources import resolve_device
+        from ..devices import resolve_device
 
         super().__init__(lang, model=model, device=resolve_device(device, "Stanza's models"), **kwargs)
         self.code = stanza_code(lang)

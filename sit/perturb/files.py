@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence
 from .. import inputs
 from ..errors import InputError
 from ..rundir import write_text_atomic
-from .noise import Change, NoisePerturber, Outcome, not_applied
+from .noise import NoisePerturber, Outcome, not_applied
 
 
 def outcomes(perturber, texts: Sequence[str], rng: random.Random) -> list[Outcome]:
@@ -35,12 +35,7 @@ def outcomes(perturber, texts: Sequence[str], rng: random.Random) -> list[Outcom
         elif p is None:
             out.append(not_applied(t, f"{perturber.name} proposed no change"))
         else:
-            e = p.edit
-            # Edit offsets are in the perturbed text; map back assuming a single contiguous change
-            start = e.char_start if e.char_start >= 0 else -1
-            end = start + len(e.before) if start >= 0 else -1
-            out.append(Outcome(t, p.perturbed, (Change(e.position, e.before, e.after, start, end,
-                                                       e.char_start, e.char_end, e.note),)))
+            out.append(Outcome(t, p.perturbed, (p.edit,)))  # one change: it stood where it stands
     return out
 
 

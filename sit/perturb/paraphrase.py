@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 
 from .. import hf
 from ..errors import ConfigError
-from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, apply_replacements, not_applied
+from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, not_applied
 from .text import sentences
 from ..text import squeeze
 
@@ -50,7 +50,7 @@ class SentenceParaphrase(NoisePerturber):
         self.num_beams = num_beams
         self.max_new_tokens = max_new_tokens
         self.prefix = prefix
-        from ..resources import checked_device
+        from ..devices import checked_device
 
         self.device = checked_device(device, "the paraphrase model")  # a bad one fails now, before any work
         self._loaded = None
@@ -109,6 +109,6 @@ class SentenceParaphrase(NoisePerturber):
                     if not c.strip() or squeeze(c) == squeeze(s.text) or c in seen:
                         continue
                     seen.add(c)
-                    outcomes.append(apply_replacements(texts[i], [(s.start, s.end, c, s.index, f"paraphrase of sentence {s.index}")]))
+                    outcomes.append(self._replaced(texts[i], [(s.start, s.end, c, s.index, f"paraphrase of sentence {s.index}")]))
                 out[i] = outcomes or [not_applied(texts[i], "the model returned the sentence unchanged")]
         return [o for o in out if o is not None]

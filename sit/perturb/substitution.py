@@ -36,7 +36,7 @@ class Tagger:
 
     def __init__(self, nlp=None, *, model: Optional[str] = None):
         if nlp is None:
-            from ..resources import load_spacy
+            from ..spacymodels import load_spacy
 
             nlp = load_spacy("en", model, disable=("lemmatizer_x",))
         self.nlp = nlp
@@ -138,7 +138,7 @@ class SubstitutionPerturber(Perturber):
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
-        from ..resources import checked_device
+        from ..devices import checked_device
 
         self.device = checked_device(device, f"the {self.name} perturber")  # a bad one fails now, before any work
         self._tagger = tagger

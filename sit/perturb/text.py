@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: a word: letters and digits (any script), joined by inner apostrophes or hyphens ("don't",
-#: "well-known", "COVID-19"); a run of CJK characters is one word.
-WORD_RE = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+from ..words import WORD
 
 #: multi_news joins the documents of one example with this separator
 DOCUMENT_SEPARATOR = "|||||"
@@ -27,31 +25,12 @@ class Span:
 
 
 def words(text: str) -> list[Span]:
-    """The words of ``text`` with their character offsets."""
-    return [Span(i, m.start(), m.end(), m.group()) for i, m in enumerate(WORD_RE.finditer(text))]
+    """The words of ``text`` (:data:`sit.words.WORD`) with their character offsets."""
+    return [Span(i, m.start(), m.end(), m.group()) for i, m in enumerate(WORD.finditer(text))]
 
 
 def is_number(word: str) -> bool:
     return any(ch.isdigit() for ch in word)
-
-
-# English function words (articles, pronouns, auxiliaries, prepositions, conjunctions,
-# determiners, common adverbs), lower-case. Words listed here are skipped by default.
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each either few for
-    from further had has have having he her here hers herself him himself his how i if in into is
-    it its itself just may me might more most must my myself neither no nor not now of off on once
-    only or other our ours ourselves out over own same shall she should so some such than that the
-    their theirs them themselves then there these they this those through to too under until up
-    upon us very was we were what when where which while who whom whose why will with would yet
-    you your yours yourself yourselves 's 're 've 'll 'd n't don't doesn't didn't isn't aren't
-    wasn't weren't won't can't cannot""".split()
-)
-
-
-def is_stop_word(word: str) -> bool:
-    return word.lower().replace("’", "'") in STOP_WORDS
 
 
 # ---------------------------------------------------------------------------------------------

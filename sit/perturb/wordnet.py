@@ -316,7 +316,7 @@ class WordNetLexicon:
     use: a re-run answered from the cache needs none) and English plurals for re-inflection."""
 
     def __init__(self, root: Optional[str] = None):
-        from ..resources import wordnet_root, wordnet_version
+        from ..wordnetdb import wordnet_root, wordnet_version
 
         self.root = wordnet_root(root)  # raises with an install hint when missing
         self.version = wordnet_version(self.root)
@@ -327,7 +327,7 @@ class WordNetLexicon:
     @property
     def reader(self):
         if self._reader is None:
-            from ..resources import wordnet
+            from ..wordnetdb import wordnet
 
             self._reader = wordnet(self.root)
         return self._reader

@@ -21,9 +21,9 @@ import statistics
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
+from ..words import TOKEN
 from .base import Checked, Relation
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
 _ENDS = re.compile(r"[.!?…][\"'”’»)\]]*\s*$")
 
 
@@ -40,7 +40,7 @@ def longest_repeat(text: str, max_n: int = 6) -> tuple[int, int, str]:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t.casefold() for t in _TOKEN.findall(text)]
+    return [t.casefold() for t in TOKEN.findall(text)]
 
 
 def _run(toks: list[str], n: int) -> tuple[int, str]:

@@ -202,7 +202,7 @@ class PatInvRelation(Relation):
         1 plus how far apart the two words' first senses of the same part of speech lie in WordNet
         (1 - Wu-Palmer similarity: between 1 and 2; 2 where WordNet does not know both)."""
         if not edit.after:
-            from ..bags import stop_words
+            from ..words import stop_words
 
             stops = stop_words(self.ctx.source_lang)
             return float(max(1, sum(1 for w in edit.before.split() if w.lower() not in stops)))

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
-from ..bags import stop_words
 from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
 from ..rank import rank_issues
@@ -27,6 +26,7 @@ from ..records import Issue, Pair, RelationCounts
 from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; names kept importable here)
     COMMON_TARGET_ZIPF, LOAN_ZIPF_GAP, TARGET_WORD_ZIPF, UNTRANSLATED_RULES, left_untranslated,
     target_language_word, untranslated, verbatim_count)
+from ..words import stop_words
 from .base import Checked, Relation
 
 

@@ -10,7 +10,7 @@ document for reorderings (``sentence_reorder``, ``document_reorder``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError, InputError
@@ -156,7 +156,7 @@ def perturb_documents(
 ) -> tuple[str, list]:
     """Perturb each document (or its lead sentence) and return (scope used, outcomes) where each
     outcome has ``text``, ``applied``, ``reason`` and ``changes`` (offsets in the whole document)."""
-    from ..perturb.noise import Change, Outcome, not_applied
+    from ..perturb.noise import Outcome, not_applied
 
     if scope not in SCOPES:
         raise ConfigError(f"unknown scope {scope!r}; choose one of: {', '.join(SCOPES)}")
@@ -184,10 +184,8 @@ def perturb_documents(
             out.append(not_applied(text, res.reason))
             continue
         new_text = text[:s] + res.text + text[e:]
-        shift = s
-        changes = tuple(
-            Change(c.position, c.before, c.after, c.start + shift if c.start >= 0 else -1,
-                   c.end + shift if c.end >= 0 else -1, c.new_start + shift, c.new_end + shift, c.note)
+        changes = tuple(  # offsets in the unit become offsets in the document (-1: unknown, kept)
+            replace(c, char_start=c.char_start + s, char_end=c.char_end + s) if c.char_start >= 0 else c
             for c in res.changes
         )
         out.append(Outcome(text, new_text, changes))
@@ -228,7 +226,7 @@ def lead_bias(
         results.append(
             DocumentResult(
                 id=d.id, document=d.text, perturbed=o.text, applied=o.applied,
-                reason="" if o.applied else o.reason, edits=[c.to_dict() for c in o.changes] if o.applied else [],
+                reason="" if o.applied else o.reason, edits=o.change_records() if o.applied else [],
                 lead=lead, summary=sums[i], perturbed_summary=psums[i],
                 lead_score=round(ls, 4), lead_score_perturbed=round(lp, 4),
                 included=ls >= threshold, included_perturbed=lp >= threshold,

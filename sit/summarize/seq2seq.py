@@ -48,7 +48,7 @@ class Seq2SeqSummarizer(Summarizer):
         self.min_length = min_length
         self.max_input_tokens = max_input_tokens
         self.prefix = prefix
-        from ..resources import checked_device
+        from ..devices import checked_device
 
         self.device = checked_device(device, "the summarizer model")  # a bad one fails now, before any work
         self._loaded = None

@@ -7,8 +7,8 @@ import difflib
 import re
 
 from ..text import squeeze
+from ..words import TOKEN
 
-_WORD = re.compile(r"\w+|[^\w\s]")
 
 
 def normalized(text: str) -> str:
@@ -17,8 +17,8 @@ def normalized(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """The words and punctuation marks of ``text``, in order."""
-    return _WORD.findall(text)
+    """The words and punctuation marks of ``text`` (:data:`sit.words.TOKEN`), in order."""
+    return TOKEN.findall(text)
 
 
 def changed_words(a: str, b: str, *, fold_case: bool = False) -> int:

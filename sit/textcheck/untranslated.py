@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Mapping, Optional
 
 from ..records import Edit
+from ..words import COPY_CANDIDATE, RUN
 
 #: below this Zipf frequency in the target language a word is not the target language's own
 TARGET_WORD_ZIPF = 3.0
@@ -38,9 +39,9 @@ def verbatim_count(word: str, text: str) -> int:
 
 @lru_cache(maxsize=4096)
 def _words_of(text: str) -> Mapping[str, int]:
-    # the lower-cased whole words (runs of \w) of a translation, which a run asks about many times;
+    # the lower-cased whole words (sit.words.RUN) of a translation, which a run asks about many times;
     # read-only, since the cache hands the same one to every caller
-    return MappingProxyType(Counter(w.lower() for w in re.findall(r"\w+", text)))
+    return MappingProxyType(Counter(w.lower() for w in RUN.findall(text)))
 
 
 @lru_cache(maxsize=8192)
@@ -112,7 +113,7 @@ def copied_words(source: str, translation: str, source_lang: str, target_lang: s
     word may be a name), at least ``min_zipf`` common in the source language, and no word of the
     target language by :func:`target_language_word`. Each word once, in the source's order."""
     out = []
-    for word in dict.fromkeys(re.findall(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])", source)):
+    for word in dict.fromkeys(COPY_CANDIDATE.findall(source)):
         if not verbatim_count(word, translation):
             continue
         common = _zipf(word, source_lang)

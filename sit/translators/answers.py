@@ -30,8 +30,9 @@ from collections import Counter
 from statistics import median
 from typing import Any, Optional, Sequence
 
+from ..words import ANSWER_WORD
+
 _DIGITS = re.compile(r"\d+")
-_WORD = re.compile(r"\w[\w'’-]*", re.U)
 #: how much better (in score points) another answer must fit a text to call the batch suspect
 MARGIN = 1.0
 #: the weight of shared letter 4-grams (cognates, names: "central" and "central", "interest" and
@@ -62,7 +63,7 @@ def _numbers(text: str) -> Counter:
 def _anchors(text: str) -> set[str]:
     """Words a translation leaves as they are: capitalised after the first word, or mixing letters
     and digits."""
-    words = _WORD.findall(text)
+    words = ANSWER_WORD.findall(text)
     return {w for i, w in enumerate(words)
             if (i > 0 and w[:1].isupper()) or (any(c.isdigit() for c in w) and any(c.isalpha() for c in w))}
 
@@ -73,7 +74,7 @@ class _Side:
     def __init__(self, text: str):
         self.numbers = _numbers(text)
         self.anchors = _anchors(text)
-        self.words = set(_WORD.findall(text))
+        self.words = set(ANSWER_WORD.findall(text))
         self.size = len(text) + 5
         low = " ".join(w.lower() for w in self.words if len(w) > 3)
         self.grams = {low[k:k + 4] for k in range(len(low) - 3)}

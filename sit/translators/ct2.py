@@ -73,9 +73,9 @@ class CTranslate2Translator(Translator):
         raise ModelError(f"{model} is not a CTranslate2 model directory (no model.bin); {convert_hint(model)}")
 
     def _device(self, device: Optional[str]) -> tuple[str, int]:
-        """(device, index) for ``ctranslate2.Translator``, checked by :func:`sit.resources.resolve_device`
+        """(device, index) for ``ctranslate2.Translator``, checked by :func:`sit.devices.resolve_device`
         against the CUDA devices CTranslate2 sees."""
-        from ..resources import resolve_device
+        from ..devices import resolve_device
 
         kind, _, index = resolve_device(device, "CTranslate2", cuda_count=self._ct2.get_cuda_device_count).partition(":")
         return kind, int(index or 0)

@@ -77,7 +77,8 @@ class Seq2SeqTranslator(Translator):
         self.tgt_code = self.language_code(target_lang)
         self.beam_size = check_number(beam_size, "--translator-option beam_size", minimum=1, integer=True)
         self.max_new_tokens = check_number(max_new_tokens, "--translator-option max_new_tokens", minimum=1, integer=True)
-        from ..resources import hf_model_location, resolve_device
+        from ..devices import resolve_device
+        from ..hub import hf_model_location
 
         self.device = resolve_device(device, f"the {self.name} translator")
         where, why = hf_model_location(str(self.model))

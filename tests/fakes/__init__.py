@@ -24,9 +24,11 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qs, urlsplit
+
+from .serving import LoopbackServer, Served
 
 # -- translations ---------------------------------------------------------------------------------
 WORDS = {
@@ -163,7 +165,7 @@ class Reply:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as requests' Session expects
     disable_nagle_algorithm = True  # headers and body go in two writes: no 40 ms delayed-ACK stall
-    server: "_Server"
+    server: "LoopbackServer"
 
     def log_message(self, *args):  # quiet
         pass
@@ -171,7 +173,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        reply = self.server.provider._dispatch(self.command, self.path, self.headers, body)
+        reply = self.server.fake._dispatch(self.command, self.path, self.headers, body)
         try:
             self.send_response(reply.status)
             for k, v in reply.headers.items():
@@ -185,19 +187,12 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = _serve
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def handle_error(self, request, client_address):  # a client that timed out is not an error here
-        pass
-
-
-class FakeProvider:
+class FakeProvider(Served):
     """Base of the fakes: the server, the call log, the fault script."""
 
     name = "fake"
     path = "/"
+    handler = _Handler
 
     def __init__(self, *, translate: Callable[[list[str], str, str], list[str]] = dictionary_translate,
                  source: str = "en", target: str = "es", clock: Optional[Callable[[], float]] = None):
@@ -211,8 +206,6 @@ class FakeProvider:
         self._at: dict[int, Fault] = {}
         self._from: Optional[tuple[int, Fault]] = None
         self._lock = threading.Lock()
-        self._server: Optional[_Server] = None
-        self._thread: Optional[threading.Thread] = None
 
     # -- scripting -----------------------------------------------------------------------------
     def script(self, *faults: Optional[Fault]) -> "FakeProvider":
@@ -247,28 +240,7 @@ class FakeProvider:
     # -- serving -------------------------------------------------------------------------------
     @property
     def url(self) -> str:
-        assert self._server is not None, "start() the fake first"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}{self.path}"
-
-    def start(self) -> "FakeProvider":
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.provider = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
+        return self.address + self.path
 
     def problem(self, call: Call, what: str) -> None:
         self.problems.append(f"{self.name} request {call.n}: {what}")

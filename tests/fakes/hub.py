@@ -26,10 +26,12 @@ import hashlib
 import json
 import re
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Optional
 from urllib.parse import unquote, urlsplit
+
+from .serving import Served
 
 LFS_SUFFIXES = (".safetensors", ".bin", ".pt", ".spm", ".model", ".h5", ".msgpack")
 STANZA_URL = "https://huggingface.co/stanfordnlp/stanza-{lang}/resolve/v{resources_version}/models/{filename}"
@@ -39,9 +41,34 @@ def git_blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-class FakeHub:
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def _reply(self, method: str) -> None:
+        status, headers, body = self.server.fake.answer(method, self.path, self.headers)  # type: ignore[attr-defined]
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if method != "HEAD":
+            self.wfile.write(body)
+
+    def do_HEAD(self):  # noqa: N802
+        self._reply("HEAD")
+
+    def do_GET(self):  # noqa: N802
+        self._reply("GET")
+
+    def log_message(self, *args):  # quiet
+        pass
+
+
+class FakeHub(Served):
     """``FakeHub().start()``; :meth:`add_repo` serves a directory as a model repository,
     :meth:`add_stanza` serves tiny Stanza pipelines; :meth:`env` is what points clients here."""
+
+    handler = _Handler
 
     def __init__(self):
         self.repos: dict[str, dict[str, Path]] = {}
@@ -49,7 +76,6 @@ class FakeHub:
         self.requests: list[tuple[str, str]] = []
         self.unknown: list[tuple[str, str]] = []  # requests this fake does not speak (a test may look)
         self._lock = threading.Lock()
-        self._server: Optional[ThreadingHTTPServer] = None
         self._env: dict[str, str] = {}
 
     # -- content ---------------------------------------------------------------------------------
@@ -80,9 +106,7 @@ class FakeHub:
     # -- serving ---------------------------------------------------------------------------------
     @property
     def url(self) -> str:
-        assert self._server is not None, "start() the hub first"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return self.address
 
     def env(self) -> dict[str, str]:
         """The variables that point huggingface_hub and Stanza here."""
@@ -94,24 +118,9 @@ class FakeHub:
         return dict(self._env)
 
     def start(self) -> "FakeHub":
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._server.daemon_threads = True
-        self._server.hub = self  # type: ignore[attr-defined]
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        super().start()
         self._env = self.env()
         return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def count(self) -> int:
         with self._lock:
@@ -178,26 +187,3 @@ class FakeHub:
             body = json.dumps({"id": repo_id, "modelId": repo_id, "sha": commit, "private": False, "disabled": False,
                                "gated": False, "tags": [], "siblings": [{"rfilename": n} for n in files]}).encode()
         return 200, {"Content-Type": "application/json", "X-Repo-Commit": commit}, body
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def _reply(self, method: str) -> None:
-        status, headers, body = self.server.hub.answer(method, self.path, self.headers)  # type: ignore[attr-defined]
-        self.send_response(status)
-        for k, v in headers.items():
-            self.send_header(k, v)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if method != "HEAD":
-            self.wfile.write(body)
-
-    def do_HEAD(self):  # noqa: N802
-        self._reply("HEAD")
-
-    def do_GET(self):  # noqa: N802
-        self._reply("GET")
-
-    def log_message(self, *args):  # quiet
-        pass

@@ -1,0 +1,174 @@
+"""WordNet for NLTK: where its database is (:func:`wordnet_root`: NLTK's own data, or Debian's
+``/usr/share/wordnet`` prepared once in ``SIT_DATA_DIR``, default ``$XDG_CACHE_HOME/sit`` or
+``~/.cache/sit``), its version, and NLTK's reader of it (:func:`wordnet`, loaded once per
+process). Paths resolve when called, from arguments or environment variables.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from . import hints
+from .errors import MissingDependencyError
+
+
+# The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
+# wordnet-base lacks this file, which NLTK's reader needs.
+LEXNAMES = """adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute
+noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group
+noun.location noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession
+noun.process noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body
+verb.change verb.cognition verb.communication verb.competition verb.consumption verb.contact
+verb.creation verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative
+verb.weather adj.ppl""".split()
+_LEX_POS = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+WORDNET_SYSTEM_DIRS = ("/usr/share/wordnet",)
+WORDNET_FILES = ("data.noun", "index.noun", "data.adj", "index.adj", "data.verb", "index.verb",
+                 "data.adv", "index.adv")
+
+
+def data_dir(explicit: Optional[str | os.PathLike] = None) -> Path:
+    if explicit:
+        return Path(explicit).expanduser()
+    if os.environ.get("SIT_DATA_DIR"):
+        return Path(os.environ["SIT_DATA_DIR"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sit"
+
+
+def lexnames_text() -> str:
+    return "".join(
+        f"{i:02d}\t{name}\t{_LEX_POS[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES)
+    )
+
+
+def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
+    """Copy a system WordNet database to ``root/corpora/wordnet`` in the layout NLTK reads."""
+    target = root / "corpora" / "wordnet"
+    if (target / "lexnames").exists() and (target / "data.noun").exists():
+        return root
+    tmp = root / "corpora" / ".wordnet-tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for f in system_dir.iterdir():
+        if f.is_file():
+            shutil.copyfile(f, tmp / f.name)
+    if not (tmp / "lexnames").exists():
+        (tmp / "lexnames").write_text(lexnames_text(), encoding="utf-8")
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(tmp, target)
+    return root
+
+
+def nltk_data_dirs() -> list[str]:
+    """NLTK's data search path: ``nltk.data.path`` where NLTK is imported, else the path NLTK sets
+    on import (``$NLTK_DATA``, ``~/nltk_data``, the interpreter's prefix, the system folders),
+    worked out without importing it: ``import nltk`` takes seconds (it imports scipy and
+    scikit-learn), which a re-run answered from the cache never needs."""
+    import sys
+
+    if "nltk.data" in sys.modules:
+        return list(sys.modules["nltk.data"].path)
+    dirs = [os.path.expanduser(d) for d in os.environ.get("NLTK_DATA", "").split(os.pathsep) if d]
+    if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
+        dirs.append(os.path.expanduser("~/nltk_data"))
+    if sys.platform.startswith("win"):  # NLTK's Windows folders: ask NLTK itself
+        import nltk.data
+
+        return list(nltk.data.path)
+    dirs += [os.path.join(sys.prefix, "nltk_data"), os.path.join(sys.prefix, "share", "nltk_data"),
+             os.path.join(sys.prefix, "lib", "nltk_data"), "/usr/share/nltk_data", "/usr/local/share/nltk_data",
+             "/usr/lib/nltk_data", "/usr/local/lib/nltk_data"]
+    return dirs
+
+
+def wordnet_root(root: Optional[str] = None) -> str:
+    """The NLTK data directory holding ``corpora/wordnet``: ``root``, NLTK's own data (the first
+    folder of :func:`nltk_data_dirs` that has it), or Debian's ``/usr/share/wordnet`` copied once
+    into ``$SIT_DATA_DIR/nltk_data`` with a ``lexnames`` file."""
+    if root is not None:
+        return str(root)
+    for d in nltk_data_dirs():
+        if (Path(d) / "corpora" / "wordnet").is_dir():
+            return d
+        if (Path(d) / "corpora" / "wordnet.zip").is_file():  # zipped: NLTK's own lookup decides
+            import nltk
+
+            try:
+                return str(Path(str(nltk.data.find("corpora/wordnet"))).parent.parent)
+            except LookupError:
+                break
+    for d in WORDNET_SYSTEM_DIRS:
+        if all((Path(d) / f).exists() for f in WORDNET_FILES):
+            return str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
+    raise MissingDependencyError(
+        f"WordNet is not installed; install it with `{hints.WORDNET}` (offline) or `{hints.WORDNET_NLTK}`"
+    )
+
+
+def wordnet_version(root: Optional[str | os.PathLike] = None) -> str:
+    """WordNet's version as its ``data.adj`` header states it, without loading the database."""
+    path = Path(wordnet_root(str(root) if root else None)) / "corpora" / "wordnet" / "data.adj"
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for _, line in zip(range(40), fh):
+                m = re.search(r"WordNet (\d+\.\d+)", line)
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return "unknown"
+
+
+@lru_cache(maxsize=4)
+def _wordnet(root: str):
+    import warnings
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.data import SeekableUnicodeStreamReader
+
+    class Reader(WordNetCorpusReader):
+        def open(self, file):
+            """A file of the WordNet folder as a plain text file: NLTK's own
+            ``SeekableUnicodeStreamReader`` decodes line by line in Python, which made reading the
+            index and data files most of the reader's time. WordNet's offsets are byte offsets, and
+            a text file seeks to byte offsets wherever a line starts. The two files NLTK
+            binary-searches keep its stream (the search calls the stream's own methods). Only the
+            reader's own file names inside its folder are opened, so NLTK's global data path
+            (``nltk.data.path``) is left as it is."""
+            if os.path.isabs(file) or ".." in file.replace("\\", "/"):
+                raise ValueError(f"WordNet reads files of its own folder only, not {file!r}")
+            path = os.path.join(self._root.path, file)
+            if file in ("index.sense", "cntlist.rev"):
+                return SeekableUnicodeStreamReader(open(path, "rb"), self._encoding)
+            return open(path, encoding=self._encoding, newline="")
+
+        def map_wn(self, version="wordnet"):
+            """No mapping from another WordNet version: it serves only the Open Multilingual
+            WordNet, which sit does not load, and NLTK builds it by reading ``index.sense`` twice
+            (60% of the reader's load time)."""
+            return None
+
+    import nltk.data
+
+    added = root not in nltk.data.path
+    if added:  # NLTK's reader checks its folder against the data path once, as it is built
+        nltk.data.path.append(root)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The multilingual functions")
+            return Reader(str(Path(root) / "corpora" / "wordnet"), None)
+    finally:
+        if added:  # NLTK's data path is left as it was
+            nltk.data.path.remove(root)
+
+
+def wordnet(root: Optional[str | os.PathLike] = None):
+    """NLTK's WordNet reader (loaded once per process); see :func:`wordnet_root`."""
+    return _wordnet(wordnet_root(str(root) if root else None))
