@@ -76,8 +76,13 @@ class _Side:
         self.anchors = _anchors(text)
         self.words = set(ANSWER_WORD.findall(text))
         self.size = len(text) + 5
-        low = " ".join(w.lower() for w in self.words if len(w) > 3)
-        self.grams = {low[k:k + 4] for k in range(len(low) - 3)}
+        self.grams = letter_grams(self.words)
+
+
+def letter_grams(words) -> set[str]:
+    """The lower-cased letter 4-grams of ``words``, each within one word (grams across two words
+    taken from a set would change with the process's hash seed, and the check's verdicts with it)."""
+    return {w[k:k + 4] for w in {w.lower() for w in words if len(w) > 3} for k in range(len(w) - 3)}
 
 
 def _fit(text: _Side, answer: _Side, ratio: float) -> float:
