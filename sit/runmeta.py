@@ -71,20 +71,10 @@ class RunMeta:
 
     def to_dict(self) -> dict[str, Any]:
         """run.json's object: the fields in order, each figure under its own key before the timings."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "figures":
-                out.update(value)
-            elif f.name == "signature":
-                out["signature"] = value.to_dict()
-            elif f.name == "counts":
-                out["counts"] = value.to_dict()
-            elif f.name == "relations_told":
-                out["relations_told"] = {name: told.to_dict() for name, told in value.items()}
-            else:
-                out[f.name] = list(value) if f.name == "warnings" else value
-        return out
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("figures", "timings")}
+        out.update(signature=self.signature.to_dict(), counts=self.counts.to_dict(), warnings=list(self.warnings),
+                   relations_told={name: told.to_dict() for name, told in self.relations_told.items()})
+        return {**out, **self.figures, "timings": self.timings}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "RunMeta":

@@ -9,7 +9,7 @@ cache (``valid``, ``encode``, ``decode`` given to :meth:`Stage.batch_job`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from .batching import BatchJob, BatchStats, Counted, remote
 from .errors import ModelError

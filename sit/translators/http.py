@@ -57,7 +57,7 @@ from ..errors import (
     TranslationError,
 )
 from ..jsonio import JsonDamage, loads
-from ..redact import Redactor, active, public_url, url_secrets  # noqa: F401 - public_url is re-exported
+from ..redact import Redactor, active, public_url  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
 from .answers import failed, suspect_order
 from .base import Translator
