@@ -24,9 +24,15 @@ class Edit:
     zipf: Optional[float] = None  # the new word's frequency (wordfreq Zipf), where the quality stage ran
     similarity: Optional[float] = None  # sentence-encoder cosine of the new sentence to the original
     lm_fall: Optional[float] = None  # how much less likely (log10) an n-gram model finds the new word in place
+    #: how natural the new sentence likely is, 0-1 (the WordNet perturber's ``Naturalness`` check;
+    #: below :data:`sit.rank.NATURAL` it is likely unnatural); written only where measured
+    naturalness: Optional[float] = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.naturalness is None:  # edits of the other perturbers keep the keys they always had
+            del out["naturalness"]
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Edit":

@@ -216,7 +216,7 @@ def _translation(row: dict) -> dict:
 def _edit(edit: dict) -> None:
     _fields(edit, {}, {"position": int, "before": str, "after": str, "perturber": str, "char_start": int,
                        "char_end": int, "level": str, "note": str, "zipf": float, "similarity": float,
-                       "lm_fall": float}, where="edit.")
+                       "lm_fall": float, "naturalness": float}, where="edit.")
 
 
 #: the largest id, rank or count a run directory may hold (far beyond any real run)

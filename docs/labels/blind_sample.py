@@ -1,9 +1,10 @@
 """Make the blind labelling files of docs/precision.md from several run directories.
 
-    python3 docs/labels/blind_sample.py NAME=RUN_DIR [NAME=RUN_DIR ...] --out DIR [--n 50] [--parts 3]
+    python3 docs/labels/blind_sample.py NAME=RUN_DIR [NAME=RUN_DIR ...] --out DIR [--n 50] [--parts 3] [--top N]
 
 Takes up to ``--n`` random top-1 `sit` structure issues of each run (seed 2026; all of them where
-a run has fewer), pools them (an issue two runs share is labelled once), shuffles the pool, numbers
+a run has fewer), or with ``--top N`` the first N `sit` structure issues of each run in the order
+``issues.jsonl`` keeps them (the report's order, every rank), pools them (an issue two runs share is labelled once), shuffles the pool, numbers
 each item (``item``) and splits it into ``--parts`` files ``inK.jsonl`` for as many labellers, who
 do not learn which run an item came from. ``members.json`` says which items belong to which run.
 Labellers follow docs/labels/GUIDE.md and copy ``item`` into their answers.
@@ -24,6 +25,12 @@ def top1(run: Path) -> list[dict]:
     rows = [json.loads(line) for line in open(run / "issues.jsonl", encoding="utf-8")]
     return sorted((r for r in rows if r.get("group", r["relation"]) == "sit" and r.get("kind") in (None, "", "structure") and r["rank"] == 1),
                   key=lambda r: r["source_id"])
+
+
+def top(run: Path, n: int) -> list[dict]:
+    """The first ``n`` `sit` structure issues of ``run`` in ``issues.jsonl``'s order (every rank)."""
+    rows = [json.loads(line) for line in open(run / "issues.jsonl", encoding="utf-8")]
+    return [r for r in rows if r.get("group", r["relation"]) == "sit" and r.get("kind") in (None, "", "structure")][:n]
 
 
 def _rows(path: Path) -> list[dict]:
@@ -86,19 +93,23 @@ def main() -> None:
     ap.add_argument("--parts", type=int, default=3)
     ap.add_argument("--known", type=Path, help="labels folder (docs/labels): items labelled there keep their label")
     ap.add_argument("--per-file", type=int, default=25, help="with --known: items per new-K.jsonl")
+    ap.add_argument("--top", type=int, help="the first N structure issues of each run (every rank), not a sample")
     args = ap.parse_args()
     rng = random.Random(2026)
     items: dict[tuple[str, str], dict] = {}
     members: dict[str, list[tuple[str, str]]] = {}
     for spec in args.runs:
         name, run = spec.split("=", 1)
-        rows = top1(Path(run))
-        rows = rng.sample(rows, args.n) if len(rows) > args.n else rows
+        if args.top:
+            rows = top(Path(run), args.top)
+        else:
+            rows = top1(Path(run))
+            rows = rng.sample(rows, args.n) if len(rows) > args.n else rows
         members[name] = []
         for r in rows:
             key = (r["original"], r["perturbed"])
             items.setdefault(key, {
-                "source_id": r["source_id"], "rank": 1, "relation": "sit", "original": r["original"],
+                "source_id": r["source_id"], "rank": r["rank"], "relation": "sit", "original": r["original"],
                 "perturbed": r["perturbed"], "original_translation": r["original_translation"],
                 "perturbed_translation": r["perturbed_translation"],
                 "edit": {"before": r["edit"]["before"], "after": r["edit"]["after"]},

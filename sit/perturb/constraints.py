@@ -64,6 +64,9 @@ class Models:
     encoder_reason: str
     lm: Any  # fluency.NgramModel, or None
     lm_reason: str
+    #: what the proposer knows of English words, for the checks that ask (:class:`Lexicon`): the
+    #: WordNet perturber itself; None where the proposer offers none
+    lexicon: Any = None
 
 
 class Check:
@@ -375,6 +378,7 @@ def _edit(cand: "Candidate", perturber: str) -> Edit:
         zipf=None if cand.zipf is None else round(cand.zipf, 2),
         lm_fall=cand.lm_fall,
         similarity=cand.similarity,
+        naturalness=cand.naturalness,
     )
 
 

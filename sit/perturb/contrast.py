@@ -22,6 +22,8 @@ from __future__ import annotations
 import random
 from typing import Optional
 
+from .constraints import CONSTRAINTS
+from .naturalness import LEXICON_OPTIONS
 from .wordnet import WordNetPerturber
 
 #: frequent English words looked up in WordNet (wordfreq's list, most frequent first)
@@ -34,11 +36,14 @@ class ContrastPerturber(WordNetPerturber):
     """One noun or adjective at a time, replaced by a word of clearly different meaning."""
 
     name = "contrast"
-    ignored_options = frozenset({"neighbours"})  # its words come from lexicographer files and antonyms
+    # its words come from lexicographer files and antonyms, meant to differ: the shared checks only
+    ignored_options = frozenset({"neighbours"}) | LEXICON_OPTIONS
+    quality_checks = CONSTRAINTS
 
     def __init__(self, *, num_perturb: int = 6, per_slot: Optional[int] = 2, encoder: Optional[str] = "none",
-                 min_zipf: Optional[float] = 3.5, **options):
-        super().__init__(num_perturb=num_perturb, per_slot=per_slot, encoder=encoder, min_zipf=min_zipf, **options)
+                 min_zipf: Optional[float] = 3.5, senses: int = 3, **options):
+        super().__init__(num_perturb=num_perturb, per_slot=per_slot, encoder=encoder, min_zipf=min_zipf,
+                         senses=senses, **options)
         self._lexfiles: Optional[dict[str, list[str]]] = None
         self._stem = None
 

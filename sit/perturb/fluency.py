@@ -116,6 +116,14 @@ class NgramModel:
         value = model.prob([word, *context]) * _TO_LOG10
         return max(value, UNKNOWN)
 
+    def association(self, first: str, second: str) -> float:
+        """How much more likely (log10) ``second`` is right after ``first`` than alone: above 0
+        where the model knows the pair ("ice storm" 2.6, "privacy experts" 1.5), at or below 0
+        where it backs off to ``second`` alone, a pair its corpus never had ("fact centers"
+        -0.8). Lower-cased, as the model reads words."""
+        second = second.lower()
+        return round(self.logprob(second, [first.lower()]) - self.logprob(second, []), 4)
+
     def fall(self, words: Sequence[str], index: int, new: str, *, before: Optional[float] = None) -> float:
         """How much less likely (log10) the n-grams through ``words[index]`` become when it is
         ``new``; negative where the new word fits better. ``before``: :meth:`window` of ``words``

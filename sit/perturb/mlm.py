@@ -13,6 +13,7 @@ from typing import Optional
 
 from .. import hf
 from ..errors import ModelError
+from .naturalness import LEXICON_OPTIONS
 from .substitution import Slot, SubstitutionPerturber, Tagger, replace_token
 
 log = logging.getLogger("sit.perturb")
@@ -44,6 +45,7 @@ def input_positions(tokenizer, model) -> Optional[int]:
 
 class MaskedLMPerturber(SubstitutionPerturber):
     name = "mlm"
+    ignored_options = LEXICON_OPTIONS  # the WordNet perturber's checks: a masked LM proposes words in context
     batch_size = 16
     run_options = {**SubstitutionPerturber.run_options, "model": "mlm_model"}  # --mlm-model
 

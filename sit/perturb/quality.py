@@ -32,6 +32,10 @@ WordNet's ``wsd``) make substitutes somewhat more natural and findings more prec
 fewer findings; docs/precision.md has the measured trade-off. Every option is part of the perturber's signature, so it keys the
 perturbation cache and is written to ``run.json``.
 
+The WordNet perturber adds its own checks of natural substitutes (no gerund or participle, no
+repeated word, agreeing article and plural, collocations the n-gram model supports, and a
+naturalness score on each case that the ``sit`` ranking reads): :mod:`sit.perturb.naturalness`.
+
 Each check is an object, a :class:`~sit.perturb.constraints.Constraint` with one batched hook
 (:mod:`sit.perturb.constraints`, which also says how to add one); :class:`QualityFilter` runs them
 in order and builds its signature and description from theirs.
@@ -48,6 +52,7 @@ from ..errors import ConfigError
 from ..records import Edit
 from .constraints import CONSTRAINTS, POOL, SENTENCE, STAGES, WORD, Batch, Check, Constraint, Models, PerSlot
 from .encoder import SentenceEncoder, resolve_encoder
+from .naturalness import WORDNET_CONSTRAINTS
 
 log = logging.getLogger("sit.perturb")
 
@@ -55,7 +60,7 @@ log = logging.getLogger("sit.perturb")
 #: to the original (most similar first) or the n-gram fall (most fluent first)
 RANKS = ("similarity", "fluency")
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
-DROP_REASONS = tuple(c.name for stage in STAGES for c in CONSTRAINTS if c.stage == stage) + (PerSlot.name,)
+DROP_REASONS = tuple(c.name for stage in STAGES for c in CONSTRAINTS + WORDNET_CONSTRAINTS if c.stage == stage) + (PerSlot.name,)
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,8 @@ class Candidate:
     zipf: Optional[float] = None  # the word's frequency, where it was looked up
     lm_fall: Optional[float] = None  # how much less likely its n-grams are (log10), where the model ran
     similarity: Optional[float] = None  # how close the new sentence stays to the original, where the encoder ran
+    support: Optional[float] = None  # the weakest pair it forms with a linked neighbour (log10), where measured
+    naturalness: Optional[float] = None  # how natural the new sentence likely is (0-1), where scored
 
 
 def _rule(**rule: Any):
@@ -94,6 +101,12 @@ class QualityOptions:
     min_word_similarity: float = field(default=0.0, metadata=_rule(minimum=0, maximum=1))
     per_slot: int = field(default=3, metadata=_rule(minimum=0, what="0 keeps every candidate that passes"))
     rank: str = "similarity"  # which candidates of a word are kept: most similar, or most fluent
+    # the WordNet perturber's own checks (sit.perturb.naturalness); other perturbers run none of them
+    verb_forms: bool = True  # no gerund or participle standing as a noun or adjective
+    no_repeats: bool = True  # no word the sentence already has
+    agreement: bool = True  # a/an and plurals agree with the new word
+    supported: bool = True  # a known pair with a linked neighbour stays a known pair
+    min_naturalness: float = field(default=0.0, metadata=_rule(minimum=0, maximum=1, what="0 scores and drops nothing"))
 
     def __post_init__(self):
         from ..options import check_option
@@ -112,7 +125,7 @@ class QualityFilter:
     description are its checks' parts."""
 
     def __init__(self, options: QualityOptions, *, device: Optional[str] = None,
-                 constraints: Sequence[type[Constraint]] = CONSTRAINTS):
+                 constraints: Sequence[type[Constraint]] = CONSTRAINTS, lexicon: Any = None):
         self.options = options
         self.encoder_name, self.encoder_reason = resolve_encoder(options.encoder)
         self.encoder = SentenceEncoder(self.encoder_name, device=device) if self.encoder_name else None
@@ -120,7 +133,7 @@ class QualityFilter:
 
         lm_path, self.lm_reason = resolve_lm(options.lm)
         self.lm = NgramModel(lm_path) if lm_path else None
-        models = Models(self.encoder, self.encoder_reason, self.lm, self.lm_reason)
+        models = Models(self.encoder, self.encoder_reason, self.lm, self.lm_reason, lexicon)
         self.constraints = tuple(cls(options, models) for cls in constraints)
         self.per_slot = PerSlot(options, models)
         self._stages = {name: [c for c in self.constraints if c.stage == name] for name in STAGES}

@@ -109,7 +109,9 @@ class SubstitutionPerturber(Perturber):
     """One word at a time, replaced by a word the implementation proposes (:meth:`_propose`),
     through the quality stage. Keyword options of the quality stage (``min_zipf``, ``lm``,
     ``max_lm_fall``, ``grammar``, ``collocations``, ``encoder``, ``min_similarity``,
-    ``min_word_similarity``, ``per_slot``, ``rank``) are accepted by every implementation."""
+    ``min_word_similarity``, ``per_slot``, ``rank``) are accepted by every implementation; those
+    of the checks a lexicon answers (``verb_forms``, ``no_repeats``, ``agreement``, ``supported``,
+    ``min_naturalness``: :mod:`sit.perturb.naturalness`) by the implementations that run them."""
 
     deterministic = True
     uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
@@ -135,6 +137,11 @@ class SubstitutionPerturber(Perturber):
         min_word_similarity: Optional[float] = None,
         per_slot: Optional[int] = None,
         rank: Optional[str] = None,
+        verb_forms: Optional[bool] = None,
+        no_repeats: Optional[bool] = None,
+        agreement: Optional[bool] = None,
+        supported: Optional[bool] = None,
+        min_naturalness: Optional[float] = None,
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
@@ -143,8 +150,10 @@ class SubstitutionPerturber(Perturber):
         self.device = checked_device(device, f"the {self.name} perturber")  # a bad one fails now, before any work
         self._tagger = tagger
         quality = dict(min_zipf=min_zipf, lm=lm, max_lm_fall=max_lm_fall, grammar=grammar, collocations=collocations, encoder=encoder,
-                       min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot, rank=rank)
-        self.quality = QualityFilter(options_from(quality), device=self.device, constraints=self.quality_checks)
+                       min_similarity=min_similarity, min_word_similarity=min_word_similarity, per_slot=per_slot, rank=rank,
+                       verb_forms=verb_forms, no_repeats=no_repeats, agreement=agreement, supported=supported, min_naturalness=min_naturalness)
+        self.quality = QualityFilter(options_from(quality), device=self.device, constraints=self.quality_checks,
+                                     lexicon=self.lexicon_for_checks())
         #: candidates each quality check dropped, over the sentences perturbed (cached ones too)
         self.dropped: Counter = Counter()
 
@@ -166,6 +175,12 @@ class SubstitutionPerturber(Perturber):
         # v3: collocations, related words, dominant senses; cached values carry the drop counts
         # v4: the fluency check; edits carry lm_fall
         return {**super().signature(), "v": 4}
+
+    def lexicon_for_checks(self) -> Any:
+        """What the quality checks may ask of English words (``verb_form``, ``singular``,
+        ``article``: :mod:`sit.perturb.naturalness`), or None (the default): checks that need it
+        then do not run."""
+        return None
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[Iterable[str]]]:
         """For each doc and each of its slots, the proposed words, best first (case as proposed):

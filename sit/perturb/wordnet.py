@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Iterable, Optional
 
+from .constraints import CONSTRAINTS
+from .naturalness import VERB_FORM_USES, WORDNET_CONSTRAINTS
 from .substitution import Slot, SubstitutionPerturber, Tagger
 
 #: the WordNet relations a neighbour may come from (``neighbours=``), and the parts of speech each serves
@@ -112,12 +114,14 @@ def gloss(synset) -> str:
 class WordNetPerturber(SubstitutionPerturber):
     name = "wordnet"
     batch_size = 32
+    #: the shared checks and those of natural substitutes (:mod:`sit.perturb.naturalness`)
+    quality_checks = CONSTRAINTS + WORDNET_CONSTRAINTS
 
     def __init__(
         self,
         *,
         num_perturb: int = 10,
-        senses: int = 3,
+        senses: int = 5,
         usual_senses: bool = True,
         wsd: bool = False,
         neighbours=DEFAULT_RELATIONS,
@@ -261,6 +265,30 @@ class WordNetPerturber(SubstitutionPerturber):
 
         return Path(self.root) / "corpora" / "wordnet" / name
 
+    # -- what the natural-substitute checks ask (sit.perturb.naturalness) ----------------------
+    def lexicon_for_checks(self) -> "WordNetPerturber":
+        return self
+
+    def verb_form(self, word: str, pos: str) -> bool:
+        """Whether ``word``, standing as a ``NOUN`` or ``ADJ``, is a verb's gerund or participle
+        rather than a word of that part of speech in its own right: it ends in -ing, -ed or -en,
+        WordNet reduces it to another verb lemma, and WordNet's sense-tagged corpus uses it in
+        part of speech ``pos`` fewer than :data:`VERB_FORM_USES` times ("funding", "selling",
+        "closing", "compelling" are; "building", "meeting", "training", "interested" are not)."""
+        word = word.lower()
+        if not word.endswith(("ing", "ed", "en")):
+            return False
+        base = self.wn.morphy(word, "v")
+        return base is not None and base != word and self.pos_counts(word, pos)[0] < VERB_FORM_USES
+
+    def singular(self, word: str) -> str:
+        """The singular WordNet gives for the noun ``word`` (``word`` itself where it gives none)."""
+        return self.wn.morphy(word.lower(), "n") or word.lower()
+
+    def article(self, word: str) -> str:
+        """``a`` or ``an``, as English writes it before ``word``."""
+        return self.lexicon.article(word)
+
     def inflect(self, word: str, tag: str) -> str:
         return self.lexicon.plural(word) if tag in ("NNS", "NNPS") else word
 
@@ -344,13 +372,20 @@ class WordNetLexicon:
                     out.append(word)
         return out
 
+    def article(self, word: str) -> str:
+        """``a`` or ``an`` before ``word`` ("an hour", "a union"), by ``inflect``'s rules."""
+        return self._engine().a(word).split(" ", 1)[0].lower()
+
+    def _engine(self):
+        if self._inflect is None:
+            import inflect
+
+            self._inflect = inflect.engine()
+        return self._inflect
+
     def plural(self, word: str) -> str:
         """The plural of the noun ``word`` (``word`` itself where none is known); each word is
         inflected once (``inflect`` checks its argument types at every call, which is slow)."""
         if word not in self._plurals:
-            if self._inflect is None:
-                import inflect
-
-                self._inflect = inflect.engine()
-            self._plurals[word] = self._inflect.plural_noun(word) or word
+            self._plurals[word] = self._engine().plural_noun(word) or word
         return self._plurals[word]
