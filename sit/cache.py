@@ -70,12 +70,15 @@ def _is_str(v: Any) -> bool:
 
 
 def _is_tree(v: Any) -> bool:
+    """A parse of at least one token (only non-blank texts are parsed and cached)."""
     parts = [v.get(k) for k in ("tokens", "heads", "relations")] if isinstance(v, dict) else [None]
-    return all(isinstance(p, list) for p in parts) and len({len(p) for p in parts}) == 1
+    return all(isinstance(p, list) for p in parts) and len({len(p) for p in parts}) == 1 and len(parts[0]) > 0
 
 
 def _is_perturbations(v: Any) -> bool:
-    return isinstance(v, list) and all(
+    """At least one perturbation: a sentence with none is never cached (it is perturbed again:
+    an empty list read back cannot be told from one damaged or cut short)."""
+    return isinstance(v, list) and len(v) > 0 and all(
         isinstance(d, dict) and isinstance(d.get("perturbed"), str) and isinstance(d.get("edit"), dict) for d in v
     )
 

@@ -103,3 +103,116 @@ def test_a_value_holding_a_lone_surrogate_is_never_written(tmp_path):
     store = Cache(tmp_path).store("translations", {"name": "x"})
     store.put_many([("The cat.", "El gato\ud800."), ("A\udc00 dog.", "Un perro."), ("A cow.", "Una vaca.")])
     assert dict(store.items()) == {"A cow.": "Una vaca."}
+
+
+# -- silent wrong results ------------------------------------------------------------------------
+@pytest.mark.parametrize("option", ["--target-lang=", "--source-lang=", "--target-lang=e s"])
+def test_an_empty_or_spaced_language_is_refused_before_any_work(option, tmp_path, capsys):
+    corpus = tmp_path / "in.txt"
+    corpus.write_text("The cat sat.\n")
+    assert main(["run", "--input", str(corpus), option, "--out", str(tmp_path / "o")]) == 2
+    _one_line(capsys.readouterr().err, f"{option.split('=')[0]} is ", "give a code such as es")
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.fixture
+def run_dir(tmp_path):
+    from sit.report.sample import sample_issues, write_sample_run
+
+    return write_sample_run(tmp_path / "run", sample_issues(4, 2, seed=3))
+
+
+def _edit_meta(run, edit) -> None:
+    meta = json.loads((run / "run.json").read_text())
+    edit(meta)
+    (run / "run.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda m: m.update(teapot={"success_rate": "high", "n": 8}), "teapot.success_rate is 'high', not a rate"),
+    (lambda m: m["teapot"].update(success_rate=42), "teapot.success_rate is 42, not a rate from 0 to 1"),
+    (lambda m: m["teapot"].update(n="eight"), "teapot.n is 'eight', not a count"),
+    (lambda m: m["teapot"]["s_src"].update(mean="x"), "teapot.s_src.mean is 'x', not a number"),
+    (lambda m: m["teapot"].update(s_src=[0.8]), "teapot.s_src is a list, not a summary"),
+    (lambda m: m.update(warnings=[1, {"a": 2}]), "warnings holds 1, not text"),
+], ids=["rate text", "rate 42", "n text", "mean text", "summary list", "warning numbers"])
+@pytest.mark.parametrize("command", ["text", "markdown", "html", "jsonl", "precision"])
+def test_run_json_figures_and_warnings_of_the_wrong_type_are_one_line(edit, message, command, run_dir, tmp_path, capsys):
+    _edit_meta(run_dir, edit)
+    (run_dir / "labels.jsonl").write_text("")
+    args = ["precision", str(run_dir)] if command == "precision" else \
+        ["report", str(run_dir), "-f", command, "-o", str(tmp_path / f"r.{command}")]
+    assert main(args) == 2
+    _one_line(capsys.readouterr().err, message, "run `sit run` again")
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda run: (run / "pairs.jsonl").write_bytes(b"garbage\n"), "pairs.jsonl:1: not valid JSON"),
+    (lambda run: (run / "translations.jsonl").write_text('{"text": 5}\n'), "translations.jsonl:1: not a row sit reads "
+                                                                              "here (text is a int, not text)"),
+    (lambda run: (run / "pairs.jsonl").write_text('{"source_id": "x", "original": "a", "perturbed": "b", "edit": {}}\n'),
+     "pairs.jsonl:1: not a row sit reads here (source_id is a str"),
+    (lambda run: (run / "translations.jsonl").unlink(), "no translations.jsonl: the run directory is incomplete"),
+    (lambda run: (run / "pairs.jsonl").unlink(), "no pairs.jsonl: the run directory is incomplete"),
+], ids=["garbage pairs", "typed translations", "typed pairs", "missing translations", "missing pairs"])
+def test_precision_on_a_damaged_run_directory_is_one_line(damage, message, run_dir, capsys):
+    (run_dir / "labels.jsonl").write_text('{"source_id": 0, "rank": 1, "label": "bug"}\n')
+    assert main(["precision", str(run_dir)]) == 0  # the labels themselves are fine
+    capsys.readouterr()
+    damage(run_dir)
+    assert main(["precision", str(run_dir)]) == 2
+    _one_line(capsys.readouterr().err, message)
+
+
+def test_a_cached_empty_parse_is_copied_aside_and_parsed_again(tmp_path, caplog):
+    from sit.parse import get_parser
+
+    text = "El perro come."
+    fresh = get_parser("spacy", "es").parse([text])[0]
+    parser = get_parser("spacy", "es", cache=Cache(tmp_path))
+    parser.parse([text])
+    parser.store.put_many([(text, {"tokens": [], "heads": [], "relations": []})])
+    assert "did not cache 1 value(s) of the wrong shape" in caplog.text  # refused on the way in
+    conn = sqlite3.connect(tmp_path / "cache.sqlite3")  # as a damaged or foreign cache holds it
+    conn.execute("UPDATE entries SET v = ?", ('{"tokens":[],"heads":[],"relations":[]}',))
+    conn.commit()
+    conn.close()
+    again = get_parser("spacy", "es", cache=Cache(tmp_path))
+    assert again.parse([text])[0] == fresh and again.cache_hits == 0
+    assert "1 value(s) of the wrong shape" in again.store.problems[0]
+    assert len(list(tmp_path.glob("cache.sqlite3.corrupt-*.jsonl"))) == 1
+
+
+def test_a_cached_empty_perturbation_list_is_perturbed_again_and_none_is_ever_cached(tmp_path):
+    import random
+
+    from sit.perturb import PERTURBERS
+
+    def perturber():
+        return PERTURBERS.create("wordnet", num_perturb=2, cache=Cache(tmp_path))
+
+    sentences = ["The senator rejected the budget.", "Hi."]  # "Hi.": no neighbour in WordNet
+    first = perturber().perturb(sentences, random.Random(1))
+    assert first and {p.source_id for p in first} == {0}
+    p = perturber()
+    assert [k for k, _ in p.store.items()] == [sentences[0]]  # the sentence without a perturbation is not cached
+    conn = sqlite3.connect(tmp_path / "cache.sqlite3")
+    conn.execute("UPDATE entries SET v = '[]' WHERE k = ?", (sentences[0],))
+    conn.commit()
+    conn.close()
+    again = perturber()
+    assert again.perturb(sentences, random.Random(1)) == first and again.cache_hits == 0
+    assert "1 value(s) of the wrong shape" in again.store.problems[0]
+
+
+def test_an_empty_document_to_summarize_is_left_out_and_said(tmp_path, capsys, caplog):
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"document": "The mayor spoke. The council listened."}\n{"document": "  "}\n')
+    report = tmp_path / "report.json"
+    assert main(["summarize", "--input", str(docs), "--perturber", "character_swap", "--report", str(report),
+                 "--no-progress"]) == 0
+    assert "docs.jsonl:2: an empty document, left out (1 empty in all)" in caplog.text
+    assert json.loads(report.read_text())["documents"] == 1
+    docs.write_text('{"document": ""}\n')
+    assert main(["summarize", "--input", str(docs), "--perturber", "character_swap", "--no-progress"]) == 2
+    assert "docs.jsonl: no documents that are not empty" in capsys.readouterr().err
