@@ -207,17 +207,19 @@ class Issue:
 @dataclass(frozen=True)
 class GroupCount:
     """One group of findings (``sit``, ``sit.untranslated``, ``rti``, ...): how many findings,
-    in how many distinct source sentences."""
+    in how many distinct source sentences, and how many of them are about no sentence of the
+    input (``other``: an rti phrase, a relation's variant; source id -1)."""
 
     findings: int
     sentences: int
+    other: int = 0
 
     def to_dict(self) -> dict[str, int]:
-        return {"findings": self.findings, "sentences": self.sentences}
+        return {"findings": self.findings, "sentences": self.sentences, "other": self.other}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GroupCount":
-        return cls(int(d.get("findings", 0)), int(d.get("sentences", 0)))
+        return cls(int(d.get("findings", 0)), int(d.get("sentences", 0)), int(d.get("other", 0)))
 
 
 @dataclass(frozen=True)
@@ -252,8 +254,11 @@ class RunCounts:
     every relation's texts); of them ``cache_hits`` came from the cache, ``translated`` from the
     translator in ``translator_calls`` calls, and ``untranslated`` the translator failed (left
     without a translation: not the same as an untranslated-word finding, which is a finding of
-    its own group). ``issues`` counts findings, ``groups`` the findings of each group and
-    their sentences, ``flagged_sentences`` the distinct source sentences with any finding."""
+    its own group); ``empty`` the translator answered with nothing (asked twice: its answer,
+    cached, not a failure). ``issues`` counts findings, ``groups`` the findings of each group and
+    their sentences, ``flagged_sentences`` the distinct source sentences (ids 0 and up) with any
+    finding; findings about a text that is no sentence of the input (an rti phrase, a variant:
+    source id -1) count in ``issues`` and in their group's ``other``, never as a sentence."""
 
     sentences: int = 0
     perturbations: int = 0  # substitution pairs the perturber made (0 where no relation substitutes)
@@ -263,6 +268,7 @@ class RunCounts:
     translator_calls: int = 0
     cache_hits: int = 0
     untranslated: int = 0
+    empty: int = 0  # texts the translator answered with nothing, twice: its answer (length.empty findings)
     issues: int = 0
     flagged_sentences: int = 0
     groups: dict[str, GroupCount] = field(default_factory=dict)
@@ -279,8 +285,9 @@ class RunCounts:
         found: dict[str, list[int]] = {}
         for issue in issues:
             found.setdefault(issue.group, []).append(issue.pair.source_id)
-        groups = {g: GroupCount(len(ids), len(set(ids))) for g, ids in found.items()}
-        return groups, len({i.pair.source_id for i in issues})
+        groups = {g: GroupCount(len(ids), len({i for i in ids if i >= 0}), sum(1 for i in ids if i < 0))
+                  for g, ids in found.items()}
+        return groups, len({i.pair.source_id for i in issues if i.pair.source_id >= 0})
 
     def with_findings(self, issues: list["Issue"]) -> "RunCounts":
         """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``."""
