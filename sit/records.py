@@ -24,6 +24,9 @@ class Edit:
     zipf: Optional[float] = None  # the new word's frequency (wordfreq Zipf), where the quality stage ran
     similarity: Optional[float] = None  # sentence-encoder cosine of the new sentence to the original
     lm_fall: Optional[float] = None  # how much less likely (log10) an n-gram model finds the new word in place
+    #: what changed, where the maker says (case, insertion, substitution, removal); "" lets
+    #: :attr:`Issue.change` tell it from ``before`` and ``after``
+    change: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -136,13 +139,19 @@ class Issue:
 
     @property
     def change(self) -> str:
-        """What the case changed in its source: ``substitution`` (a word for another),
-        ``removal`` (words taken out: ``edit.after`` is empty) or ``none`` (the same text in
-        another place, such as rti's phrase alone)."""
+        """What the case changed in its source: the edit's own word where its maker gave one
+        (``case`` for a case variant), else ``none`` (the same text in another place, such as
+        rti's phrase alone), ``removal`` (words taken out: ``edit.after`` is empty), ``insertion``
+        (``edit.before`` is empty: a pass-through token put in), ``case`` (the same words in
+        another case) or ``substitution`` (a word for another)."""
         edit = self.pair.edit
+        if edit.change:
+            return edit.change
         if edit.before == edit.after:
             return "none"
-        return "removal" if not edit.after else "substitution"
+        if not edit.after or not edit.before:
+            return "removal" if not edit.after else "insertion"
+        return "case" if edit.before.casefold() == edit.after.casefold() else "substitution"
 
     def to_dict(self, sides: Optional[tuple[str, str]] = None, own_kind: str = "") -> dict[str, Any]:
         """The issue as ``issues.jsonl`` holds it (docs/report.md, "issues.jsonl"). With ``sides``
