@@ -59,6 +59,38 @@ def run_rows(run: Path) -> tuple[dict, list[dict]]:
     return signature, list(rows.values())
 
 
+def count_disagreements(run: Path) -> list[str]:
+    """Every count of ``run.json`` against the same count taken from ``issues.jsonl`` and the
+    summary of ``report.txt``: what disagrees (empty: all agree)."""
+    import re
+
+    counts = json.loads((run / "run.json").read_text(encoding="utf-8"))["counts"]
+    issues = [json.loads(line) for line in open(run / "issues.jsonl", encoding="utf-8")]
+    ids: dict[str, list[int]] = collections.defaultdict(list)
+    for issue in issues:
+        ids[issue["group"]].append(issue["source_id"])
+    bad = [f"issues {counts['issues']} != {len(issues)}"] if counts["issues"] != len(issues) else []
+    flagged = len({i["source_id"] for i in issues if i["source_id"] >= 0})
+    if counts["flagged_sentences"] != flagged:
+        bad.append(f"flagged_sentences {counts['flagged_sentences']} != {flagged}")
+    summary = (run / "report.txt").read_text(encoding="utf-8").split("signature:")[0]
+    for group, found in ids.items():
+        mine = {"findings": len(found), "sentences": len({i for i in found if i >= 0}),
+                "other": sum(1 for i in found if i < 0)}
+        if counts["groups"].get(group) != mine:
+            bad.append(f"group {group}: run.json {counts['groups'].get(group)} != issues.jsonl {mine}")
+        line = re.search(rf"^\s+{re.escape(group)}\s+([\d,]+) finding\(s\) in ([\d,]+) sentence\(s\)", summary, re.M)
+        if not line or [int(x.replace(",", "")) for x in line.groups()] != [mine["findings"], mine["sentences"]]:
+            bad.append(f"summary {group}: {line.groups() if line else 'missing'} != {mine}")
+    for name, rel in counts["relations"].items():
+        # a relation's own count holds all its findings, but sit's (its structure findings; its
+        # untranslated ones count in untranslated_issues)
+        own = [i for i in issues if i["relation"] == name and (name != "sit" or i["group"] == name)]
+        if rel["issues"] != len(own) or rel["flagged_sentences"] != len({i["source_id"] for i in own if i["source_id"] >= 0}):
+            bad.append(f"relation {name}: run.json {rel['issues']}/{rel['flagged_sentences']} != issues.jsonl")
+    return bad
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--run", type=Path, help="an existing run directory (default: make one)")
@@ -72,6 +104,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         run = args.run or make_run(args.dataset, args.relation, Path(tmp))
         signature, rows = run_rows(run)
+        bad = count_disagreements(run)
+    print(f"counts: {len(bad)} disagreement(s) between run.json, issues.jsonl and report.txt's summary")
+    for line in bad:
+        print("  " + line)
     if args.limit:
         rows = rows[:args.limit]
     name, model = signature["translator"], signature.get("translator_model")

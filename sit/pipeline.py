@@ -286,7 +286,11 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
         if early is not None:
             ctx.early_trees = early.trees
     with timer.stage("check"):
-        checked = {r.name: r.check(cases[r.name], translation) for r in relations}
+        # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
+        # the relations that look at every translation (length.empty); to the others it is a text
+        # left untranslated, which makes no comparison
+        answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
+        checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
     return cases, translation, untranslated, note, checked
 
 
@@ -470,6 +474,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
         translated=translator.stats.translated,
         cache_hits=translator.stats.cache_hits,
         untranslated=untranslated,
+        empty=sum(1 for x, y in translation.items() if y == "" and x.strip()),
         perturbation_cache_hits=perturber.cache_hits if perturber else 0,
         candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
         parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
