@@ -10,6 +10,7 @@ plugins or triage marks that broke (plugins that fail to import, a 10 MB label l
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -216,3 +217,117 @@ def test_an_empty_document_to_summarize_is_left_out_and_said(tmp_path, capsys, c
     docs.write_text('{"document": ""}\n')
     assert main(["summarize", "--input", str(docs), "--perturber", "character_swap", "--no-progress"]) == 2
     assert "docs.jsonl: no documents that are not empty" in capsys.readouterr().err
+
+
+# -- sit compare and reports on hostile texts ---------------------------------------------------
+PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>\x1b[31mRED\x07\x1b]0;title\x07\x00\x08\x9b\r"
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+LIVE = re.compile(r"<(?:script|img)\b")
+
+
+def _hostile(value, key=""):
+    if isinstance(value, str):
+        return value if key in ("relation", "group", "role", "kind", "level", "perturber") else value + PAYLOAD
+    if isinstance(value, list):
+        return [_hostile(v, key) for v in value]
+    return {k: _hostile(v, k) for k, v in value.items()} if isinstance(value, dict) else value
+
+
+def _hostile_run(path, drop_first=False):
+    """A run directory whose run.json texts (warnings, reasons, input, how each relation is told,
+    its two sides) and every text of its issues, pairs and translations carry markup, terminal
+    escapes, BEL, NUL and a carriage return."""
+    from sit.report.sample import sample_issues, write_sample_run
+
+    run = write_sample_run(path, sample_issues(4, 2, seed=3))
+    meta = json.loads((run / "run.json").read_text())
+    for key in ("input", "perturber_reason", "command", "created", "signature_line"):
+        meta[key] = str(meta.get(key, "")) + PAYLOAD
+    meta["warnings"] = ["a warning " + PAYLOAD]
+    meta["relations_told"] = {name: _hostile(told) for name, told in meta["relations_told"].items()}
+    meta["signature"]["translator_model"] += PAYLOAD
+    (run / "run.json").write_text(json.dumps(meta))
+    for name in ("issues.jsonl", "pairs.jsonl", "translations.jsonl"):
+        rows = [_hostile(json.loads(line)) for line in (run / name).read_text().splitlines()]
+        if drop_first and name == "issues.jsonl":  # the first sentence's findings: new in the other run
+            rows = [r for r in rows if r["source_id"] != rows[0]["source_id"]]
+        (run / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return run
+
+
+@pytest.mark.parametrize("command", ["report text", "report markdown", "compare text", "compare markdown", "compare junit"])
+def test_text_markdown_and_junit_of_hostile_texts_show_no_control_character_and_no_live_html(command, tmp_path):
+    from xml.etree import ElementTree
+
+    base, new = _hostile_run(tmp_path / "base", drop_first=True), _hostile_run(tmp_path / "new")
+    what, fmt = command.split()
+    out = tmp_path / f"out.{fmt}"
+    args = ["report", str(new)] if what == "report" else ["compare", str(base), str(new)]
+    assert main([*args, "-f", fmt, "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert not CONTROL.findall(text) and "\\x1b[31mRED\\x07" in text.replace("\\\\", "\\").replace("\\[", "[")
+    if fmt != "text":
+        assert not LIVE.findall(text) and "&lt;script&gt;alert(1)" in text.replace("&lt;/", "&lt;/")
+    if fmt == "junit":
+        tree = ElementTree.fromstring(text)
+        assert tree.findall(".//failure")  # the first sentence's findings are new, their texts escaped
+    if what == "compare" and fmt == "markdown":
+        assert "<details open><summary><b>new</b>" in text  # sit's own tags stay
+
+
+def test_a_run_directory_holding_a_lone_surrogate_is_one_line(run_dir, tmp_path, capsys):
+    issues = run_dir / "issues.jsonl"
+    issues.write_text(issues.read_text().replace("The ", "The \\ud800", 1))
+    for args in (["report", str(run_dir), "-f", "text"], ["compare", str(run_dir), str(run_dir), "-f", "junit"]):
+        assert main(args) == 2
+        _one_line(capsys.readouterr().err, "issues.jsonl:1: not a row sit reads here (text holding a lone surrogate")
+
+
+def test_an_error_naming_a_hostile_path_prints_no_control_character(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "run\x1b[2J\x07\nsecond line")]) == 2
+    err = capsys.readouterr().err
+    _one_line(err, "run\\x1b[2J\\x07\\x0asecond line is not a sit run directory")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("", "--fail-on takes new or new:N"),
+    ("new:²", "--fail-on takes new or new:N (N new findings allowed, a whole number >= 0), got 'new:²'"),
+    ("new:" + "9" * 36, "--fail-on new:N must be at most"),
+    ("new:-1", "--fail-on takes new or new:N"),
+])
+def test_a_fail_on_that_is_not_new_or_new_n_is_one_line(value, message, run_dir, capsys):
+    assert main(["compare", str(run_dir), str(run_dir), "--fail-on", value]) == 2
+    _one_line(capsys.readouterr().err, message)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda m: m["relations_told"].update(sit="structure"), "relations_told['sit'] is a str, not an object"),
+    (lambda m: m["relations_told"]["sit"].update(sides=["source"]), "relations_told['sit'].sides is not two names"),
+    (lambda m: m["relations_told"]["sit"].update(title=["a", "b"]), "relations_told['sit'].title is a list, not text"),
+    (lambda m: m["relations_told"]["sit"].update(kinds={"untranslated": 3}), "relations_told['sit'].kinds holds"),
+    (lambda m: m["signature"]["relations"].update(sit=["distance"]), "signature.relations['sit'] is a list, not an object"),
+    (lambda m: m.update(config={"relation_options": {"sit": ["x"]}}), "config.relation_options['sit'] is a list"),
+    (lambda m: m.update(config={"relation_options": ["sit.x=1"]}), "config.relation_options is a list, not an object"),
+    (lambda m: m.update(config={"relations": ["sit", 3]}), "config.relations holds something other than names"),
+], ids=["told str", "one side", "title list", "kinds numbers", "options list", "config options list",
+        "config options as a list", "config relations"])
+@pytest.mark.parametrize("command", ["compare", "baseline"])
+def test_relations_told_and_relation_options_of_the_wrong_type_are_one_line(edit, message, command, run_dir, tmp_path,
+                                                                            capsys):
+    from sit.report.sample import write_sample_run
+
+    base = write_sample_run(tmp_path / "base")
+    _edit_meta(run_dir, edit)
+    args = ["compare", str(base), str(run_dir)] if command == "compare" else \
+        ["run", "--baseline", str(run_dir), "--out", str(tmp_path / "o")]
+    assert main(args) == 2
+    _one_line(capsys.readouterr().err, message)
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_issue_of_a_relation_the_run_did_not_run_is_one_line(run_dir, capsys):
+    rows = (run_dir / "issues.jsonl").read_text().splitlines()
+    rows[1] = rows[1].replace('"relation": "sit"', '"relation": "bogus"')
+    (run_dir / "issues.jsonl").write_text("\n".join(rows) + "\n")
+    assert main(["compare", str(run_dir), str(run_dir)]) == 2
+    _one_line(capsys.readouterr().err, "issues.jsonl:2: not a row sit reads here (relation 'bogus' is not one the run ran (sit))")
