@@ -331,3 +331,109 @@ def test_an_issue_of_a_relation_the_run_did_not_run_is_one_line(run_dir, capsys)
     (run_dir / "issues.jsonl").write_text("\n".join(rows) + "\n")
     assert main(["compare", str(run_dir), str(run_dir)]) == 2
     _one_line(capsys.readouterr().err, "issues.jsonl:2: not a row sit reads here (relation 'bogus' is not one the run ran (sit))")
+
+
+# -- sit cache loses no data -------------------------------------------------------------------
+def _filled_cache(root, n=260):
+    store = Cache(root).store("translations", {"name": "apertium", "model": "eng-spa"})
+    store.put_many([(f"sentence number {i} of the probe", f"frase número {i} de la sonda") for i in range(n)])
+    return store
+
+
+def _cached(root) -> int:
+    from sit.cacheops import stats
+
+    return sum(s.entries for s in stats(Cache(root)).stores)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--namespace", ""], "--namespace is empty; give a value"),
+    (["--translator", " "], "--translator is empty"),
+    (["--kind", ""], "--kind is empty"),
+    (["--kind", "translations", "--older-than", "inf"], "--older-than must be a finite number of at least 0 (days), not inf"),
+    (["--kind", "translations", "--older-than", "1e308"], "--older-than must be at most 1e+09, not 1e+308"),
+    (["--kind", "translations", "--older-than", "1e20"], "--older-than must be at most 1e+09, not 1e+20"),
+])
+def test_a_prune_filter_that_is_empty_or_endless_is_refused_and_deletes_nothing(args, message, tmp_path, capsys):
+    _filled_cache(tmp_path)
+    assert main(["cache", "--cache-dir", str(tmp_path), "prune", *args]) == 2
+    _one_line(capsys.readouterr().err, message)
+    assert _cached(tmp_path) == 260
+
+
+def test_importing_keys_and_values_holding_lone_surrogates_imports_the_rest(tmp_path, capsys, caplog):
+    f = tmp_path / "store.jsonl"
+    f.write_text('{"namespace": {"name": "x"}, "kind": "translations"}\n{"k": "a\\ud800", "v": "b"}\n'
+                 '{"k": "c", "v": "d\\udc00"}\n{"k": "e", "v": "f"}\n')
+    assert main(["cache", "--cache-dir", str(tmp_path / "c"), "import", str(f)]) == 0
+    assert "1 new entries in translations/x" in capsys.readouterr().err
+    assert "did not cache 2 value(s)" in caplog.text and "lone surrogates" in caplog.text
+    assert dict(Cache(tmp_path / "c").store("translations", {"name": "x"}).items()) == {"e": "f"}
+
+
+def _sit_cache(*args, timeout=120):
+    """``sit cache ARGS`` in a process of its own (a hang is a timeout, not a stuck test run)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import sys; from sit.cli import main; sys.exit(main(['cache', *sys.argv[1:]]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "/dev/zero"])
+def test_importing_a_fifo_or_a_device_is_refused_at_once(where, tmp_path):
+    import os
+
+    fifo = tmp_path / "dump" / "translations" / "store.jsonl"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    target = {"file": fifo, "folder": tmp_path / "dump", "/dev/zero": "/dev/zero"}[where]
+    done = _sit_cache("--cache-dir", str(tmp_path / "c"), "import", str(target), timeout=60)  # a hang fails here
+    assert done.returncode == 2, done.stderr
+    _one_line(done.stderr, "is a FIFO, not a file" if where != "/dev/zero" else "/dev/zero is a device or socket")
+
+
+def test_importing_into_a_database_damaged_mid_page_repairs_it_and_says_so(tmp_path, capsys):
+    _filled_cache(tmp_path, 3000)
+    conn = sqlite3.connect(tmp_path / "cache.sqlite3")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    with open(tmp_path / "cache.sqlite3", "r+b") as fh:  # a page of entries, far from the header
+        fh.seek(4096 * 20 + 100)
+        fh.write(b"\xde\xad\xbe\xef" * 64)
+    f = tmp_path / "store.jsonl"
+    f.write_text('{"namespace": {"name": "x"}, "kind": "translations"}\n{"k": "e", "v": "f"}\n')
+    assert main(["cache", "--cache-dir", str(tmp_path), "import", str(f)]) == 0
+    err = capsys.readouterr().err
+    assert "sit: warning: the cache" in err and "was damaged (*** in database main ***" in err and "readable entries" in err
+    conn = sqlite3.connect(tmp_path / "cache.sqlite3")
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+    assert len(list(tmp_path.glob("cache.sqlite3.corrupt-*"))) >= 1 and 2900 < _cached(tmp_path) < 3001
+
+
+FULL_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (100000, 100000))
+from sit.cli import main
+sys.exit(main(["cache", "--cache-dir", sys.argv[1], "export", "-o", sys.argv[2]]))
+"""
+
+
+def test_an_export_that_meets_a_full_disk_leaves_no_temporary_file(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    _filled_cache(tmp_path / "c", 3000)
+    done = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path / "c"), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 4
+    _one_line(done.stderr, "cannot write", "File too large; check the path, free space and permissions")
+    assert [p.name for p in (tmp_path / "out").rglob("*") if p.is_file()] == []
