@@ -88,6 +88,7 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
     environment's secrets (:mod:`sit.redact`); with ``-v`` a traceback (redacted) comes before
     the message, and the exit code stays the documented one."""
     from .redact import from_environment, scope
+    from .text import printable
 
     redactor = from_environment()
     _setup_logging(args.verbose, redactor)
@@ -97,7 +98,7 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
             import traceback
 
             print(redactor(traceback.format_exc()).rstrip(), file=sys.stderr)
-        print(redactor(f"{prog}: error: {message}"), file=sys.stderr)
+        print(redactor(f"{prog}: error: {printable(message, one_line=True)}"), file=sys.stderr)
         return code
 
     with scope(redactor):

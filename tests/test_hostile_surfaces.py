@@ -10,6 +10,7 @@ plugins or triage marks that broke (plugins that fail to import, a 10 MB label l
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -216,3 +217,223 @@ def test_an_empty_document_to_summarize_is_left_out_and_said(tmp_path, capsys, c
     docs.write_text('{"document": ""}\n')
     assert main(["summarize", "--input", str(docs), "--perturber", "character_swap", "--no-progress"]) == 2
     assert "docs.jsonl: no documents that are not empty" in capsys.readouterr().err
+
+
+# -- sit compare and reports on hostile texts ---------------------------------------------------
+PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>\x1b[31mRED\x07\x1b]0;title\x07\x00\x08\x9b\r"
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+LIVE = re.compile(r"<(?:script|img)\b")
+
+
+def _hostile(value, key=""):
+    if isinstance(value, str):
+        return value if key in ("relation", "group", "role", "kind", "level", "perturber") else value + PAYLOAD
+    if isinstance(value, list):
+        return [_hostile(v, key) for v in value]
+    return {k: _hostile(v, k) for k, v in value.items()} if isinstance(value, dict) else value
+
+
+def _hostile_run(path, drop_first=False):
+    """A run directory whose run.json texts (warnings, reasons, input, how each relation is told,
+    its two sides) and every text of its issues, pairs and translations carry markup, terminal
+    escapes, BEL, NUL and a carriage return."""
+    from sit.report.sample import sample_issues, write_sample_run
+
+    run = write_sample_run(path, sample_issues(4, 2, seed=3))
+    meta = json.loads((run / "run.json").read_text())
+    for key in ("input", "perturber_reason", "command", "created", "signature_line"):
+        meta[key] = str(meta.get(key, "")) + PAYLOAD
+    meta["warnings"] = ["a warning " + PAYLOAD]
+    meta["relations_told"] = {name: _hostile(told) for name, told in meta["relations_told"].items()}
+    meta["signature"]["translator_model"] += PAYLOAD
+    (run / "run.json").write_text(json.dumps(meta))
+    for name in ("issues.jsonl", "pairs.jsonl", "translations.jsonl"):
+        rows = [_hostile(json.loads(line)) for line in (run / name).read_text().splitlines()]
+        if drop_first and name == "issues.jsonl":  # the first sentence's findings: new in the other run
+            rows = [r for r in rows if r["source_id"] != rows[0]["source_id"]]
+        (run / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return run
+
+
+@pytest.mark.parametrize("command", ["report text", "report markdown", "compare text", "compare markdown", "compare junit"])
+def test_text_markdown_and_junit_of_hostile_texts_show_no_control_character_and_no_live_html(command, tmp_path):
+    from xml.etree import ElementTree
+
+    base, new = _hostile_run(tmp_path / "base", drop_first=True), _hostile_run(tmp_path / "new")
+    what, fmt = command.split()
+    out = tmp_path / f"out.{fmt}"
+    args = ["report", str(new)] if what == "report" else ["compare", str(base), str(new)]
+    assert main([*args, "-f", fmt, "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert not CONTROL.findall(text) and "\\x1b[31mRED\\x07" in text.replace("\\\\", "\\").replace("\\[", "[")
+    if fmt != "text":
+        assert not LIVE.findall(text) and "&lt;script&gt;alert(1)" in text.replace("&lt;/", "&lt;/")
+    if fmt == "junit":
+        tree = ElementTree.fromstring(text)
+        assert tree.findall(".//failure")  # the first sentence's findings are new, their texts escaped
+    if what == "compare" and fmt == "markdown":
+        assert "<details open><summary><b>new</b>" in text  # sit's own tags stay
+
+
+def test_a_run_directory_holding_a_lone_surrogate_is_one_line(run_dir, tmp_path, capsys):
+    issues = run_dir / "issues.jsonl"
+    issues.write_text(issues.read_text().replace("The ", "The \\ud800", 1))
+    for args in (["report", str(run_dir), "-f", "text"], ["compare", str(run_dir), str(run_dir), "-f", "junit"]):
+        assert main(args) == 2
+        _one_line(capsys.readouterr().err, "issues.jsonl:1: not a row sit reads here (text holding a lone surrogate")
+
+
+def test_an_error_naming_a_hostile_path_prints_no_control_character(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "run\x1b[2J\x07\nsecond line")]) == 2
+    err = capsys.readouterr().err
+    _one_line(err, "run\\x1b[2J\\x07\\x0asecond line is not a sit run directory")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("", "--fail-on takes new or new:N"),
+    ("new:²", "--fail-on takes new or new:N (N new findings allowed, a whole number >= 0), got 'new:²'"),
+    ("new:" + "9" * 36, "--fail-on new:N must be at most"),
+    ("new:-1", "--fail-on takes new or new:N"),
+])
+def test_a_fail_on_that_is_not_new_or_new_n_is_one_line(value, message, run_dir, capsys):
+    assert main(["compare", str(run_dir), str(run_dir), "--fail-on", value]) == 2
+    _one_line(capsys.readouterr().err, message)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda m: m["relations_told"].update(sit="structure"), "relations_told['sit'] is a str, not an object"),
+    (lambda m: m["relations_told"]["sit"].update(sides=["source"]), "relations_told['sit'].sides is not two names"),
+    (lambda m: m["relations_told"]["sit"].update(title=["a", "b"]), "relations_told['sit'].title is a list, not text"),
+    (lambda m: m["relations_told"]["sit"].update(kinds={"untranslated": 3}), "relations_told['sit'].kinds holds"),
+    (lambda m: m["signature"]["relations"].update(sit=["distance"]), "signature.relations['sit'] is a list, not an object"),
+    (lambda m: m.update(config={"relation_options": {"sit": ["x"]}}), "config.relation_options['sit'] is a list"),
+    (lambda m: m.update(config={"relation_options": ["sit.x=1"]}), "config.relation_options is a list, not an object"),
+    (lambda m: m.update(config={"relations": ["sit", 3]}), "config.relations holds something other than names"),
+], ids=["told str", "one side", "title list", "kinds numbers", "options list", "config options list",
+        "config options as a list", "config relations"])
+@pytest.mark.parametrize("command", ["compare", "baseline"])
+def test_relations_told_and_relation_options_of_the_wrong_type_are_one_line(edit, message, command, run_dir, tmp_path,
+                                                                            capsys):
+    from sit.report.sample import write_sample_run
+
+    base = write_sample_run(tmp_path / "base")
+    _edit_meta(run_dir, edit)
+    args = ["compare", str(base), str(run_dir)] if command == "compare" else \
+        ["run", "--baseline", str(run_dir), "--out", str(tmp_path / "o")]
+    assert main(args) == 2
+    _one_line(capsys.readouterr().err, message)
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_issue_of_a_relation_the_run_did_not_run_is_one_line(run_dir, capsys):
+    rows = (run_dir / "issues.jsonl").read_text().splitlines()
+    rows[1] = rows[1].replace('"relation": "sit"', '"relation": "bogus"')
+    (run_dir / "issues.jsonl").write_text("\n".join(rows) + "\n")
+    assert main(["compare", str(run_dir), str(run_dir)]) == 2
+    _one_line(capsys.readouterr().err, "issues.jsonl:2: not a row sit reads here (relation 'bogus' is not one the run ran (sit))")
+
+
+# -- sit cache loses no data -------------------------------------------------------------------
+def _filled_cache(root, n=260):
+    store = Cache(root).store("translations", {"name": "apertium", "model": "eng-spa"})
+    store.put_many([(f"sentence number {i} of the probe", f"frase número {i} de la sonda") for i in range(n)])
+    return store
+
+
+def _cached(root) -> int:
+    from sit.cacheops import stats
+
+    return sum(s.entries for s in stats(Cache(root)).stores)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--namespace", ""], "--namespace is empty; give a value"),
+    (["--translator", " "], "--translator is empty"),
+    (["--kind", ""], "--kind is empty"),
+    (["--kind", "translations", "--older-than", "inf"], "--older-than must be a finite number of at least 0 (days), not inf"),
+    (["--kind", "translations", "--older-than", "1e308"], "--older-than must be at most 1e+09, not 1e+308"),
+    (["--kind", "translations", "--older-than", "1e20"], "--older-than must be at most 1e+09, not 1e+20"),
+])
+def test_a_prune_filter_that_is_empty_or_endless_is_refused_and_deletes_nothing(args, message, tmp_path, capsys):
+    _filled_cache(tmp_path)
+    assert main(["cache", "--cache-dir", str(tmp_path), "prune", *args]) == 2
+    _one_line(capsys.readouterr().err, message)
+    assert _cached(tmp_path) == 260
+
+
+def test_importing_keys_and_values_holding_lone_surrogates_imports_the_rest(tmp_path, capsys, caplog):
+    f = tmp_path / "store.jsonl"
+    f.write_text('{"namespace": {"name": "x"}, "kind": "translations"}\n{"k": "a\\ud800", "v": "b"}\n'
+                 '{"k": "c", "v": "d\\udc00"}\n{"k": "e", "v": "f"}\n')
+    assert main(["cache", "--cache-dir", str(tmp_path / "c"), "import", str(f)]) == 0
+    assert "1 new entries in translations/x" in capsys.readouterr().err
+    assert "did not cache 2 value(s)" in caplog.text and "lone surrogates" in caplog.text
+    assert dict(Cache(tmp_path / "c").store("translations", {"name": "x"}).items()) == {"e": "f"}
+
+
+def _sit_cache(*args, timeout=120):
+    """``sit cache ARGS`` in a process of its own (a hang is a timeout, not a stuck test run)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import sys; from sit.cli import main; sys.exit(main(['cache', *sys.argv[1:]]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "/dev/zero"])
+def test_importing_a_fifo_or_a_device_is_refused_at_once(where, tmp_path):
+    import os
+
+    fifo = tmp_path / "dump" / "translations" / "store.jsonl"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    target = {"file": fifo, "folder": tmp_path / "dump", "/dev/zero": "/dev/zero"}[where]
+    done = _sit_cache("--cache-dir", str(tmp_path / "c"), "import", str(target), timeout=60)  # a hang fails here
+    assert done.returncode == 2, done.stderr
+    _one_line(done.stderr, "is a FIFO, not a file" if where != "/dev/zero" else "/dev/zero is a device or socket")
+
+
+def test_importing_into_a_database_damaged_mid_page_repairs_it_and_says_so(tmp_path, capsys):
+    _filled_cache(tmp_path, 3000)
+    conn = sqlite3.connect(tmp_path / "cache.sqlite3")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    with open(tmp_path / "cache.sqlite3", "r+b") as fh:  # a page of entries, far from the header
+        fh.seek(4096 * 20 + 100)
+        fh.write(b"\xde\xad\xbe\xef" * 64)
+    f = tmp_path / "store.jsonl"
+    f.write_text('{"namespace": {"name": "x"}, "kind": "translations"}\n{"k": "e", "v": "f"}\n')
+    assert main(["cache", "--cache-dir", str(tmp_path), "import", str(f)]) == 0
+    err = capsys.readouterr().err
+    assert "sit: warning: the cache" in err and "was damaged (*** in database main ***" in err and "readable entries" in err
+    conn = sqlite3.connect(tmp_path / "cache.sqlite3")
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+    assert len(list(tmp_path.glob("cache.sqlite3.corrupt-*"))) >= 1 and 2900 < _cached(tmp_path) < 3001
+
+
+FULL_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (100000, 100000))
+from sit.cli import main
+sys.exit(main(["cache", "--cache-dir", sys.argv[1], "export", "-o", sys.argv[2]]))
+"""
+
+
+def test_an_export_that_meets_a_full_disk_leaves_no_temporary_file(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    _filled_cache(tmp_path / "c", 3000)
+    done = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path / "c"), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 4
+    _one_line(done.stderr, "cannot write", "File too large; check the path, free space and permissions")
+    assert [p.name for p in (tmp_path / "out").rglob("*") if p.is_file()] == []

@@ -80,6 +80,9 @@ def _import(ops, cache, args) -> int:
     for name in args.files:
         path = Path(name)
         files.extend(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path])
+    for path in files:  # every file checked before any is imported: a FIFO among them would hang
+        ops.importable(path)
+    ops.check_whole(cache)  # entries added to a damaged file would be lost with it: repair it first
     for path in files:
         store, added = ops.import_file(cache, path, args.kind)
         print(f"sit: {path}: {added} new entries in {store.kind}/{store.label}", file=sys.stderr)

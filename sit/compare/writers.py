@@ -14,7 +14,7 @@ from ..report.markdown import md_escape
 from ..report.model import SIGNATURE_FIELDS
 from ..rundir import write_text_atomic
 from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
-from ..text import squeeze
+from ..text import inert_markdown, printable, squeeze
 
 FORMATS = ("text", "markdown", "html", "jsonl", "junit")
 FILENAMES = {"text": "compare.txt", "markdown": "compare.md", "html": "compare.html", "jsonl": "compare.jsonl",
@@ -34,7 +34,8 @@ def render(comparison: Comparison, fmt: str) -> str:
         return render_html(comparison)
     if fmt not in renderers:
         raise ConfigError(f"unknown comparison format {fmt!r}; use one of: {', '.join(FORMATS)}")
-    return renderers[fmt](comparison)
+    safe = {"text": printable, "markdown": inert_markdown}.get(fmt, lambda text: text)  # see sit.text
+    return safe(renderers[fmt](comparison))
 
 
 def write_comparison(comparison: Comparison, folder: str | os.PathLike,
@@ -226,7 +227,7 @@ def _one_line(text: str) -> str:
 def _case_md(case: ComparedCase) -> list[str]:
     a, b = sides(case)
     lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}",
-             f"  - {a}: {md_escape(case.key.source)}", f"  - {b}: {md_escape(case.key.case)}"]
+             f"  - {md_escape(a)}: {md_escape(case.key.source)}", f"  - {md_escape(b)}: {md_escape(case.key.case)}"]
     lines += [f"  - {side} translation{_MD_WHICH[which]} {md_escape(text)}" for side, which, text in translation_rows(case)]
     return lines + [""]
 
@@ -247,13 +248,15 @@ def render_junit(comparison: Comparison) -> str:
     for case in comparison.cases:
         suite = suites.get(case.group)
         if suite is None:
-            suite = suites[case.group] = TestSuite(f"sit.{case.group}")
+            suite = suites[case.group] = TestSuite(printable(f"sit.{case.group}", one_line=True))
             xml.add_testsuite(suite)
-        test = TestCase(f"[{case.source_id}] {change(case)}: {case.key.case}", f"sit.{case.group}")
-        test.system_out = f"status: {case.status}\n" + "\n".join(_case_text(case))
+        # XML carries no control character nor lone surrogate: printable() writes them as \x1b, \udcff
+        test = TestCase(printable(f"[{case.source_id}] {change(case)}: {case.key.case}", one_line=True),
+                        printable(f"sit.{case.group}", one_line=True))
+        test.system_out = printable(f"status: {case.status}\n" + "\n".join(_case_text(case)))
         if case.status == "new":
-            failure = Failure(f"new {case.group} finding: {case.key.case}", "new")
-            failure.text = "\n".join(_case_text(case))
+            failure = Failure(printable(f"new {case.group} finding: {case.key.case}", one_line=True), "new")
+            failure.text = printable("\n".join(_case_text(case)))
             test.result = [failure]
         suite.append(test)  # add_testcase recounts the suite at each case: quadratic
     xml.update_statistics()  # counts every suite once

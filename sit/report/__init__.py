@@ -34,7 +34,11 @@ def _check(fmt: str) -> str:
 
 
 def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
-    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given."""
+    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given.
+    Text is :func:`~sit.text.printable` (no control character reaches a terminal) and Markdown
+    :func:`~sit.text.inert_markdown` (no live HTML), whatever the run directory holds."""
+    from ..text import inert_markdown, printable
+
     _check(fmt)
     if fmt == "text":
         from .text import render_text
@@ -45,7 +49,7 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
             results = precision_by_relation(run, labels)
             text += "\n" + format_by_relation(results, run.meta.group_title)
-        return text
+        return printable(text)
     from .model import build_view
 
     view = build_view(run, labels)
@@ -56,7 +60,7 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
     if fmt == "markdown":
         from .markdown import render_markdown
 
-        return render_markdown(view)
+        return inert_markdown(render_markdown(view))
     from .jsonl import render_jsonl
 
     return render_jsonl(view)

@@ -113,7 +113,7 @@ def _words_md(rows: list[dict[str, Any]]) -> list[str]:
 
 def _sentence_md(s: dict[str, Any]) -> list[str]:
     """One flagged sentence of one group and its issues."""
-    a, b = s["sides"]
+    a, b = (md_escape(side) for side in s["sides"])
     lines = [f"#### {s['position']}. Source {s['source_id']} (max distance {_num(s['max_distance'])})", "",
              f"- **{a}:** {md_escape(s['source'])}", f"- **translation:** {md_escape(s['translation'])}", ""]
     for i in s["issues"]:
