@@ -51,9 +51,10 @@ def render_text(run: RunData) -> str:
     for warning in meta.warnings:
         lines.append(f"warning: {warning}")
     if run.issues:
+        from .clustermarks import load_marks
         from .clusters import cluster_rows, run_clusters
 
-        lines += ["", *clusters_text(cluster_rows(run_clusters(run)))]
+        lines += ["", *clusters_text(cluster_rows(run_clusters(run), load_marks(run.path)))]
     words = word_rows(run.issues)
     for group, members in by_group(run.issues).items():
         lines.append("=" * 80)
