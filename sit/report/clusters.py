@@ -164,6 +164,34 @@ def copied_words(issue: Issue) -> list[str]:
     return out
 
 
+def changed_words(issue: Issue, stops: frozenset[str] = frozenset()) -> list[str]:
+    """The words (three letters or more, not ``stops``) a case variant's translation has in a
+    difference (``evidence.difference``: ``[in the sentence's, in the variant's]``) that the
+    sentence's own translation lacks there: "OMS" for "quién" (WHO read as the organisation)."""
+    out = []
+    for part in issue.evidence.get("difference") or []:
+        if not (isinstance(part, (list, tuple)) and len(part) == 2):
+            continue
+        before = words(str(part[0]))
+        for w in _WORD.findall(str(part[1])):
+            low = w.lower()
+            if len(low) >= 3 and low not in before and low not in stops and low not in out:
+                out.append(low)
+    return out
+
+
+def _case_pairs(issue: Issue) -> list[tuple[str, ...]]:
+    """The differences of a case variant where both translations have words, as keys
+    (``"estuvo" -> "fue"``: a passive read another way in capitals)."""
+    out = []
+    for part in issue.evidence.get("difference") or []:
+        if isinstance(part, (list, tuple)) and len(part) == 2 and str(part[0]).strip() and str(part[1]).strip():
+            key = ("case-change", " ".join(str(part[0]).lower().split()), " ".join(str(part[1]).lower().split()))
+            if key not in out:
+                out.append(key)
+    return out
+
+
 def _structure_key(issue: Issue) -> tuple[str, ...]:
     rows = [(rel, int(a), int(b)) for rel, (a, b) in issue.relation_diff.items() if int(a) != int(b)]
     if not rows:
@@ -191,9 +219,9 @@ def _token_context_kind(issue: Issue) -> Optional[str]:
     return found[0].kind if found else None
 
 
-def candidate_keys(issue: Issue) -> tuple[list[tuple[str, ...]], tuple[str, ...]]:
+def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[list[tuple[str, ...]], tuple[str, ...]]:
     """(the keys ``issue`` may join, most specific first; the key it takes when none of them is
-    shared with another finding)."""
+    shared with another finding). ``stops``: the target language's function words."""
     group = issue.group
     fallback = ("group", group)
     if group == "sit.untranslated" and issue.evidence.get("word"):
@@ -203,7 +231,9 @@ def candidate_keys(issue: Issue) -> tuple[list[tuple[str, ...]], tuple[str, ...]
         named = [("word", word_key(str(w))) for w in issue.evidence.get("words") or []]
         return named, named[0] if named else fallback
     if issue.relation == "case":
-        return [("word", word_key(w)) for w in copied_words(issue)], ("case", issue.kind or "")
+        copied = copied_words(issue)
+        changed = [("case-word", w) for w in changed_words(issue, stops) if w not in copied]
+        return [("word", word_key(w)) for w in copied] + changed + _case_pairs(issue), ("case", issue.kind or "")
     if group == "sit":
         return [], _structure_key(issue)
     if issue.relation == "numbers" and issue.kind == "format":
@@ -217,10 +247,10 @@ def candidate_keys(issue: Issue) -> tuple[list[tuple[str, ...]], tuple[str, ...]
     return [], fallback
 
 
-def _choose(issues: Sequence[Issue]) -> list[tuple[str, ...]]:
+def _choose(issues: Sequence[Issue], stops: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
     """Each finding's key: of its candidates, the one most findings share (ties: the first); its
     fallback where no candidate is shared with another finding."""
-    options = [candidate_keys(i) for i in issues]
+    options = [candidate_keys(i, stops) for i in issues]
     support = Counter(k for keys, _ in options for k in dict.fromkeys(keys))
     chosen = []
     for keys, fallback in options:
@@ -254,9 +284,25 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
     if kind == "structure":
         return (f"a similar word changes the translation's structure: {key[2]} {key[1]} dependents "
                 "in the perturbed sentence's translation")
+    if kind == "case-word":
+        before, after = _case_change(key[1], issues)
+        return (f"capitalisation changes the translation: {_quote(after)} where the sentence's translation has "
+                f"{_quote(before) if before else 'nothing'}")
+    if kind == "case-change":
+        return f"capitalisation changes the translation: {_quote(key[2])} where the sentence's translation has {_quote(key[1])}"
     if kind == "case":
         return f"the {_CASE_NAMES.get(key[1], key[1])} sentence translates differently (beyond case)"
     return (group_title(key[1]) if group_title else "") or f"{key[1]} findings"
+
+
+def _case_change(word: str, issues: Sequence[Issue]) -> tuple[str, str]:
+    """The most common difference (sentence's, variant's) of ``issues`` whose variant side has ``word``."""
+    seen: Counter = Counter()
+    for issue in issues:
+        for part in issue.evidence.get("difference") or []:
+            if isinstance(part, (list, tuple)) and len(part) == 2 and word in words(str(part[1])):
+                seen[(str(part[0]), str(part[1]))] += 1
+    return seen.most_common(1)[0][0] if seen else ("", word)
 
 
 def _token_example(issues: Sequence[Issue]) -> str:
@@ -269,12 +315,16 @@ def _token_example(issues: Sequence[Issue]) -> str:
 
 # --------------------------------------------------------------------------- clusters and ranking
 
-def cluster_issues(issues: Iterable[Issue], group_title=None) -> list[Cluster]:
+def cluster_issues(issues: Iterable[Issue], group_title=None, target_lang: str = "") -> list[Cluster]:
     """Every finding in exactly one cluster, ranked worst first (:func:`rank_clusters`).
-    ``group_title(group)`` names the clusters of findings no key describes (the run's titles)."""
+    ``group_title(group)`` names the clusters of findings no key describes (the run's titles);
+    ``target_lang``'s function words never key a cluster."""
+    from ..words import stop_words
+
     issues = list(issues)
+    stops = stop_words(target_lang) if target_lang else frozenset()
     members: dict[tuple[str, ...], list[Issue]] = {}
-    for issue, key in zip(issues, _choose(issues)):
+    for issue, key in zip(issues, _choose(issues, stops)):
         members.setdefault(key, []).append(issue)
     return rank_clusters([Cluster(key, title_of(key, found, group_title), tuple(found))
                           for key, found in members.items()])
@@ -300,7 +350,7 @@ def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
 
 def run_clusters(run) -> list[Cluster]:
     """The clusters of a loaded run directory (:class:`sit.rundir.RunData`), titled by its relations."""
-    return cluster_issues(run.issues, run.meta.group_title)
+    return cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
 
 
 def write_clusters(run) -> Path:
