@@ -69,11 +69,12 @@ def write_reports(
     labels: Optional[dict] = None,
 ) -> dict[str, Path]:
     """Write ``formats`` into the run directory (atomically), and its clusters (``clusters.jsonl``:
-    :mod:`sit.report.clusters`); returns format (or ``"clusters"``) -> path written."""
+    :mod:`sit.report.clusters`); returns format -> path written."""
     run = run_dir if isinstance(run_dir, RunData) else load_run(run_dir)
     if labels is None:
         labels = saved_labels(run)
-    written: dict[str, Path] = {"clusters": write_clusters(run)}
+    write_clusters(run)
+    written: dict[str, Path] = {}
     for fmt in formats:
         path = Path(run.path) / FILENAMES[_check(fmt)]
         write_text_atomic(path, render(run, fmt, labels))

@@ -226,8 +226,8 @@ def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> str:
     out = (f'<section id="clusters" aria-label="bugs by root cause"><h2>The bugs: {len(rows):,} root cause(s) of '
            f'{total:,} finding(s), worst first</h2><table class="clusters">{head}<tbody>{first}</tbody></table>')
     if rest:
-        out += (f'<details id="more-clusters"><summary>{len(rows) - shown:,} more root cause(s)</summary>'
-                f'<table class="clusters">{head}<tbody>{rest}</tbody></table></details>')
+        out += (f'<button type="button" id="b-more-clusters" aria-expanded="false">show {len(rows) - shown:,} more '
+                f'root cause(s)</button><table class="clusters" id="more-clusters" hidden>{head}<tbody>{rest}</tbody></table>')
     return out + "</section>"
 
 

@@ -448,6 +448,9 @@
       readFilters(); listEl.scrollIntoView();
     });
   });
+  if ($("b-more-clusters")) $("b-more-clusters").addEventListener("click", function () {
+    var t = $("more-clusters"); t.hidden = !t.hidden; $("b-more-clusters").setAttribute("aria-expanded", String(!t.hidden));
+  });
   // A root cause's title shows its findings; its marks apply to every one of them.
   Array.prototype.forEach.call(document.querySelectorAll(".cluster-link"), function (b) {
     b.addEventListener("click", function () {
