@@ -270,13 +270,12 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
     """What the bug of ``key`` is, in words."""
     kind = key[0]
     if kind == "word":
-        return f"{_quote(key[1])} is left untranslated (in English in the translation)"
+        return f"{_quote(key[1])} is left untranslated (in English)"
     if kind == "number":
         seps = " and ".join(_quote(c) for c in key[2])
         example = issues[0].evidence.get("numbers", [{}])[0]
         expected = (example.get("expected") or [""])[0] if isinstance(example, dict) else ""
-        return (f"numbers keep the source's separator {seps} where the target writes them otherwise "
-                f"(e.g. {example.get('number', '')} → expected {expected})")
+        return f"numbers keep the source's {seps} (e.g. {example.get('number', '')}; expected {expected})"
     if kind == "token":
         return f"{key[1]} tokens are not carried over verbatim (e.g. {_token_example(issues)})"
     if kind == "token-context":

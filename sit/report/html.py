@@ -202,7 +202,8 @@ def _cluster_row(r: dict[str, Any]) -> str:
     cid = escape(r["cluster_id"])
     return (f'<tr data-cluster="{cid}"><td class="n">{r["rank"]}</td>'
             f'<td><button type="button" class="cluster-link" data-cluster="{cid}" title="show these findings">'
-            f'{escape(r["title"])}</button><div class="muted example"><bdi>{escape(ex["perturbed"])}</bdi> → '
+            f'{escape(r["title"])}</button><div class="muted example" title="{escape(ex["perturbed"])} → '
+            f'{escape(ex["perturbed_translation"])}"><bdi>{escape(ex["perturbed"])}</bdi> → '
             f'<bdi>{escape(ex["perturbed_translation"])}</bdi></div></td>'
             f'<td class="n">{r["findings"]:,}</td><td class="n">{r["sentences"]:,}</td>'
             f'<td>{escape(", ".join(r["groups"]))}</td><td class="n">{prec}</td>'
