@@ -235,7 +235,9 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
         changed = [("case-word", w) for w in changed_words(issue, stops) if w not in copied]
         return [("word", word_key(w)) for w in copied] + changed + _case_pairs(issue), ("case", issue.kind or "")
     if group == "sit":
-        return [], _structure_key(issue)
+        edit = issue.pair.edit
+        slot = ("slot", str(issue.pair.source_id), edit.before.lower())
+        return [slot, ("substitute", edit.after.lower())], _structure_key(issue)
     if issue.relation == "numbers" and issue.kind == "format":
         return [], _number_key(issue)
     if group == "passthrough.missing":
@@ -280,6 +282,12 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
         return f"{key[1]} tokens are not carried over verbatim (e.g. {_token_example(issues)})"
     if kind == "token-context":
         return f"inserting a {key[1]} token changes the rest of the sentence's translation"
+    if kind == "slot":
+        afters = ", ".join(dict.fromkeys(_quote(i.pair.edit.after) for i in issues))
+        return (f"{_quote(issues[0].pair.edit.before)} in sentence {key[1]}: every similar word there ({afters}) "
+                "changes the translation's structure")
+    if kind == "substitute":
+        return f"{_quote(issues[0].pair.edit.after)} put for a similar word changes the translation's structure"
     if kind == "structure":
         return (f"a similar word changes the translation's structure: {key[2]} {key[1]} dependents "
                 "in the perturbed sentence's translation")
