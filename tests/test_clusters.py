@@ -139,3 +139,17 @@ def test_exported_cases_run_again_from_the_cache_find_every_finding(news_run, ca
     results = [json.loads(line) for line in (again / "regression.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(results) == len(exported) and all(r["still_fails"] for r in results)
     assert f"{len(exported)} of {len(exported)} exported case(s) still fail" in err
+
+
+def test_rti_and_patinv_findings_cluster_on_their_phrase_and_change():
+    def edited(sid, relation, before, after):
+        return Issue(Pair(sid, "The big red car stopped.", "the big red car", Edit(0, before, after, relation),
+                          relation), "x", "y", 1.0, {}, kind="")
+
+    clusters = cluster_issues([edited(1, "rti", "the big red car", "the big red car"),
+                               edited(2, "rti", "The big red car", "The big red car"),
+                               edited(3, "patinv", "big", "large"), edited(4, "patinv", "big", "")])
+    assert sorted((c.key, len(c.issues)) for c in clusters) == [
+        (("patinv", "big", ""), 1), (("patinv", "big", "large"), 1), (("rti", "the big red car", ""), 2)]
+    titles = {c.key: c.title for c in clusters}
+    assert titles[("patinv", "big", "")] == "“big” and “(removed)” share one translation though they differ in meaning"

@@ -240,6 +240,9 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
         return [slot, ("substitute", edit.after.lower())], _structure_key(issue)
     if issue.relation == "numbers" and issue.kind == "format":
         return [], _number_key(issue)
+    if group in ("rti", "patinv"):  # the same phrase, or the same change of meaning, wherever it stands
+        edit = issue.pair.edit
+        return [], (group, edit.before.lower(), edit.after.lower() if group == "patinv" else "")
     if group == "passthrough.missing":
         kinds = [("token", k) for k in _token_kinds(issue)]
         return kinds, kinds[0] if kinds else fallback
@@ -297,6 +300,10 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
                 f"{_quote(before) if before else 'nothing'}")
     if kind == "case-change":
         return f"capitalisation changes the translation: {_quote(key[2])} where the sentence's translation has {_quote(key[1])}"
+    if kind == "rti":
+        return f"the phrase {_quote(key[1])} translates differently alone and in its sentence"
+    if kind == "patinv":
+        return f"{_quote(key[1])} and {_quote(key[2] or '(removed)')} share one translation though they differ in meaning"
     if kind == "case":
         return f"the {_CASE_NAMES.get(key[1], key[1])} sentence translates differently (beyond case)"
     return (group_title(key[1]) if group_title else "") or f"{key[1]} findings"
