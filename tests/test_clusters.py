@@ -119,6 +119,11 @@ def test_a_mark_on_a_cluster_applies_to_its_findings_and_shows_in_compare(news_r
     assert "bugs by root cause: 0 new, 1 fixed" in text
     line = next(x for x in text.splitlines() if worst["cluster_id"] in x)
     assert line.split()[:4] == ["fixed", str(worst["findings"]), "->", "0"] and "[marked bug]" in line
+    page = tmp_path / "compare.html"
+    assert main(["compare", str(out), str(run), "--cache-dir", str(cache), "-f", "html", "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "Bugs by root cause: 0 new, 1 fixed" in html
+    assert '<td class="status-fixed">fixed</td>' in html
 
 
 def test_exported_cases_run_again_from_the_cache_find_every_finding(news_run, capsys):
