@@ -158,3 +158,13 @@ def test_rti_and_patinv_findings_cluster_on_their_phrase_and_change():
         (("patinv", "big", ""), 1), (("patinv", "big", "large"), 1), (("rti", "the big red car", ""), 2)]
     titles = {c.key: c.title for c in clusters}
     assert titles[("patinv", "big", "")] == "“big” and “(removed)” share one translation though they differ in meaning"
+
+
+def test_a_bad_cases_file_is_a_one_line_error(tmp_path, capsys):
+    assert main(["run", "--cases", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "o")]) == 2
+    assert "no such file; write it with `sit export RUN -o" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"relation": "case", "source_id": 1}\n', encoding="utf-8")
+    assert main(["run", "--cases", str(bad), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:1" in err and "`source` is missing" in err and len(err.strip().splitlines()) == 1

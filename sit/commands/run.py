@@ -186,6 +186,9 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
     from ..options import parse_key_values
 
     given = {f: getattr(args, a) for f, (a, _o) in CASE_ARGS.items() if getattr(args, a) not in (None, [])}
+    if args.baseline and getattr(args, "cases", None):
+        raise ConfigError("--cases runs the cases of its file with their own options; leave out --baseline and compare "
+                          "the runs with `sit compare`")
     if args.baseline:
         if given:
             options = ", ".join(CASE_ARGS[f][1] for f in given)
