@@ -121,6 +121,9 @@ class BatchJob:
     finish: Optional[Callable[[list, Any], Any]] = None
     remote: Optional[Remote] = None
     unanswered: Optional[Callable[[list], Exception]] = None
+    #: whether a valid value is written to the cache (a perturber's empty list is not: see
+    #: :data:`sit.cache.VALUE_CHECKS`); one that is not is computed again next time
+    cacheable: Callable[[Any], bool] = lambda value: True
     #: called with the keys and values of the cache hits (once, before any work) and then of each
     #: finished batch, in order, so a caller can start its next stage on them meanwhile
     on_batch: Optional[Callable[[list, list], None]] = None
@@ -209,6 +212,6 @@ def _save(job: BatchJob, result: dict, pairs: list) -> None:
     if not pairs:
         return
     if job.store is not None:
-        job.store.put_many((k, job.encode(v)) for k, v in pairs)
+        job.store.put_many((k, job.encode(v)) for k, v in pairs if job.cacheable(v))
     result.update(pairs)
     job.stats.computed += len(pairs)

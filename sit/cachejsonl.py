@@ -39,7 +39,12 @@ def header(namespace: Mapping[str, Any], kind: Optional[str] = None) -> bytes:
 
 
 def line(key: str, value: Any) -> bytes:
-    return (json.dumps({"k": key, "v": value}, ensure_ascii=False) + "\n").encode("utf-8")
+    """One entry's line; text UTF-8 cannot carry (lone surrogates) is written as ``\\udXXX`` escapes."""
+    text = json.dumps({"k": key, "v": value}, ensure_ascii=False)
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps({"k": key, "v": value}) + "\n").encode("ascii")
 
 
 @dataclass

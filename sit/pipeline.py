@@ -200,8 +200,11 @@ def run(config: RunConfig) -> RunResult:
     ``config.engine``; write the run directory."""
     from .engine import create_engine
     from .devices import checked_device
+    from .validate import check_language
 
     config = checked_numbers(config)
+    for lang, option in ((config.source_lang, "--source-lang"), (config.target_lang, "--target-lang")):
+        check_language(lang, option)
     checked_device(config.device)  # an unknown --device fails before any work, whichever models run
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,

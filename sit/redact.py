@@ -209,6 +209,9 @@ def _file_values(env: Mapping[str, str]) -> list[str]:
     except Exception:  # noqa: BLE001 - an unreadable file is reported where it is used
         return values
     for section in sections.values():
+        if not isinstance(section, dict):  # `deepl = "..."` where a table belongs: maybe a key all the same
+            values.extend([str(section)] if isinstance(section, str) else [])
+            continue
         for key, value in section.items():
             values.extend(url_secrets(value) if key == "endpoint" else [value])
     return values

@@ -240,8 +240,8 @@ def _fields(row: dict, required: dict[str, type], optional: dict[str, type], whe
                 raise KeyError(f"{where}{key}")
             continue
         if not _is(row[key], kind):
-            shown = "a number out of range" if isinstance(row[key], (int, float)) and not isinstance(row[key], bool) \
-                else f"a {type(row[key]).__name__}"
+            numeric = isinstance(row[key], (int, float)) and not isinstance(row[key], bool) and kind in (int, float)
+            shown = "a number out of range" if numeric else f"a {type(row[key]).__name__}"
             raise ValueError(f"{where}{key} is {shown}, not {_KINDS[kind]}")
 
 
@@ -269,6 +269,31 @@ def _counts_problem(counts: Any, where: str = "counts") -> Optional[str]:
     return None
 
 
+_SUMMARY = ("mean", "std", "p5", "p95")
+
+
+def _listed_problem(meta: dict) -> Optional[str]:
+    """What is wrong with run.json's warnings (each text) and TEAPOT figures (a rate from 0 to 1,
+    a count, score summaries of numbers), or None: a report would render them as they are."""
+    bad = next((w for w in meta.get("warnings") or () if not isinstance(w, str)), None)
+    if bad is not None:
+        return f"warnings holds {bad!r:.40}, not text"
+    teapot = meta.get("teapot") or {}
+    rate = teapot.get("success_rate")
+    if rate is not None and not (_is(rate, float) and 0 <= rate <= 1):
+        return f"teapot.success_rate is {rate!r:.40}, not a rate from 0 to 1"
+    if teapot.get("n") is not None and not (_is(teapot["n"], int) and teapot["n"] >= 0):
+        return f"teapot.n is {teapot['n']!r:.40}, not a count"
+    for side in ("s_src", "s_tgt"):
+        summary = teapot.get(side)
+        if summary is not None and not isinstance(summary, dict):
+            return f"teapot.{side} is a {type(summary).__name__}, not a summary of scores"
+        bad = next((k for k in _SUMMARY if summary is not None and not _is(summary.get(k), float)), None)
+        if bad:
+            return f"teapot.{side}.{bad} is {summary.get(bad)!r:.40}, not a number"
+    return None
+
+
 def _check_meta(meta: Any, path: Path) -> RunMeta:
     """run.json as the reports read it: an object, its parts of the right types, a signature."""
     problem = None
@@ -284,7 +309,7 @@ def _check_meta(meta: Any, path: Path) -> RunMeta:
             except (KeyError, TypeError, ValueError) as exc:
                 problem = f"its signature is damaged ({exc})"
         if problem is None:
-            problem = _counts_problem(meta.get("counts") or {}) or next(
+            problem = _counts_problem(meta.get("counts") or {}) or _listed_problem(meta) or next(
                 (f"timings.{k} is {v!r:.40}, not seconds" for k, v in (meta.get("timings") or {}).items()
                  if not _is(v, float) or v < 0), None)
     if problem:
@@ -313,6 +338,11 @@ class RunData:
         return None
 
 
+def _incomplete(root: Path, name: str) -> InputError:
+    return InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
+                      "(a run still going, or a file removed); run `sit run` again")
+
+
 def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     root = Path(path)
     meta_path = root / "run.json"
@@ -322,8 +352,7 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     meta = _check_meta(raw, meta_path)
     for name in ("issues.jsonl",) + (("pairs.jsonl", "translations.jsonl") if with_pairs else ()):
         if not (root / name).is_file():
-            raise InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
-                             "(a run still going, or a file removed); run `sit run` again")
+            raise _incomplete(root, name)
     own = meta.own_kinds()
     issues = list(_read_jsonl(root / "issues.jsonl", lambda row: _issue(row, own)))
     if "groups" not in raw.get("counts", {}):  # written before counts named their groups: count them
@@ -334,3 +363,15 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
         pairs = list(_read_jsonl(root / "pairs.jsonl", _pair))
         translations = list(_read_jsonl(root / "translations.jsonl", _translation))
     return RunData(root, meta, issues, pairs, translations)
+
+
+def check_run_files(path: str | os.PathLike) -> None:
+    """Read a run directory's pairs.jsonl and translations.jsonl through their checks without
+    keeping them (what reads only run.json and the issues, as ``sit precision``, still refuses a
+    damaged directory): an InputError naming the file and line, as :func:`load_run` gives."""
+    root = Path(path)
+    for name, convert in (("pairs.jsonl", _pair), ("translations.jsonl", _translation)):
+        if not (root / name).is_file():
+            raise _incomplete(root, name)
+        for _ in _read_jsonl(root / name, convert):
+            pass

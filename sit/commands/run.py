@@ -265,8 +265,8 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
     from .flags import progress_bars
 
     values = case_config(args, source_required=source_required)
-    target = args.target_lang or values.pop("target_lang", None)
-    values.pop("target_lang", None)
+    recorded = values.pop("target_lang", None)  # --baseline: the baseline's
+    target = recorded if args.target_lang is None else args.target_lang  # "" is refused by the run, not dropped
     translator, model = systems(args)[0]
     return RunConfig(
         translator=translator, model=model,
