@@ -102,7 +102,7 @@ class BatchJob:
     With ``unanswered`` set, ``compute`` may answer ``None`` for a key it could not answer (an
     empty or refused LLM answer): the other values of the batch are saved, that key is not cached
     (a re-run asks again), and ``unanswered(keys)`` builds the error that is raised (``strict``)
-    or recorded while the work goes on.
+    or recorded while the work goes on (or returns None where the stage will ask again itself).
     """
 
     compute: Callable[[list], Sequence[Any]]
@@ -190,6 +190,8 @@ def _decoded(job: BatchJob, hit: Any) -> Any:
 
 def _unanswered(job: BatchJob, keys: list) -> None:
     exc = job.unanswered(keys)  # type: ignore[misc]
+    if exc is None:  # the stage asks again itself (a translator's second pass)
+        return
     if job.strict:
         raise exc
     job.stats.failed += len(keys)

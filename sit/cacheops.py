@@ -138,33 +138,34 @@ def import_file(cache: Cache, path: Path, kind: Optional[str] = None) -> tuple[S
 
 
 def prune(cache: Cache, *, kind: Optional[str] = None, translator: Optional[str] = None,
-          namespace: Optional[str] = None, older_than_days: Optional[float] = None) -> int:
-    """Delete the entries that match every filter given; returns how many were deleted."""
+          namespace: Optional[str] = None, older_than_days: Optional[float] = None, empty: bool = False) -> int:
+    """Delete the entries that match every filter given; returns how many were deleted. ``empty``
+    selects the translations that are a translator's empty answer (``""``: asked twice, answered
+    with nothing both times), so that a re-run asks again."""
     from .validate import check_number
 
-    if kind is None and translator is None and namespace is None and older_than_days is None:
-        raise InputError("say what to prune: --kind, --translator, --namespace and/or --older-than")
+    if kind is None and translator is None and namespace is None and older_than_days is None and not empty:
+        raise InputError("say what to prune: --kind, --translator, --namespace, --older-than and/or --empty")
     for option, value in (("--kind", kind), ("--translator", translator), ("--namespace", namespace)):
         if value is not None and not value.strip():  # an empty filter would match every store
             raise InputError(f"{option} is empty; give a value (`sit cache stats` lists the stores) or leave it out")
     older_than_days = check_number(older_than_days, "--older-than", minimum=0, what="days")
     chosen = [ns for ns, k, h, label, spec in _namespaces(cache)
-              if (kind is None or k == kind)
+              if (kind is None or k == kind) and (not empty or k == "translations")
               and (translator is None or (k == "translations" and json.loads(spec).get("name") == translator))
               and (namespace is None or namespace in (label, h, f"{label}-{h}") or h.startswith(namespace))]
     if not chosen or not cache.path.exists():
         return 0
     cutoff = None if older_than_days is None else int(time.time() - older_than_days * 86400)
+    where = "ns = ?" + (" AND t < ?" if cutoff is not None else "") + (" AND v = '\"\"'" if empty else "")
 
     def delete(conn) -> int:
-        before = conn.total_changes
+        removed = 0
         for ns in chosen:
-            if cutoff is None:
-                conn.execute("DELETE FROM entries WHERE ns = ?", (ns,))
+            removed += conn.execute(f"DELETE FROM entries WHERE {where}", (ns, cutoff) if cutoff is not None else (ns,)).rowcount
+            if cutoff is None and not empty:  # the whole store: its namespace goes too
                 conn.execute("DELETE FROM namespaces WHERE id = ?", (ns,))
-            else:
-                conn.execute("DELETE FROM entries WHERE ns = ? AND t < ?", (ns, cutoff))
-        return conn.total_changes - before - (0 if cutoff is not None else len(chosen))
+        return removed
 
     return cache.db.write(delete)
 

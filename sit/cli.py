@@ -28,6 +28,8 @@ from .errors import SitError
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
+    "export": ("sit.commands.export", "write a run's failing test cases (a regression suite for `sit run --cases`)"),
+    "mark": ("sit.commands.mark", "triage by root cause: mark clusters of a run bug or not a bug"),
     "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),

@@ -30,6 +30,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     r.add_argument("--translator", help="the translations of this translator (e.g. apertium, google)")
     r.add_argument("--namespace", help="one store: its label-hash, label or hash (see `sit cache stats`)")
     r.add_argument("--older-than", type=float, metavar="DAYS", help="only entries written more than DAYS ago")
+    r.add_argument("--empty", action="store_true",
+                   help="only translations that are a translator's empty answer (asked twice: a re-run asks again)")
     r.add_argument("--vacuum", action="store_true", help="then give the space back to the file system")
 
 
@@ -89,7 +91,7 @@ def _import(ops, cache, args) -> int:
 
 def _prune(ops, cache, args) -> int:
     removed = ops.prune(cache, kind=args.kind, translator=args.translator, namespace=args.namespace,
-                        older_than_days=args.older_than)
+                        older_than_days=args.older_than, empty=args.empty)
     if args.vacuum:
         ops.vacuum(cache)
     print(f"sit: deleted {removed} entries from {cache.path}", file=sys.stderr)

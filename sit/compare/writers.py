@@ -138,12 +138,30 @@ def render_text(comparison: Comparison) -> str:
         lines += [f"  {g:<18}" + "".join(f"{row[s]:>12}" for s in STATUSES) for g, row in table.items()]
         lines.append("")
     lines += _aggregates_text(c)
+    lines += cluster_lines(c)
     lines += [f"warning: {w}" for w in c.warnings]
     for status, cases in listed_cases(c):
         lines += ["", f"== {status.upper()} ({len(cases)}): {STATUS_TITLES[status]}", ""]
         for case in cases:
             lines += _case_text(case)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def cluster_lines(c: Comparison, listed: int = 15) -> list[str]:
+    """The root causes matched across the runs (:meth:`Comparison.cluster_counts`), the new and
+    fixed ones listed first (at most ``listed`` of each status)."""
+    if not c.clusters:
+        return []
+    counts = c.cluster_counts()
+    lines = [f"bugs by root cause: {counts['new']} new, {counts['fixed']} fixed, {counts['persisting']} persisting"]
+    for status in ("new", "fixed", "persisting"):
+        chosen = [k for k in c.clusters if k.status == status]
+        for k in chosen[:listed]:
+            mark = f" [marked {k.label}]" if k.label else ""
+            lines.append(f"  {status:<10} {k.base_findings:>4} -> {k.new_findings:<4} {k.title}{mark} ({k.cluster_id})")
+        if len(chosen) > listed:
+            lines.append(f"  {status:<10} ... {len(chosen) - listed} more")
+    return lines + [""]
 
 
 def _aggregates_text(c: Comparison) -> list[str]:
@@ -194,6 +212,12 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
              f"{md_escape(summary_line(c))}", ""]
     lines += ["| group | " + " | ".join(STATUSES) + " |", "| --- |" + " ---: |" * len(STATUSES)]
     lines += ["| " + md_escape(g) + " | " + " | ".join(str(row[s]) for s in STATUSES) + " |" for g, row in c.table().items()]
+    if c.clusters:
+        lines += ["", "| root cause (bug) | status | BASE | NEW | mark |", "| --- | --- | ---: | ---: | --- |"]
+        lines += [f"| {md_escape(k.title)} | {k.status} | {k.base_findings} | {k.new_findings} | {md_escape(k.label or '')} |"
+                  for k in [k for k in c.clusters if k.status != "persisting"][:listed]]
+        n = c.cluster_counts()
+        lines.append(f"| {n['persisting']} persisting root cause(s) | persisting | | | |")
     if c.counts_by_group:
         lines += ["", "| findings | BASE | NEW | NEW − BASE (95% bootstrap over sentences) |", "| --- | ---: | ---: | ---: |"]
         lines += [f"| {md_escape(g.group)} | {g.base} | {g.new} | {g.delta:+d} {format_interval(g.delta_interval, True)} |"
