@@ -84,6 +84,10 @@ def _setup_logging(verbose: bool, redactor=None) -> None:
         logging.getLogger("sit").setLevel(logging.INFO)
 
 
+#: the characters of an error message the CLI prints at most
+MAX_MESSAGE = 2000
+
+
 def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, prog: str = "sit") -> int:
     """Run one command's function; turn sit's errors into a one-line message and an exit code.
     Every message, log line and file of the command goes through the redactor of the
@@ -100,6 +104,8 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
             import traceback
 
             print(redactor(traceback.format_exc()).rstrip(), file=sys.stderr)
+        if len(message) > MAX_MESSAGE:  # a message quoting a huge input is cut, never megabytes on stderr
+            message = f"{message[:MAX_MESSAGE]}... (cut at {MAX_MESSAGE} of {len(message):,} characters)"
         print(redactor(f"{prog}: error: {printable(message, one_line=True)}"), file=sys.stderr)
         return code
 

@@ -403,9 +403,24 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         seed=config.seed,
         perturber_options=perturber.options() if perturber else {},
         translator_options=translator.options(),
-        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
+        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {}),
+                  **_plugin_versions(config, perturber, parser, relations)},
         relations={r.name: r.signature() for r in relations},
     )
+
+
+def _plugin_versions(config: RunConfig, perturber, parser, relations) -> dict[str, str]:
+    """``{"plugin <distribution>": version}`` of each plugin a component of the run came from
+    (a plugin's upgrade then names another run, as sit's own does)."""
+    from .parse import PARSERS
+    from .perturb import PERTURBERS
+    from .relations import RELATIONS
+    from .translators import TRANSLATORS
+
+    used = [(TRANSLATORS, config.translator), *((RELATIONS, r.name) for r in relations),
+            *([(PERTURBERS, perturber.name)] if perturber else []), *([(PARSERS, parser[1])] if parser else [])]
+    found = (registry.plugin_version(name) for registry, name in used if name in registry)
+    return {f"plugin {dist}": version for dist, version in sorted(filter(None, found))}
 
 
 class Prefetch:
