@@ -278,6 +278,9 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
+        from .relations.every import text_origins
+
+        ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:

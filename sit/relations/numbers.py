@@ -19,6 +19,7 @@ from ..records import Edit, Issue, Pair
 from ..textcheck.compare import normalized
 from ..textcheck.numbers import changed_number, currency_kept, find, numbers_of, target_forms
 from .base import Checked, Relation
+from .every import Origin, merged, other_texts, text_issue
 
 
 class NumbersRelation(Relation):
@@ -28,7 +29,7 @@ class NumbersRelation(Relation):
              "format": "a number is written the source language's way, not the target's",
              "currency": "the currency of an amount was dropped",
              "changed": "changing one number of the source changed more than that number in the translation"}
-    sides = ("source", "number changed")
+    sides = ("source", "number_changed")
 
     def __init__(self, ctx, *, changed: bool = True):
         super().__init__(ctx)
@@ -67,17 +68,21 @@ class NumbersRelation(Relation):
             if y is None or (self.changed and y2 is None):
                 continue
             compared += 1
-            found.extend(self._kept(pair, y, y2 or y))
+            found.extend(self._kept(pair.original, y, Origin(pair.source_id)))
             if self.changed:
                 found.extend(self._changed(pair, y, y2))
-        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
+        # every other text the run translated (variants of every relation), each by itself
+        for x, y, origin in other_texts(self.ctx.origins, translation, (p.original for p in cases)):
+            found.extend(self._kept(x, y, origin))
+        return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=compared,
+                            kinds=list(self.kinds))
 
-    def _kept(self, pair: Pair, y: str, y2: str) -> list[Issue]:
-        """The numbers of the sentence missing from its translation, in the source's format, or
+    def _kept(self, text: str, y: str, origin: Origin) -> list[Issue]:
+        """The numbers of ``text`` missing from its translation ``y``, in the source's format, or
         without their currency: one issue per kind, its distance the numbers of that kind."""
         target = self.ctx.target_lang
         by_kind: dict[str, list[dict]] = {}
-        for number in numbers_of(pair.original, self.ctx.source_lang):
+        for number in numbers_of(text, self.ctx.source_lang):
             forms = target_forms(number, target)
             if any(find(f, y) for f in forms):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
@@ -88,7 +93,7 @@ class NumbersRelation(Relation):
             if kind:
                 by_kind.setdefault(kind, []).append(
                     {"number": (number.currency or "") + number.text, "expected": list(forms)})
-        return [Issue(pair, y, y2, float(len(items)), {}, kind=kind, evidence={"numbers": items})
+        return [text_issue(self.name, text, y, origin, kind, len(items), {"numbers": items})
                 for kind, items in by_kind.items()]
 
     def _changed(self, pair: Pair, y: str, y2: str) -> list[Issue]:
