@@ -27,6 +27,7 @@ from .errors import SitError
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
+    "check": ("sit.commands.check", "check existing translations (text, TSV, JSONL, PO, XLIFF, TMX): numbers, tokens, language, loops"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
     "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
