@@ -19,7 +19,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
-from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_words, returned_words
+from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_runs, copied_words, returned_words
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 
@@ -33,7 +33,7 @@ class LanguageRelation(Relation):
     sides = ("source", "source")
 
     def __init__(self, ctx, *, confidence: float = 0.9, min_words: int = 4, copied: bool = True,
-                 min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "source-ratio"):
+                 min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "as-written"):
         super().__init__(ctx)
         from ..errors import ConfigError
         from ..validate import check_bool, check_number
@@ -96,7 +96,11 @@ class LanguageRelation(Relation):
                              rule=self.untranslated)
         substitute = origin.pair.edit.after if origin.relation == "sit" and origin.pair is not None else ""
         words = [w for w in words if w != substitute]  # a substitute left as it was: sit's own finding
-        return [text_issue(self.name, text, y, origin, "copied", len(words), {"words": words})] if words else []
+        runs = copied_runs(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf)
+        if not words and not runs:
+            return []
+        return [text_issue(self.name, text, y, origin, "copied", len(words) + len(runs),
+                           {"words": words, **({"runs": runs} if runs else {})})]
 
 
 def _untokened(text: str) -> str:
