@@ -3,7 +3,7 @@ and recall of each check against the MQM error annotations of google/wmt-mqm-hum
 (docs/precision.md, "Checks against MQM annotations").
 
     python3 benchmarks/bench_mqm.py MQM.tsv [MQM.tsv ...] [--source-lang en --target-lang de]
-        [--half dev|test|all] [--examples 3] [--limit N]
+        [--half dev|test|all] [--examples 3] [--limit N] [--relation-option numbers.units=true]
 
 The MQM files are not in this repository (their size; the licence is the data set's own, CC BY 4.0):
 fetch https://github.com/google/wmt-mqm-human-evaluation and pass the paths, e.g.
@@ -97,7 +97,7 @@ def _truths(row: dict) -> list[str]:
     return out
 
 
-def fired(segments: list[Segment], source_lang: str, target_lang: str) -> list[dict[str, list]]:
+def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
     """Per segment: sit group -> its findings' evidence (``sit check`` over a TSV of them all)."""
     from sit.check import CheckConfig, check
 
@@ -109,7 +109,7 @@ def fired(segments: list[Segment], source_lang: str, target_lang: str) -> list[d
                 fh.write(f"{_cell(s.source)}\t{_cell(s.translation)}\n")
         result = check(CheckConfig(source=str(tsv), source_lang=source_lang, target_lang=target_lang,
                                    out=str(Path(tmp) / "run"), cache_dir=str(Path(tmp) / "cache"),
-                                   report_formats=()))
+                                   report_formats=(), relation_options=options or {}))
     out: list[dict[str, list]] = [defaultdict(list) for _ in segments]
     for issue in result.issues:
         out[issue.pair.source_id - 2][issue.group].append(issue.evidence)  # line 1 is the header
@@ -173,6 +173,8 @@ def main() -> None:
                     help="dev: odd doc_id (developed on), test: even doc_id (reported, default), all")
     ap.add_argument("--examples", type=int, default=3, help="examples of each kind of disagreement")
     ap.add_argument("--limit", type=int, default=0, help="only the first N segments")
+    ap.add_argument("--relation-option", action="append", default=[], metavar="CHECK.KEY=VALUE",
+                    help="an option of one check, e.g. numbers.units=true")
     args = ap.parse_args()
     for path in args.files:
         if not Path(path).is_file():
@@ -182,7 +184,9 @@ def main() -> None:
     if args.half != "all":
         odd = 1 if args.half == "dev" else 0
         segments = [s for s in segments if s.doc.isdigit() and int(s.doc) % 2 == odd]
-    found = fired(segments, args.source_lang, args.target_lang)
+    from sit.commands.run import parse_relation_options
+
+    found = fired(segments, args.source_lang, args.target_lang, parse_relation_options(args.relation_option))
     print(f"{', '.join(args.files)} ({args.half}), {args.source_lang}->{args.target_lang}")
     table(segments, found, args.examples)
 

@@ -278,7 +278,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) for r in relations}
-        from .relations.every import text_origins
+        from .relations.every import merge_untranslated, text_origins
 
         ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
     with timer.stage("translate"):
@@ -287,6 +287,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
             ctx.early_trees = early.trees
     with timer.stage("check"):
         checked = {r.name: r.check(cases[r.name], translation) for r in relations}
+        merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, untranslated, note, checked
 
 

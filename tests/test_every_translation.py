@@ -99,3 +99,22 @@ def test_final_mark_of_a_question_or_exclamation_is_kept():
     assert final_changed('He said "no."', 'Dijo "no".') is None
     assert final_changed("It rose.", "¿Subió?") == (".", "?")
     assert final_changed("It rose.", "Subió") is None  # a cut-off is length's
+
+
+def test_sit_untranslated_and_language_copied_on_one_word_are_one_finding():
+    from sit.records import Issue, RelationCounts
+    from sit.relations import Checked
+    from sit.relations.every import merge_untranslated
+
+    edit = Edit(1, "budget", "plan", "wordnet")
+    pair = Pair(4, "The budget rose.", "The plan rose.", edit)
+    original_side = Issue(pair, "El budget subió.", "El plan subió.", 1.0, {}, kind="untranslated",
+                          evidence={"word": "budget", "side": "original"})
+    other = Issue(Pair(5, "A cat.", "A dog.", Edit(1, "cat", "dog", "wordnet")), "Un gato.", "Un dog.", 1.0, {},
+                  kind="untranslated", evidence={"word": "dog", "side": "perturbed"})
+    sit = Checked([original_side, other], RelationCounts(2, 2, 0, 0, {"untranslated_issues": 2}))
+    copied = text_issue("language", "The budget rose.", "El budget subió.", Origin(4), "copied", 1, {"words": ["budget"]})
+    language = Checked([copied], RelationCounts(1, 1, 1, 1, {"copied_issues": 1}))
+    merge_untranslated({"sit": sit, "language": language})
+    assert sit.issues == [other] and sit.counts.own["untranslated_issues"] == 1
+    assert language.issues[0].evidence == {"words": ["budget"], "substitutions": ["The plan rose."]}

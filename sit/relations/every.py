@@ -107,10 +107,41 @@ def _variant(issue: Issue, origins: Mapping[str, Origin]) -> dict[str, Any]:
             "role": origin.role, "evidence": {k: v for k, v in issue.evidence.items() if k != "variants"}}
 
 
+def merge_untranslated(checked: Mapping[str, Any]) -> None:
+    """One finding where ``sit.untranslated`` and ``language.copied`` name the same word of the
+    same sentence: a ``sit`` finding that the original word stands untranslated in the sentence's
+    own translation (``side`` ``original``) is dropped where the sentence's ``language.copied``
+    finding lists that word, which then names the substitutions that showed it
+    (``evidence["substitutions"]``); ``sit``'s ``untranslated_issues`` count follows.
+    ``checked``: relation -> its :class:`~sit.relations.base.Checked`, changed in place."""
+    sit, language = checked.get("sit"), checked.get("language")
+    if sit is None or language is None:
+        return
+    copied = {(i.pair.source_id, w.casefold()): i for i in language.issues if i.kind == "copied"
+              for w in i.evidence.get("words", ())}
+    kept, shown = [], {}
+    for issue in sit.issues:
+        word = str(issue.evidence.get("word", "")).casefold()
+        found = copied.get((issue.pair.source_id, word)) if issue.kind == "untranslated" \
+            and issue.evidence.get("side") == "original" else None
+        if found is None:
+            kept.append(issue)
+        else:
+            shown.setdefault(id(found), (found, []))[1].append(issue.pair.perturbed)
+    if not shown:
+        return
+    sit.issues = kept
+    sit.counts.own["untranslated_issues"] = sum(1 for i in kept if i.kind == "untranslated")
+    for n, issue in enumerate(language.issues):
+        if id(issue) in shown:
+            evidence = {**issue.evidence, "substitutions": shown[id(issue)][1]}
+            language.issues[n] = replace(issue, evidence=evidence)
+
+
 def named_texts(issue: Issue) -> set[str]:
     """Every source text a finding names: its two texts and the texts of its variants."""
     return {issue.pair.original, issue.pair.perturbed,
             *(v.get("text", "") for v in issue.evidence.get("variants", ()) if isinstance(v, Mapping))}
 
 
-__all__ = ["Origin", "UNKNOWN", "merged", "named_texts", "other_texts", "text_issue", "text_origins"]
+__all__ = ["Origin", "UNKNOWN", "merge_untranslated", "merged", "named_texts", "other_texts", "text_issue", "text_origins"]

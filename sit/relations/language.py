@@ -8,8 +8,9 @@ Findings: ``untranslated`` (the source came back as it was, with a word far more
 source language than in the target: :func:`sit.textcheck.untranslated.returned_words`),
 ``wrong_language`` (the identifier gives another language at least ``confidence`` probability and
 the target language less than ``1 - confidence``, on translations of at least ``min_words``
-words), ``copied`` (source words copied verbatim; on a ``sit`` variant, not its substitute, which is
-``sit.untranslated``'s).
+words), ``copied`` (source words copied verbatim, or a stretch of three or more source words; on a
+variant, only words the sentence itself writes in lower case: a ``sit`` substitute left as it was
+is ``sit.untranslated``'s, a word lower-cased by ``case`` is ``case``'s).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
+from ..words import COPY_CANDIDATE
 from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_runs, copied_words, returned_words
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
@@ -94,8 +96,10 @@ class LanguageRelation(Relation):
             return []
         words = copied_words(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf,
                              rule=self.untranslated)
-        substitute = origin.pair.edit.after if origin.relation == "sit" and origin.pair is not None else ""
-        words = [w for w in words if w != substitute]  # a substitute left as it was: sit's own finding
+        if origin.pair is not None:  # a variant: only words the sentence itself writes so (a substitute
+            # left as it was is sit's finding, "monday" of a lower-cased variant is case's)
+            own = set(COPY_CANDIDATE.findall(origin.pair.original))
+            words = [w for w in words if w in own]
         runs = copied_runs(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf)
         if not words and not runs:
             return []
