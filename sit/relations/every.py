@@ -131,7 +131,7 @@ def merge_untranslated(checked: Mapping[str, Any]) -> None:
     if not shown:
         return
     sit.issues = kept
-    sit.counts.own["untranslated_issues"] = sum(1 for i in kept if i.kind == "untranslated")
+    sit.counts.own["untranslated_issues"] = sum(1 for i in kept if i.kind)  # both kinds of untranslated
     for n, issue in enumerate(language.issues):
         if id(issue) in shown:
             evidence = {**issue.evidence, "substitutions": shown[id(issue)][1]}
