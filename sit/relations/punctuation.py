@@ -4,7 +4,6 @@ space: the translation changes by that mark only (mozilla/translations #177)."""
 from __future__ import annotations
 
 import re
-
 from typing import Mapping, Optional, Sequence
 
 from ..records import Pair
@@ -18,13 +17,13 @@ CURLY = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"',
 _FINAL = re.compile(r"[\s.。]+$")
 #: sentence-final marks of any script, by what they mark
 FINAL_MARKS = {"?": "?", "？": "?", "؟": "?", "!": "!", "！": "!", ".": ".", "。": ".", "।": "."}
-_CLOSING = "\"'”’»)]}」』 \t\n"
+_AFTER_FINAL = "\"'”’»)]}」』 \t\n"  # what may follow a final mark
 
 
 def final_mark(text: str) -> str:
     """What ``text``'s last mark is (``?``, ``!`` or ``.``, whatever the script), closing quotes
     and brackets aside; "" where it ends otherwise."""
-    return FINAL_MARKS.get(text.rstrip(_CLOSING)[-1:], "")
+    return FINAL_MARKS.get(text.rstrip(_AFTER_FINAL)[-1:], "")
 
 
 def final_changed(source: str, translation: str) -> Optional[tuple[str, str]]:
