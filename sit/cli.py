@@ -27,6 +27,7 @@ from .errors import SitError
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
+    "check": ("sit.commands.check", "check existing translations (text, TSV, JSONL, PO, XLIFF, TMX): numbers, tokens, language, loops"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
     "export": ("sit.commands.export", "write a run's failing test cases (a regression suite for `sit run --cases`)"),
     "mark": ("sit.commands.mark", "triage by root cause: mark clusters of a run bug or not a bug"),

@@ -289,6 +289,9 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
+        from .relations.every import merge_untranslated, text_origins
+
+        ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
@@ -299,6 +302,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         # left untranslated, which makes no comparison
         answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
         checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
+        merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, untranslated, note, checked
 
 
