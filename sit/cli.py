@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
     "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
+    "judge": ("sit.judge.cli", "which of two translations of each line is worse (offline encoder or an LLM)"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
