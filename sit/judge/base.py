@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -31,6 +32,12 @@ ABSTAIN_REASONS = {
     "copied": "the translations copy different source words verbatim (sit's language relation reports that)",
 }
 _TOKEN = re.compile(r"\S+")
+#: the scripts a target language is written in (by Unicode's names); languages not listed: Latin
+TARGET_SCRIPTS = {
+    "zh": ("CJK",), "ja": ("CJK", "HIRAGANA", "KATAKANA"), "ko": ("HANGUL", "CJK"), "ru": ("CYRILLIC",),
+    "uk": ("CYRILLIC",), "bg": ("CYRILLIC",), "sr": ("CYRILLIC", "LATIN"), "el": ("GREEK",), "ar": ("ARABIC",),
+    "fa": ("ARABIC",), "he": ("HEBREW",), "hi": ("DEVANAGARI",), "th": ("THAI",),
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,26 @@ def difference_span(worse: str, other: str) -> Optional[tuple[int, int]]:
     return (wa[first][0], wa[last - 1][1])
 
 
+def script(char: str) -> str:
+    """The script of a letter as Unicode names it (``CJK``, ``CYRILLIC``, ``LATIN``...); "" for
+    anything else."""
+    if not char.isalpha():
+        return ""
+    return unicodedata.name(char, "").split(" ")[0]
+
+
+def copied_script(source: str, translation: str, target_lang: str) -> frozenset[str]:
+    """Runs of the translation in a script of the source that the target language is not written
+    in (Chinese characters left in an English translation): copied text that
+    :func:`~sit.textcheck.untranslated.copied_words`, which reads Latin words, cannot see."""
+    own = TARGET_SCRIPTS.get(target_lang.split("-")[0], ("LATIN",))
+    foreign = {script(c) for c in source} - {"", *own}
+    if not foreign:
+        return frozenset()
+    runs = re.findall(r"\w+", "".join(c if script(c) in foreign else " " for c in translation))
+    return frozenset(r for r in runs if r in source)
+
+
 class Judge(Stage):
     """Base of every judge (a :class:`~sit.stage.Stage`, cached in the ``judgements`` kind).
 
@@ -152,7 +179,8 @@ class Judge(Stage):
 
         if " ".join(translation.split()) == " ".join(source.split()):
             return frozenset({"<the whole source>"})
-        return frozenset(copied_words(source, translation, self.source_lang, self.target_lang))
+        return frozenset(copied_words(source, translation, self.source_lang, self.target_lang)) | \
+            copied_script(source, translation, self.target_lang)
 
     def _judge_keys(self, keys: list[str]) -> list[Verdict]:
         """The batch loop's hook: the keys (JSON triples) back to triples, then :meth:`_judge_batch`."""
