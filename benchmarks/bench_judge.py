@@ -198,10 +198,14 @@ def untranslate(source: str, text: str) -> str | None:
 
 
 def judge_all(name: str, triples: list[tuple[str, str, str]], pair: tuple[str, str], **options):
-    start = time.perf_counter()
+    """The verdicts, and the seconds they took (wall clock; the process's CPU time, all threads, is
+    printed too: on a busy machine it says what two free cores would take)."""
+    start, cpu = time.perf_counter(), time.process_time()
     with get_judge(name, source_lang=pair[0], target_lang=pair[1], cache=None, **options) as judge:
         verdicts = judge.judge(triples)
-    return verdicts, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    print(f"  ({len(triples)} pair(s): {seconds:.1f} s wall, {time.process_time() - cpu:.1f} s CPU)")
+    return verdicts, seconds
 
 
 def bench_wmt(segments: list[Segment], args, pair) -> None:

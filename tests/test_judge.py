@@ -23,7 +23,7 @@ SOURCE = "The company reported a profit of 45 million dollars in the third quart
 GOOD = "La empresa informó un beneficio de 45 millones de dólares en el tercer trimestre."
 WORSE = {
     "number": "La empresa informó un beneficio de 54 millones de dólares en el tercer trimestre.",
-    "omission": "La empresa informó un beneficio en el tercer trimestre.",
+    "omission": "La empresa informó un beneficio de 45 millones de dólares.",
     "negation": "La empresa no informó un beneficio de 45 millones de dólares en el tercer trimestre.",
 }
 
@@ -35,9 +35,11 @@ def judge():
 
 
 def test_a_changed_number_an_omission_and_a_negation_are_worse_on_either_side(judge):
+    """The number and the negation are decided by the checks, the omission by the encoder."""
     triples = [(SOURCE, GOOD, bad) for bad in WORSE.values()] + [(SOURCE, bad, GOOD) for bad in WORSE.values()]
     verdicts = judge.judge(triples)
     assert [v.worse for v in verdicts] == ["b"] * 3 + ["a"] * 3
+    assert [v.basis for v in verdicts[:3]] == ["numbers", "encoder", "negation"]  # the checks, else the encoder
     number = verdicts[0]
     assert number.score_a > number.score_b and number.span_text == "54" and number.reason == ""
     assert verdicts[2].span_text == "no"
@@ -64,7 +66,7 @@ def test_verdicts_are_cached_per_options(tmp_path):
         assert j.stats.computed == 3
     with get_judge("use", target_lang="es", cache=Cache(tmp_path / "c")) as j:
         assert j.judge(triples) == first and j.stats.cache_hits == 3 and j.stats.computed == 0
-    with get_judge("use", target_lang="es", cache=Cache(tmp_path / "c"), tie_below=1.5) as j:
+    with get_judge("use", target_lang="es", cache=Cache(tmp_path / "c"), tie_below=1.5, checks="none") as j:
         assert [v.worse for v in j.judge(triples)] == ["tie"] * 3 and j.stats.computed == 3  # its own namespace
 
 

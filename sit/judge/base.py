@@ -22,6 +22,7 @@ from typing import Any, Optional, Sequence
 
 from ..batching import cached_batches
 from ..stage import Stage
+from ..words import TOKEN
 
 #: what a verdict's ``worse`` may be: translation a, translation b, or neither
 WORSE = ("a", "b", "tie")
@@ -31,7 +32,6 @@ ABSTAIN_REASONS = {
     "empty": "a translation is empty",
     "copied": "the translations copy different source words verbatim (sit's language relation reports that)",
 }
-_TOKEN = re.compile(r"\S+")
 #: the scripts a target language is written in (by Unicode's names); languages not listed: Latin
 TARGET_SCRIPTS = {
     "zh": ("CJK",), "ja": ("CJK", "HIRAGANA", "KATAKANA"), "ko": ("HANGUL", "CJK"), "ru": ("CYRILLIC",),
@@ -46,7 +46,8 @@ class Verdict:
     ``"tie"``; ``score_a`` / ``score_b`` are the judge's scores of each (higher is better; None
     where it abstained); ``span`` is where, in the worse translation, the judge places the
     trouble (character offsets, end exclusive; None where it cannot say) and ``span_text`` that
-    text; ``reason`` says why a judge abstained ("" where it judged)."""
+    text; ``reason`` says why a judge abstained ("" where it judged); ``basis`` what decided (the
+    judge's model, or one of its checks: ``numbers``, ``negation``, ``names``)."""
 
     worse: str
     score_a: Optional[float] = None
@@ -55,6 +56,7 @@ class Verdict:
     span_text: str = ""
     reason: str = ""
     judge: str = ""
+    basis: str = ""
 
     @property
     def margin(self) -> Optional[float]:
@@ -66,7 +68,7 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]:
         return {"worse": self.worse, "score_a": self.score_a, "score_b": self.score_b,
                 "span": list(self.span) if self.span else None, "span_text": self.span_text,
-                "reason": self.reason, "judge": self.judge}
+                "reason": self.reason, "judge": self.judge, "basis": self.basis}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Verdict":
@@ -74,7 +76,7 @@ class Verdict:
             raise ValueError(f"worse {d['worse']!r}")
         span = d.get("span")
         return cls(d["worse"], d.get("score_a"), d.get("score_b"), tuple(span) if span else None,
-                   d.get("span_text", ""), d.get("reason", ""), d.get("judge", ""))
+                   d.get("span_text", ""), d.get("reason", ""), d.get("judge", ""), d.get("basis", ""))
 
 
 def decide(score_a: float, score_b: float, tie_below: float = 0.0) -> str:
@@ -87,10 +89,11 @@ def decide(score_a: float, score_b: float, tie_below: float = 0.0) -> str:
 
 def difference_span(worse: str, other: str) -> Optional[tuple[int, int]]:
     """Where ``worse`` differs from ``other``, as character offsets in ``worse``: from the first
-    differing word to the last (an empty span where ``worse`` only lacks words the other has);
+    differing word or punctuation mark (:data:`sit.words.TOKEN`) to the last (an empty span where
+    ``worse`` only lacks words the other has);
     None where they have the same words."""
-    wa = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(worse)]
-    wb = [m.group() for m in _TOKEN.finditer(other)]
+    wa = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(worse)]
+    wb = [m.group() for m in TOKEN.finditer(other)]
     blocks = [op for op in difflib.SequenceMatcher(None, [w for _, _, w in wa], wb, autojunk=False).get_opcodes()
               if op[0] != "equal"]
     if not blocks:

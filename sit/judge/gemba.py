@@ -179,7 +179,7 @@ class GembaJudge(Judge):
                 bad, translation = (ann_a, a) if worse == "a" else (ann_b, b)
                 text = next((e.span for e in bad.errors if e.span and e.span in translation), "")
                 span = (translation.index(text), translation.index(text) + len(text)) if text else None
-            out.append(Verdict(worse, ann_a.score, ann_b.score, span, text, judge=self.name))
+            out.append(Verdict(worse, ann_a.score, ann_b.score, span, text, judge=self.name, basis="mqm"))
         return out
 
     def close(self) -> None:
