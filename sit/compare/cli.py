@@ -30,12 +30,13 @@ def parse_fail_on(value: str) -> int:
 def parse_gate(value: str) -> tuple[str, int]:
     """``new:3`` -> ("new", 3), ``worse`` -> ("worse", 0): what the gate counts and how many it allows."""
     from ..errors import ConfigError
+    from ..validate import check_number
 
     name, colon, n = value.partition(":")
-    if name not in GATES or (colon and not n.isdigit()):
+    if name not in GATES or (colon and not (n.isascii() and n.isdigit())):  # "²" is a digit to str.isdigit
         raise ConfigError(f"--fail-on takes new or new:N, or worse or worse:N (N allowed, a whole number >= 0), "
-                          f"got {value!r}")
-    return name, int(n) if colon else 0
+                          f"got {value[:40]!r}")
+    return name, check_number(n, f"--fail-on {name}:N", integer=True, minimum=0) if colon else 0
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rundir import check_writable, load_run, write_text_atomic
     from . import compare_runs, render
 
-    gate, allowed = parse_gate(args.fail_on) if args.fail_on else ("new", None)
+    gate, allowed = parse_gate(args.fail_on) if args.fail_on is not None else ("new", None)  # '' is refused
     output = None if args.output in (None, "-") else args.output
     if output:
         check_writable(output, "--output")

@@ -48,7 +48,7 @@ def _num(v: Any) -> str:
 
 
 def render_markdown(view: dict[str, Any]) -> str:
-    lines = [f"# {md_escape(view['title'])}", "", *_summary_md(view), "",
+    lines = [f"# {md_escape(view['title'])}", "", *_summary_md(view), "", *_clusters_md(view.get("clusters") or []),
              f"Signature: {md_escape(view['signature_short'])}", "", f"Full signature: {md_escape(view['signature_line'])}", ""]
     if view["created"]:
         lines += [f"Created {md_escape(view['created'])}.", ""]
@@ -102,6 +102,24 @@ def _summary_md(view: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _clusters_md(rows: list[dict[str, Any]]) -> list[str]:
+    """The bugs by root cause, worst first (:mod:`sit.report.clusters`): one row per cluster."""
+    if not rows:
+        return []
+    lines = ["## Bugs by root cause, worst first", "",
+             f"{len(rows):,} cluster(s) of {sum(r['findings'] for r in rows):,} finding(s).", "",
+             "| # | bug | findings | sentences | relations | precision | example | cluster |",
+             "| ---: | --- | ---: | ---: | --- | ---: | --- | --- |"]
+    for r in rows:
+        prec = "-" if r["precision"] is None else f"{100 * r['precision']:.0f}%"
+        ex = r["example"]
+        example = f"{ex['perturbed']} → {ex['perturbed_translation']}"
+        title = r["title"] + (f" (marked {r['label']})" if r.get("label") else "")
+        lines.append(_row([r["rank"], title, r["findings"], r["sentences"], ", ".join(r["groups"]), prec, example,
+                           r["cluster_id"]]))
+    return lines + [""]
+
+
 def _words_md(rows: list[dict[str, Any]]) -> list[str]:
     """The words a group's findings name, grouped: word, findings, which word, sentences."""
     if not rows:
@@ -113,7 +131,7 @@ def _words_md(rows: list[dict[str, Any]]) -> list[str]:
 
 def _sentence_md(s: dict[str, Any]) -> list[str]:
     """One flagged sentence of one group and its issues."""
-    a, b = s["sides"]
+    a, b = (md_escape(side) for side in s["sides"])
     lines = [f"#### {s['position']}. Source {s['source_id']} (max distance {_num(s['max_distance'])})", "",
              f"- **{a}:** {md_escape(s['source'])}", f"- **translation:** {md_escape(s['translation'])}", ""]
     for i in s["issues"]:
