@@ -30,6 +30,10 @@ NEGATIONS = {
     "pt": ("não", "nunca", "jamais", "ninguém", "nada", "nenhum", "nenhuma", "nem"),
     "zh": ("不", "没", "沒", "未", "无", "無", "别", "非", "勿"),
 }
+#: a Chinese negation: the characters of NEGATIONS["zh"], except in the common words where they
+#: negate nothing (不过 "but", 不断 "continually", 不同 "different", 不少 "many", 未来 "future",
+#: 别人 "others", 无论 "whatever", 非常 "very", 并非 stays a negation)
+ZH_NEGATION = re.compile(r"不(?![过断同少])|没|沒|未(?!来)|无(?!论)|無(?!論)|别(?!人)|非(?!常)|勿")
 #: languages written in Latin script (where a name stands verbatim in a translation)
 LATIN = frozenset("en es ca de fr it pt nl gl eo sv da no fi pl cs sk sl hr ro hu tr id vi et lv lt".split())
 _DIGITS = re.compile(r"\d+")
@@ -50,7 +54,7 @@ def negations(text: str, lang: str) -> Optional[int]:
     if words is None:
         return None
     if _lang(lang) == "zh":
-        return sum(text.count(w) for w in words)
+        return len(ZH_NEGATION.findall(text))
     lower = text.lower().replace("’", "'")
     count = sum(1 for w in re.findall(r"[^\W\d_]+", lower) if w in words)
     return count + lower.count("n't") * ("n't" in words) + len(re.findall(r"\bn'", lower)) * ("n'" in words)
