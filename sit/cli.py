@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export": ("sit.commands.export", "write a run's failing test cases (a regression suite for `sit run --cases`)"),
     "mark": ("sit.commands.mark", "triage by root cause: mark clusters of a run bug or not a bug"),
     "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
+    "judge": ("sit.judge.cli", "which of two translations of each line is worse (offline encoder or an LLM)"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
