@@ -12,7 +12,8 @@ EXIT_NEW_FINDINGS = 7
 
 EXIT_STATUS = f"""exit status:
   0    the comparison was written (and --fail-on, where given, passed)
-  2    bad input or options (runs of different inputs or relations are refused)
+  2    bad input or options (runs of different inputs or relations are refused, and runs that built
+       or judged their cases differently, unless --allow-different)
   4    the output cannot be written
   {EXIT_NEW_FINDINGS}    --fail-on new[:N]: more than N new findings (the comparison is written first)"""
 
@@ -44,6 +45,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="reference translations, one per line of the runs' input: adds corpus BLEU and chrF "
                         "deltas with sacrebleu's paired bootstrap resampling")
     p.add_argument("--cache-dir", help="where s_tgt scores are cached (default: sit's cache, $SIT_CACHE_DIR)")
+    p.add_argument("--allow-different", action="store_true",
+                   help="compare runs that differ in perturber, parser, seed, threshold ... (refused otherwise, "
+                        "status 2): only the cases both runs have are compared, with a warning")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
     output = None if args.output in (None, "-") else args.output
     if output:
         check_writable(output, "--output")
-    comparison = compare_runs(args.base, args.new, references=args.references, cache_dir=args.cache_dir)
+    comparison = compare_runs(args.base, args.new, references=args.references, cache_dir=args.cache_dir,
+                              allow_different=args.allow_different)
+    for warning in comparison.warnings:
+        print(f"sit: warning: {warning}", file=sys.stderr)
     text = render(comparison, args.format)
     if output:
         write_text_atomic(Path(output), text)
