@@ -23,6 +23,19 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+#: fixtures that train a model, start a cluster or serve a hub: a test that uses one is marked slow
+SLOW_FIXTURES = {"tiny_bert", "tiny_marian", "tiny_marian_zh", "tiny_stanza", "tiny_stanza_dir", "model_hub", "tiny_nllb",
+                 "tiny_m2m100", "tiny_marian_ct2", "ray_cluster"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark slow every test that uses one of :data:`SLOW_FIXTURES` (``-m "not slow"``: the quick
+    loop while working; the README's command and CI run them all)."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 def have_apertium_pair(pair: str = "eng-spa") -> bool:
     if shutil.which("apertium") is None:
         return False

@@ -28,6 +28,15 @@ def parse_fail_on(value: str) -> int:
     return int(n) if colon else 0
 
 
+def checked_max_chars(value: int) -> int:
+    """--max-chars, at least 1,000 (room for the summary and the line saying what was cut)."""
+    from ..errors import ConfigError
+
+    if value < 1000:
+        raise ConfigError(f"--max-chars takes a number of characters of at least 1000, got {value}")
+    return value
+
+
 def configure(p: argparse.ArgumentParser) -> None:
     from .writers import FORMATS
 
@@ -45,6 +54,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="reference translations, one per line of the runs' input: adds corpus BLEU and chrF "
                         "deltas with sacrebleu's paired bootstrap resampling")
     p.add_argument("--cache-dir", help="where s_tgt scores are cached (default: sit's cache, $SIT_CACHE_DIR)")
+    p.add_argument("--max-chars", type=int, default=60_000, metavar="N",
+                   help="markdown: at most N characters (default 60,000, under a pull-request comment's 65,536): "
+                        "the summary first, then as many cases as fit, and a line saying how many were left out")
     p.add_argument("--allow-different", action="store_true",
                    help="compare runs that differ in perturber, parser, seed, threshold ... (refused otherwise, "
                         "status 2): only the cases both runs have are compared, with a warning")
@@ -62,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                               allow_different=args.allow_different)
     for warning in comparison.warnings:
         print(f"sit: warning: {warning}", file=sys.stderr)
-    text = render(comparison, args.format)
+    text = render(comparison, args.format, max_chars=checked_max_chars(args.max_chars))
     if output:
         write_text_atomic(Path(output), text)
         print(f"sit: wrote {output}", file=sys.stderr)

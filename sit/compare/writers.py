@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError
+from ..report.budget import MAX_CHARS, Budget, fit
 from ..report.markdown import md_escape
 from ..report.model import SIGNATURE_FIELDS
 from ..rundir import write_text_atomic
@@ -25,9 +26,10 @@ MARKDOWN_LISTED = 25
 LISTED = ("new", "fixed", "persisting", "changed")
 
 
-def render(comparison: Comparison, fmt: str) -> str:
-    """``comparison`` as ``fmt`` (one of :data:`FORMATS`)."""
-    renderers = {"text": render_text, "markdown": render_markdown, "jsonl": render_jsonl, "junit": render_junit}
+def render(comparison: Comparison, fmt: str, max_chars: Optional[int] = MAX_CHARS) -> str:
+    """``comparison`` as ``fmt`` (one of :data:`FORMATS`); markdown within ``max_chars``."""
+    renderers = {"text": render_text, "markdown": lambda c: render_markdown(c, max_chars=max_chars),
+                 "jsonl": render_jsonl, "junit": render_junit}
     if fmt == "html":
         from .html import render_html
 
@@ -182,10 +184,10 @@ def _case_text(case: ComparedCase) -> list[str]:
 
 # --------------------------------------------------------------------------- markdown
 
-def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> str:
+def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED, max_chars: Optional[int] = MAX_CHARS) -> str:
     """Markdown for a pull-request comment: the verdict, the table per group and status, the
     aggregates, the signatures side by side (the fields that differ) and up to ``listed`` cases per
-    status in collapsed ``<details>``."""
+    status in collapsed ``<details>``, as many as fit in ``max_chars`` (:mod:`sit.report.budget`)."""
     c = comparison
     counts = c.status_counts()
     verdict = "regressions" if counts["new"] else "no new findings"
@@ -207,15 +209,19 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
     lines += ["", "<details><summary>signature lines</summary>", "", "```",
               f"BASE {_one_line(c.base.signature_line)}", f"NEW  {_one_line(c.new.signature_line)}", "```", "",
               "</details>"]
+    budget = Budget(max_chars)
+    budget.fixed(lines)
     for status, cases in listed_cases(c):
-        lines += ["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> ({len(cases)}): "
-                  f"{STATUS_TITLES[status]}</summary>", ""]
+        lines += budget.fixed(["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> "
+                               f"({len(cases)}): {STATUS_TITLES[status]}</summary>", ""])
         for case in cases[:listed]:
-            lines += _case_md(case)
+            lines += budget.item(_case_md(case))
         if len(cases) > listed:
-            lines += [f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""]
+            lines += budget.fixed([f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""])
         lines.append("</details>")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    full = "`sit compare BASE NEW -f text` (or `-f html`) lists every case"
+    lines += budget.note("case(s)", full)
+    return fit("\n".join(lines).rstrip("\n") + "\n", max_chars, full)
 
 
 def _one_line(text: str) -> str:

@@ -33,8 +33,9 @@ def _check(fmt: str) -> str:
     return fmt
 
 
-def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
-    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given."""
+def render(run: RunData, fmt: str, labels: Optional[dict] = None, max_chars: Optional[int] = 60_000) -> str:
+    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given;
+    markdown within ``max_chars`` (:mod:`sit.report.budget`)."""
     _check(fmt)
     if fmt == "text":
         from .text import render_text
@@ -56,7 +57,7 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
     if fmt == "markdown":
         from .markdown import render_markdown
 
-        return render_markdown(view)
+        return render_markdown(view, max_chars)
     from .jsonl import render_jsonl
 
     return render_jsonl(view)
