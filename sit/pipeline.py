@@ -136,8 +136,8 @@ class _Timer:
             self.timings[name] = round(self.timings.get(name, 0.0) + time.perf_counter() - start, 4)
 
 
-def choose_perturber(config: RunConfig, cache: Cache, why: Optional[str] = None):
-    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet; ``why``: the
+def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None):
+    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet; ``kept``: the
     reason of a perturber chosen by the run already in --out (:mod:`sit.rerun`).
 
     Returns (perturber, reason)."""
@@ -153,7 +153,7 @@ def choose_perturber(config: RunConfig, cache: Cache, why: Optional[str] = None)
         else:
             name, reason = "wordnet", f"wordnet: the masked LM is unavailable ({why})"
     else:
-        reason = why or f"{name}: chosen with --perturber"
+        reason = kept or f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
     defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
