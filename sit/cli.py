@@ -28,6 +28,8 @@ from .errors import SitError
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
+    "export": ("sit.commands.export", "write a run's failing test cases (a regression suite for `sit run --cases`)"),
+    "mark": ("sit.commands.mark", "triage by root cause: mark clusters of a run bug or not a bug"),
     "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),
@@ -93,6 +95,7 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
     environment's secrets (:mod:`sit.redact`); with ``-v`` a traceback (redacted) comes before
     the message, and the exit code stays the documented one."""
     from .redact import from_environment, scope
+    from .text import printable
 
     redactor = from_environment()
     _setup_logging(args.verbose, redactor)
@@ -102,7 +105,7 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
             import traceback
 
             print(redactor(traceback.format_exc()).rstrip(), file=sys.stderr)
-        print(redactor(f"{prog}: error: {message}"), file=sys.stderr)
+        print(redactor(f"{prog}: error: {printable(message, one_line=True)}"), file=sys.stderr)
         return code
 
     with scope(redactor):

@@ -66,6 +66,7 @@ class RunConfig:
     ray_address: Optional[str] = None  # else RAY_ADDRESS, else a local Ray instance
     gpus_per_worker: float = 0.0
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
+    cases: Optional[str] = None  # a file of test cases (`sit export`): run exactly those (sit.regression)
 
 
 #: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
@@ -200,8 +201,11 @@ def run(config: RunConfig) -> RunResult:
     ``config.engine``; write the run directory."""
     from .engine import create_engine
     from .devices import checked_device
+    from .validate import check_language
 
     config = checked_numbers(config)
+    for lang, option in ((config.source_lang, "--source-lang"), (config.target_lang, "--target-lang")):
+        check_language(lang, option)
     checked_device(config.device)  # an unknown --device fails before any work, whichever models run
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
@@ -226,7 +230,13 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         translator, ctx, relations = _build(config, engine, cache, kept)
     signature = _signature(config, translator, ctx, relations, ctx.target_lang)
     check_same_run(out, signature, source_name, force=config.force)
-    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts)
+    given = None
+    if config.cases:
+        from .regression import load_cases
+
+        given = load_cases(config.cases).pairs
+    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts,
+                                                            given)
     issues = [i for r in relations for i in checked[r.name].issues]
     counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
     warnings.extend(cache.problems)
@@ -274,25 +284,30 @@ def _build(config: RunConfig, engine, cache: Cache, kept: Optional[dict[str, str
     return translator, ctx, [create_relation(name, ctx, _relation_options(config, name)) for name in names]
 
 
-def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
+def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=None):
     """Perturb, build every relation's cases, translate them all once, check: (cases,
-    {text: translation}, how many left untranslated, the note on them, {relation: Checked})."""
+    {text: translation}, how many left untranslated, the note on them, {relation: Checked}).
+    ``given`` (relation -> pairs, from a cases file): exactly those cases, nothing perturbed."""
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
         early = Prefetch(translator, engine, parser=ctx.built_parser[0] if ctx.built_parser else None)
-    if ctx.built_perturber is not None:
+    if ctx.built_perturber is not None and given is None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
-        cases = {r.name: r.cases(ids, texts) for r in relations}
+        cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
             ctx.early_trees = early.trees
     with timer.stage("check"):
-        checked = {r.name: r.check(cases[r.name], translation) for r in relations}
+        # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
+        # the relations that look at every translation (length.empty); to the others it is a text
+        # left untranslated, which makes no comparison
+        answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
+        checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
     return cases, translation, untranslated, note, checked
 
 
@@ -334,6 +349,11 @@ def _attached(engine, built: tuple):
 
 
 def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str], str]:
+    if config.cases:  # the sentences of a cases file (sit export): its cases are read again at _test
+        from .regression import load_cases
+
+        given = load_cases(config.cases)
+        return given.ids, given.texts, str(Path(config.cases).resolve())
     sentences: Sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
     ids, texts = list(sentences.ids), list(sentences.texts)
     if config.limit:
@@ -478,6 +498,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
         translated=translator.stats.translated,
         cache_hits=translator.stats.cache_hits,
         untranslated=untranslated,
+        empty=sum(1 for x, y in translation.items() if y == "" and x.strip()),
         perturbation_cache_hits=perturber.cache_hits if perturber else 0,
         candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
         parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,

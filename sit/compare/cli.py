@@ -21,11 +21,13 @@ EXIT_STATUS = f"""exit status:
 def parse_fail_on(value: str) -> int:
     """``new`` -> 0, ``new:3`` -> 3: the new findings allowed before the gate fails."""
     from ..errors import ConfigError
+    from ..validate import check_number
 
     name, colon, n = value.partition(":")
-    if name != "new" or (colon and not n.isdigit()):
-        raise ConfigError(f"--fail-on takes new or new:N (N new findings allowed, a whole number >= 0), got {value!r}")
-    return int(n) if colon else 0
+    if name != "new" or (colon and not (n.isascii() and n.isdigit())):  # "²" is a digit to str.isdigit
+        raise ConfigError(f"--fail-on takes new or new:N (N new findings allowed, a whole number >= 0), "
+                          f"got {value[:40]!r}")
+    return check_number(n, "--fail-on new:N", integer=True, minimum=0) if colon else 0
 
 
 def checked_max_chars(value: int) -> int:
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rundir import check_writable, write_text_atomic
     from . import compare_runs, render
 
-    allowed = parse_fail_on(args.fail_on) if args.fail_on else None
+    allowed = parse_fail_on(args.fail_on) if args.fail_on is not None else None  # '' is refused
     output = None if args.output in (None, "-") else args.output
     if output:
         check_writable(output, "--output")

@@ -16,7 +16,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError, InputError
 from ..records import Issue, Pair
 from ..rundir import RunData, load_run
-from .model import CaseKey, ComparedCase, Comparison, RunSide
+from .model import CaseKey, ClusterStatus, ComparedCase, Comparison, RunSide
 from .stats import SAMPLES, count_intervals, score_deltas
 
 
@@ -55,7 +55,31 @@ def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | Run
         count_intervals(list(sentences), base_run.issues, new_run.issues, samples=samples), scores,
         only_base, only_new, tuple(_warnings(base_run, new_run, only_base, only_new)),
         {"references": str(references) if references else None, "samples": samples},
+        match_clusters(base_run, new_run),
     )
+
+
+def match_clusters(base: RunData, new: RunData) -> tuple[ClusterStatus, ...]:
+    """The root causes of both runs matched by cluster id (a hash of what the bug is): NEW's in
+    its order (new or persisting), then those only BASE has (fixed); each with its mark."""
+    from ..errors import InputError
+    from ..report.clustermarks import load_marks
+    from ..report.clusters import run_clusters
+
+    before = {c.cluster_id: c for c in run_clusters(base)}
+    after = {c.cluster_id: c for c in run_clusters(new)}
+    try:
+        marks = {**load_marks(base.path), **load_marks(new.path)}
+    except InputError:
+        marks = {}
+    out = []
+    for cid, c in after.items():
+        old = before.get(cid)
+        out.append(ClusterStatus(cid, c.title, "persisting" if old else "new", len(old.issues) if old else 0,
+                                 len(c.issues), c.rank, (marks.get(cid) or {}).get("label")))
+    out += [ClusterStatus(cid, c.title, "fixed", len(c.issues), 0, c.rank, (marks.get(cid) or {}).get("label"))
+            for cid, c in before.items() if cid not in after]
+    return tuple(out)
 
 
 def _statuses(common: dict[str, Any], base: dict[str, Issue], new: dict[str, Issue]) -> list[ComparedCase]:

@@ -185,6 +185,31 @@ class ScoreDelta:
 
 
 @dataclass(frozen=True)
+class ClusterStatus:
+    """One root cause (:mod:`sit.report.clusters`) matched across BASE and NEW by its id:
+    ``new`` (in NEW only), ``fixed`` (in BASE only) or ``persisting``, with its findings in each
+    run and its triage mark (NEW's ``cluster-marks.jsonl``, else BASE's)."""
+
+    cluster_id: str
+    title: str
+    status: str
+    base_findings: int
+    new_findings: int
+    rank: int  # its rank in NEW (in BASE for a fixed one)
+    label: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cluster_id": self.cluster_id, "title": self.title, "status": self.status,
+                "base_findings": self.base_findings, "new_findings": self.new_findings, "rank": self.rank,
+                "label": self.label}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "ClusterStatus":
+        return cls(d["cluster_id"], d["title"], d["status"], d["base_findings"], d["new_findings"], d["rank"],
+                   d.get("label"))
+
+
+@dataclass(frozen=True)
 class Comparison:
     """BASE and NEW compared: every matched test case with its status, the cases only one run
     has (``only_base`` / ``only_new``: different perturbers or versions), and the aggregates."""
@@ -198,6 +223,12 @@ class Comparison:
     only_new: int = 0
     warnings: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    clusters: tuple[ClusterStatus, ...] = ()  # root causes matched by id: new, fixed, persisting
+
+    def cluster_counts(self) -> dict[str, int]:
+        """Root causes per status (new, fixed, persisting)."""
+        counts = Counter(c.status for c in self.clusters)
+        return {s: counts.get(s, 0) for s in ("new", "fixed", "persisting")}
 
     def by_status(self, status: str) -> list[ComparedCase]:
         return [c for c in self.cases if c.status == status]
@@ -221,7 +252,7 @@ class Comparison:
                 "table": self.table(), "counts_by_group": [c.to_dict() for c in self.counts_by_group],
                 "scores": [s.to_dict() for s in self.scores], "only_base": self.only_base,
                 "only_new": self.only_new, "warnings": list(self.warnings), "options": dict(self.options),
-                "cases": [c.to_dict() for c in self.cases]}
+                "cases": [c.to_dict() for c in self.cases], "clusters": [c.to_dict() for c in self.clusters]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Comparison":
@@ -230,4 +261,4 @@ class Comparison:
                    tuple(CountInterval.from_dict(c) for c in d.get("counts_by_group", ())),
                    tuple(ScoreDelta.from_dict(s) for s in d.get("scores", ())),
                    d.get("only_base", 0), d.get("only_new", 0), tuple(d.get("warnings", ())),
-                   dict(d.get("options", {})))
+                   dict(d.get("options", {})), tuple(ClusterStatus.from_dict(c) for c in d.get("clusters", ())))

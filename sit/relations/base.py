@@ -122,6 +122,9 @@ class Relation:
     #: the claim of each secondary kind of finding (``Issue.kind`` -> title), such as sit's
     #: ``untranslated``
     kinds: Mapping[str, str] = {}
+    #: whether :meth:`check` is given the translator's empty answers as they are (``""``: the
+    #: length relation's ``empty`` findings); to the others such a text is untranslated (None)
+    sees_empty = False
     #: the name of the relation's own finding (``Issue.kind`` ""), written as ``kind`` in
     #: issues.jsonl so that every finding names its kind (sit's ``structure``)
     kind = ""

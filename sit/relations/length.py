@@ -61,10 +61,11 @@ class LengthRelation(Relation):
     name = "length"
     title = "a translation is looped, empty, cut off or of an outlying length"
     kinds = {"loop": "the translation repeats an n-gram far beyond the source (a loop)",
-             "empty": "the translation is empty",
+             "empty": "the translator returned nothing for a non-empty text",
              "cut": "the translation stops where the source goes on to the end of its sentence",
              "ratio": "the translation's length is far outside the run's own ratio to the source"}
     sides = ("source", "source")
+    sees_empty = True
 
     def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
                  min_chars: int = 20, min_texts: int = 30):

@@ -13,19 +13,32 @@ CURLY = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"',
 _FINAL = re.compile(r"[\s.。]+$")
 
 
+#: a single quote that closes a quotation: after a word or mark, before no letter
+_CLOSING = re.compile(r"(?<=\S)'(?![^\W\d_])")
+
+
 def curled(text: str) -> str:
-    """``text`` with straight quotes made curly: ``"`` opening and closing by position, ``'``
-    as an apostrophe or closing quote (``’``) unless it opens a word."""
+    """``text`` with straight quotes made curly: ``"`` opening and closing by position; ``'`` an
+    opening quote (``‘``) only where it opens a quotation (at a word's start, before a letter, and
+    closed later), else an apostrophe or closing quote (``’``, U+2019: "the mayor’s", "the
+    ’90s", "’em")."""
     out, opening = [], True
     for i, ch in enumerate(text):
         if ch == '"':
             out.append("“" if opening else "”")
             opening = not opening
         elif ch == "'":
-            out.append("‘" if (i == 0 or text[i - 1].isspace()) else "’")
+            out.append("‘" if _opens_quote(text, i) else "’")
         else:
             out.append(ch)
     return "".join(out)
+
+
+def _opens_quote(text: str, i: int) -> bool:
+    """Whether the ``'`` at ``i`` opens a quotation rather than standing for left-out letters."""
+    if i and not (text[i - 1].isspace() or text[i - 1] in "([{\"“—–-"):
+        return False
+    return text[i + 1:i + 2].isalpha() and _CLOSING.search(text, i + 2) is not None
 
 
 def straightened(text: str) -> str:
@@ -52,6 +65,11 @@ class PunctuationRelation(VariantRelation):
             out.append(("quotes", curled(text), "straight quotes", "curly quotes"))
         out.append(("space", text + " ", "(none)", "trailing space"))
         return out
+
+    def change(self, kind: str, before: str, after: str) -> str:
+        if kind == "period":
+            return "removal" if after == "(removed)" else "insertion"
+        return "insertion" if kind == "space" else "substitution"
 
     def key(self, kind: str, translation: str) -> str:
         text = normalized(translation)

@@ -45,5 +45,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return 0
     write_text_atomic(Path(output), text)
+    if Path(output).resolve().parent == Path(args.run_dir).resolve():  # the run's own report: its clusters too
+        from .clusters import write_clusters
+
+        write_clusters(report_run)
     print(f"sit: wrote {output}", file=sys.stderr)
     return 0

@@ -77,6 +77,14 @@ def target_language_word(word: str, source_lang: str, target_lang: str, rule: st
     return source is None or source - target <= LOAN_ZIPF_GAP
 
 
+def source_language_gap(word: str, source_lang: str, target_lang: str) -> float:
+    """How much more common ``word`` is in the source language than in the target (wordfreq Zipf,
+    source minus target; 0 where either is unknown): how surely a word standing verbatim in a
+    translation was left untranslated rather than being the target language's own."""
+    source, target = _zipf(word, source_lang), _zipf(word, target_lang)
+    return 0.0 if source is None or target is None else source - target
+
+
 def _zipf(word: str, lang: str) -> Optional[float]:
     # wordfreq's Zipf frequency of the lower-cased word; None without wordfreq or data for ``lang``
     try:
