@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sit {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and tracebacks")
+    # the global flags are taken after the sub-command too (`sit run ... -v`); SUPPRESS keeps the
+    # sub-command from writing its default over one given before it
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                        help="debug logging and tracebacks (as before the sub-command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         try:
@@ -59,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
             if not exc.name or not module_name.startswith(exc.name):
                 raise
             continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
         module.configure(p)
         p.set_defaults(command_run=module.run)
     return parser
