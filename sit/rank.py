@@ -9,16 +9,19 @@ from typing import Iterable
 from .records import Issue
 
 #: a perturbation whose edit's ``naturalness`` is below this is likely unnatural English (the
-#: WordNet perturber's ``Naturalness`` check, :mod:`sit.perturb.constraints`): it never outranks
+#: WordNet perturber's ``Naturalness`` check, :mod:`sit.perturb.naturalness`): it never outranks
 #: one that is likely natural, or one whose naturalness was not measured
 NATURAL = 0.5
 
 
 def natural_tier(issue: Issue) -> int:
-    """1 where the issue's perturbation is likely natural English (or its naturalness was not
-    measured: other perturbers, other relations), 0 where it is likely unnatural."""
+    """0 where the issue is a ``sit`` structure finding whose perturbation is likely unnatural
+    English, else 1 (likely natural, naturalness not measured, or another group: ``sit``'s
+    untranslated findings and the other relations keep their own order)."""
     score = issue.pair.edit.naturalness
-    return 0 if score is not None and score < NATURAL else 1
+    if score is None or issue.pair.relation != "sit" or issue.kind:
+        return 1
+    return 0 if score < NATURAL else 1
 
 
 def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: int = 3) -> list[Issue]:

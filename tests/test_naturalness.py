@@ -4,6 +4,7 @@ perturbation above a natural one (sit/rank.py)."""
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -144,6 +145,9 @@ def test_a_likely_unnatural_perturbation_never_outranks_a_natural_one():
         (1, 1, "town"), (1, 2, "village"), (1, 3, "mart"), (2, 1, "hub"), (3, 1, "borough")]
     order = [i.pair.edit.after for i in worst_first(ranked)]
     assert order == ["town", "village", "borough", "mart", "hub"]
+    # sit's untranslated findings keep their own order
+    untranslated = [replace(issue(1, "mart", 9.0, 0.2), kind="untranslated"), replace(issue(1, "town", 3.0, 0.8), kind="untranslated")]
+    assert [i.pair.edit.after for i in rank_issues(untranslated)] == ["mart", "town"]
     # without naturalness (other perturbers), sentences worst first as before
     plain = [issue(1, "town", 3.0, None), issue(2, "hub", 8.0, None), issue(1, "mart", 9.0, None)]
     assert [i.pair.edit.after for i in worst_first(rank_issues(plain))] == ["mart", "town", "hub"]
