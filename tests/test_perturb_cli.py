@@ -127,13 +127,18 @@ def test_options_reach_the_perturber(tmp_path, src):
     assert all(set(e["after"]) - set(e["before"]) <= {"z", "é", "Z", "É"} for e in first["edits"])
 
 
-def test_wordnet_perturber_through_sit_perturb(tmp_path, src):
+def test_wordnet_perturber_through_sit_perturb(tmp_path):
+    # the fox sentence's one WordNet candidate ("the lazy head") breaks a pair the n-gram model
+    # knows ("lazy dog"), so the perturber leaves it as it is; the council's has natural ones
+    src = tmp_path / "src.txt"
+    src.write_text("The city council approved the new budget on Tuesday.\n\n" + LINES[0] + "\n", encoding="utf-8")
     out = tmp_path / "o.txt"
     assert main(["perturb", "--input", str(src), "--output", str(out), "--perturber", "wordnet",
                  "--cache-dir", str(tmp_path / "cache")]) == 0
     recs = records(tmp_path / "o.txt.edits.jsonl")
-    assert recs[0]["applied"] and recs[0]["edits"][0]["before"] in LINES[0].rstrip(".").split()
+    assert recs[0]["applied"] and recs[0]["edits"][0]["before"] in ("city", "council", "new", "budget")
     assert recs[1]["reason"] == "empty text"
+    assert not recs[2]["applied"]
 
 
 def _sacrebleu_chrf(hyp: str, ref: str) -> float:
