@@ -132,7 +132,7 @@ fi
 pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
 extras="ml,stanza"
-[ "$dev" = 1 ] && extras="$extras,ct2,ray,test"  # CI tests the ctranslate2 translator and --engine ray
+[ "$dev" = 1 ] && extras="$extras,ct2,ray,check,test"  # CI tests the ctranslate2 translator, --engine ray and sit check on PO, XLIFF, TMX
 # sit's own step is keyed on pyproject.toml and the extras: a change to either installs again
 stamp="$VENV/.sit-setup"
 key="$(sha256sum <pyproject.toml | cut -c1-16) $extras"

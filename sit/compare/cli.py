@@ -16,7 +16,8 @@ GATES = ("new", "worse")
 
 EXIT_STATUS = f"""exit status:
   0    the comparison was written (and --fail-on, where given, passed)
-  2    bad input or options (runs of different inputs or relations are refused)
+  2    bad input or options (runs of different inputs or relations are refused, and runs that built
+       or judged their cases differently, unless --allow-different)
   4    the output cannot be written
   {EXIT_NEW_FINDINGS}    --fail-on new[:N]: more than N new findings (the comparison is written first)
   {EXIT_WORSE}    --fail-on worse[:N]: the judge found more than N test cases worse in NEW"""
@@ -37,6 +38,15 @@ def parse_gate(value: str) -> tuple[str, int]:
         raise ConfigError(f"--fail-on takes new or new:N, or worse or worse:N (N allowed, a whole number >= 0), "
                           f"got {value[:40]!r}")
     return name, check_number(n, f"--fail-on {name}:N", integer=True, minimum=0) if colon else 0
+
+
+def checked_max_chars(value: int) -> int:
+    """--max-chars, at least 1,000 (room for the summary and the line saying what was cut)."""
+    from ..errors import ConfigError
+
+    if value < 1000:
+        raise ConfigError(f"--max-chars takes a number of characters of at least 1000, got {value}")
+    return value
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -63,6 +73,12 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="reference translations, one per line of the runs' input: adds corpus BLEU and chrF "
                         "deltas with sacrebleu's paired bootstrap resampling")
     p.add_argument("--cache-dir", help="where s_tgt scores are cached (default: sit's cache, $SIT_CACHE_DIR)")
+    p.add_argument("--max-chars", type=int, default=60_000, metavar="N",
+                   help="markdown: at most N characters (default 60,000, under a pull-request comment's 65,536): "
+                        "the summary first, then as many cases as fit, and a line saying how many were left out")
+    p.add_argument("--allow-different", action="store_true",
+                   help="compare runs that differ in perturber, parser, seed, threshold ... (refused otherwise, "
+                        "status 2): only the cases both runs have are compared, with a warning")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,11 +93,13 @@ def run(args: argparse.Namespace) -> int:
     judge = _judge(args, gate, base.signature)
     try:
         comparison = compare_runs(base, args.new, references=args.references, cache_dir=args.cache_dir,
-                                  judge=judge)
+                                  judge=judge, allow_different=args.allow_different)
     finally:
         if judge is not None:
             judge.close()
-    text = render(comparison, args.format)
+    for warning in comparison.warnings:
+        print(f"sit: warning: {warning}", file=sys.stderr)
+    text = render(comparison, args.format, max_chars=checked_max_chars(args.max_chars))
     if output:
         write_text_atomic(Path(output), text)
         print(f"sit: wrote {output}", file=sys.stderr)

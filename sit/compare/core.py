@@ -22,15 +22,19 @@ from .stats import SAMPLES, count_intervals, score_deltas
 
 def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | RunData, *,
                  references: Optional[str | os.PathLike] = None, cache_dir: Optional[str] = None,
-                 samples: int = SAMPLES, judge=None) -> Comparison:
+                 samples: int = SAMPLES, judge=None, allow_different: bool = False) -> Comparison:
     """BASE and NEW compared case by case, with the aggregates (:mod:`sit.compare.stats`);
     ``references`` (a file, one reference translation per line of the runs' input) adds corpus
     score deltas. s_tgt scores are kept in the cache at ``cache_dir`` (sit's default cache when
     None), as a run keeps them. ``judge`` (a :class:`sit.judge.Judge`) gives every case whose
-    translations changed a verdict on NEW's against BASE's (:func:`judge_cases`)."""
+    translations changed a verdict on NEW's against BASE's (:func:`judge_cases`). Runs that built
+    or judged their cases differently are refused (:func:`check_same_cases`) unless
+    ``allow_different``; then the comparison warns of it."""
     base_run = base if isinstance(base, RunData) else load_run(base)
     new_run = new if isinstance(new, RunData) else load_run(new)
     sentences = check_comparable(base_run, new_run)
+    if not allow_different:
+        check_same_cases(base_run, new_run)
     base_cases, new_cases = _cases(base_run), _cases(new_run)
     shared = [k for k in base_cases if k in new_cases]
     base_tr, new_tr = _translations(base_run), _translations(new_run)
@@ -143,6 +147,25 @@ def check_comparable(base: RunData, new: RunData) -> dict[int, str]:
         raise ConfigError(f"BASE and NEW tested different {what}; compare runs of the same relations "
                           "(sit run --baseline BASE_RUN takes BASE's)")
     return a
+
+
+#: the signature's fields that decide which test cases a run builds and how it judges them: runs
+#: that differ in one compare unlike with unlike (the translator is what a comparison may change)
+CASE_FIELDS = ("perturber", "perturber_model", "perturber_options", "num_perturb", "seed", "parser", "parser_model",
+               "distance", "threshold", "top_k")
+
+
+def check_same_cases(base: RunData, new: RunData) -> None:
+    """A ConfigError naming each of :data:`CASE_FIELDS` in which BASE and NEW differ, and the
+    test cases only one of them has, where any do."""
+    sa, sb = base.signature, new.signature
+    differ = [f"{f} ({getattr(sa, f)} and {getattr(sb, f)})" for f in CASE_FIELDS if getattr(sa, f) != getattr(sb, f)]
+    if not differ:
+        return
+    a, b = set(_cases(base)), set(_cases(new))
+    raise ConfigError(f"BASE and NEW are not comparable: they differ in {', '.join(differ)}, so "
+                      f"{len(a - b)} test case(s) are only in BASE and {len(b - a)} only in NEW; run NEW with "
+                      "`sit run --baseline BASE_RUN`, which takes BASE's choices, or pass --allow-different")
 
 
 def _sentences(run: RunData) -> dict[int, str]:
