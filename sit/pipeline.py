@@ -137,8 +137,9 @@ class _Timer:
             self.timings[name] = round(self.timings.get(name, 0.0) + time.perf_counter() - start, 4)
 
 
-def choose_perturber(config: RunConfig, cache: Cache):
-    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet.
+def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None):
+    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet; ``kept``: the
+    reason of a perturber chosen by the run already in --out (:mod:`sit.rerun`).
 
     Returns (perturber, reason)."""
     from .perturb import PERTURBERS
@@ -153,7 +154,7 @@ def choose_perturber(config: RunConfig, cache: Cache):
         else:
             name, reason = "wordnet", f"wordnet: the masked LM is unavailable ({why})"
     else:
-        reason = f"{name}: chosen with --perturber"
+        reason = kept or f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
     defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
@@ -221,7 +222,12 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     with timer.stage("read"):
         ids, texts, source_name = _read(config, warnings)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
-        translator, ctx, relations = _build(config, engine, cache)
+        from .rerun import keep_auto_choices
+        from .translators import TRANSLATORS
+
+        target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+        config, kept = keep_auto_choices(config, out, target)  # a re-run into --out chooses as the first run did
+        translator, ctx, relations = _build(config, engine, cache, kept)
     signature = _signature(config, translator, ctx, relations, ctx.target_lang)
     check_same_run(out, signature, source_name, force=config.force)
     given = None
@@ -250,13 +256,16 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     return RunResult(out, meta, data.issues, warnings, incomplete)
 
 
-def _build(config: RunConfig, engine, cache: Cache):
-    """The run's translator, its RunContext and its relations, each checked as it is built."""
+def _build(config: RunConfig, engine, cache: Cache, kept: Optional[dict[str, str]] = None):
+    """The run's translator, its RunContext and its relations, each checked as it is built;
+    ``kept``: the reasons of the choices kept from the run already in --out (:mod:`sit.rerun`)."""
     from .relations import RunContext, create_relation, parse_relations
     from .translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
     from .downloads import check_needs, hub_translator
+
+    kept = kept or {}
 
     # every model that is neither here nor fetchable, in one message; a translator that takes no
     # hub model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
@@ -265,8 +274,8 @@ def _build(config: RunConfig, engine, cache: Cache):
     translator = translator or engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                      threshold=config.threshold, progress=config.progress, translator=translator,
-                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
-                     make_parser=lambda: _attached(engine, _parser(config, target, cache)))
+                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache, kept.get("perturber"))),
+                     make_parser=lambda: _attached(engine, _parser(config, target, cache, kept.get("parser"))))
     names = parse_relations(config.relations)
     unknown = [n for n in config.relation_options if n not in names]
     if unknown:
@@ -289,6 +298,9 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
+        from .relations.every import merge_untranslated, text_origins
+
+        ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
@@ -299,6 +311,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         # left untranslated, which makes no comparison
         answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
         checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
+        merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, untranslated, note, checked
 
 
@@ -365,11 +378,13 @@ def _translator(config: RunConfig, cache: Cache, target: str):
     )
 
 
-def _parser(config: RunConfig, target: str, cache: Cache):
-    """The target-language parser: (parser, name, why it was chosen)."""
+def _parser(config: RunConfig, target: str, cache: Cache, why: Optional[str] = None):
+    """The target-language parser: (parser, name, why it was chosen; ``why``: kept from the run
+    already in --out)."""
     from .parse import choose_parser, get_parser
 
     name, reason = choose_parser(target, config.parser, config.parser_model, translator=config.translator)
+    reason = why or reason
     parser = get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache,
                         device=config.device)
     return parser, name, reason
@@ -403,9 +418,24 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         seed=config.seed,
         perturber_options=perturber.options() if perturber else {},
         translator_options=translator.options(),
-        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
+        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {}),
+                  **_plugin_versions(config, perturber, parser, relations)},
         relations={r.name: r.signature() for r in relations},
     )
+
+
+def _plugin_versions(config: RunConfig, perturber, parser, relations) -> dict[str, str]:
+    """``{"plugin <distribution>": version}`` of each plugin a component of the run came from
+    (a plugin's upgrade then names another run, as sit's own does)."""
+    from .parse import PARSERS
+    from .perturb import PERTURBERS
+    from .relations import RELATIONS
+    from .translators import TRANSLATORS
+
+    used = [(TRANSLATORS, config.translator), *((RELATIONS, r.name) for r in relations),
+            *([(PERTURBERS, perturber.name)] if perturber else []), *([(PARSERS, parser[1])] if parser else [])]
+    found = (registry.plugin_version(name) for registry, name in used if name in registry)
+    return {f"plugin {dist}": version for dist, version in sorted(filter(None, found))}
 
 
 class Prefetch:

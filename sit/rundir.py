@@ -83,7 +83,11 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
             and meta.input == source)
     if not same:
-        raise OutputError(f"--out {out}: holds another run ({old.format(short=True)}, input {meta.input}); "
+        from .rerun import differences
+
+        differ = differences(old, signature) + ([f"input: {meta.input} there, {source} now"]
+                                                if meta.input != source else [])
+        raise OutputError(f"--out {out}: holds another run, which differs in {'; '.join(differ)}; "
                           "choose another directory, or pass --force to replace it")
 
 

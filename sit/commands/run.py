@@ -237,6 +237,9 @@ def baseline_config(path: str) -> dict:
         raise ConfigError(f"{path}/run.json does not record the options of its run (an older sit wrote it); run it "
                           "again with this sit, or run both systems with the same options and use `sit compare`")
     values = {f: recorded[f] for f in CASE_ARGS}
+    for part in ("perturber", "parser"):  # what BASE's auto chose, not a fresh choice that may differ
+        if values[part] == "auto" and getattr(base.signature, part) != "none":
+            values[part] = getattr(base.signature, part)
     values["relations"] = tuple(values["relations"])
     values["target_lang"] = base.signature.target_lang
     return values
@@ -286,6 +289,8 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     chosen = systems(args)
     outs = _outs(config, chosen, args.out)
+    if len(chosen) > 1:
+        config = _same_target(config, chosen)
     results = []
     for (name, model), out in zip(chosen, outs):
         results.append(run_pipeline(replace(config, translator=name, model=model, out=out)))
@@ -299,6 +304,22 @@ def run(args: argparse.Namespace) -> int:
 
         raise IncompleteRunError("; ".join(f"{r.incomplete}; the reports are in {r.run_dir}" for r in incomplete))
     return 0
+
+
+def _same_target(config, chosen: list[tuple[str, str | None]]):
+    """Several systems translate into one language: --target-lang, else the first system's
+    default (Apertium's es for ``apertium,marian:MODEL``, not MarianMT's zh); and every system's
+    models are checked before the first one runs, so that none fails half-way through."""
+    from dataclasses import replace
+
+    from ..downloads import check_needs
+    from ..translators import TRANSLATORS
+
+    target = config.target_lang or TRANSLATORS.get(chosen[0][0]).default_target
+    config = replace(config, target_lang=target)
+    for name, model in chosen:
+        check_needs(replace(config, translator=name, model=model), target)
+    return config
 
 
 def _outs(config, chosen: list[tuple[str, str | None]], out: str | None) -> list[str | None]:

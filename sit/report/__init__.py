@@ -34,10 +34,11 @@ def _check(fmt: str) -> str:
     return fmt
 
 
-def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
+def render(run: RunData, fmt: str, labels: Optional[dict] = None, max_chars: Optional[int] = 60_000) -> str:
     """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given.
     Text is :func:`~sit.text.printable` (no control character reaches a terminal) and Markdown
-    :func:`~sit.text.inert_markdown` (no live HTML), whatever the run directory holds."""
+    :func:`~sit.text.inert_markdown` (no live HTML), whatever the run directory holds; Markdown
+    within ``max_chars`` (:mod:`sit.report.budget`)."""
     from ..text import inert_markdown, printable
 
     _check(fmt)
@@ -59,9 +60,10 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
         return render_html(view)
     if fmt == "markdown":
-        from .markdown import render_markdown
+        from .budget import fit
+        from .markdown import FULL_REPORT, render_markdown
 
-        return inert_markdown(render_markdown(view))
+        return fit(inert_markdown(render_markdown(view, max_chars)), max_chars, FULL_REPORT)
     from .jsonl import render_jsonl
 
     return render_jsonl(view)
