@@ -49,6 +49,19 @@ def test_cluster_ids_hash_the_key_not_the_order():
                                          "(“,” in 1,000, expected 1.000; “.” in 4.25, expected 4,25)")
 
 
+def test_names_left_in_english_once_lower_cased_are_one_bug():
+    monday = _issue(1, "case", "lower", {}, original="It rained on Monday.", perturbed="it rained on monday.",
+                    y="Llovió el lunes.", y2="llovió en monday.")
+    europe = _issue(2, "case", "lower", {}, original="Europe votes.", perturbed="europe votes.",
+                    y="Europa vota.", y2="europe vota.")
+    upper = _issue(3, "case", "upper", {}, original="Said votes.", perturbed="SAID VOTES.",
+                   y="Dicho vota.", y2="SAID VOTA.")
+    clusters = {c.key: c for c in cluster_issues([monday, europe, upper])}
+    assert sorted(clusters) == [("case", "upper"), ("lower-copied",)]
+    assert clusters[("lower-copied",)].title == ("lower-cased names and days are left untranslated "
+                                                 "(known only capitalised): “monday”, “europe”")
+
+
 def test_a_word_left_untranslated_is_one_cluster_whoever_put_it_there_and_is_titled_as_written():
     issues = [_issue(1, "sit", "untranslated", {"word": "mosquitoes"}),
               _issue(2, "sit", "untranslated_substitute", {"word": "mosquitoes", "word_of": "substitute"}),

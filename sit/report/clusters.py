@@ -235,7 +235,10 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
     if issue.relation == "case":
         copied = copied_words(issue)
         changed = [("case-word", w) for w in changed_words(issue, stops) if w not in copied]
-        return [("word", word_key(w)) for w in copied] + changed + _case_pairs(issue), ("case", issue.kind or "")
+        # words the translator knows only capitalised ("monday", "europe" left in English once
+        # lower-cased) are one bug, whichever word shows it
+        left = [("lower-copied",)] if copied and issue.kind == "lower" else [("word", word_key(w)) for w in copied]
+        return left + changed + _case_pairs(issue), ("case", issue.kind or "")
     if group == "sit":
         edit = issue.pair.edit
         slot = ("slot", str(issue.pair.source_id), edit.before.lower())
@@ -280,6 +283,11 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
         return f"{_quote(_as_written(key[1], issues))} is left untranslated (in English)"
     if kind == "number":
         return _number_title(issues)
+    if kind == "lower-copied":
+        named = list(dict.fromkeys(w for i in issues for w in copied_words(i)))
+        more = f" and {len(named) - 5} more" if len(named) > 5 else ""
+        return (f"lower-cased names and days are left untranslated (known only capitalised): "
+                f"{', '.join(_quote(w) for w in named[:5])}{more}")
     if kind == "token":
         return f"{key[1]} tokens are not carried over verbatim (e.g. {_token_example(issues)})"
     if kind == "token-context":
