@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Iterator, Optional
 from . import cachejsonl
 from .cache import Cache, Store
 from .errors import CacheError, InputError
+from .jsonio import regular_file
 
 
 @dataclass(frozen=True)
@@ -115,16 +115,9 @@ def export(cache: Cache, out: Path, kind: Optional[str] = None) -> list[Path]:
 
 
 def importable(path: Path) -> Path:
-    """``path`` if it is a regular file; a FIFO would hang the import and a device (``/dev/zero``)
-    never end, so anything else is an InputError, before anything is read."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}; check the path") from None
-    if not stat.S_ISREG(mode):
-        what = "a FIFO" if stat.S_ISFIFO(mode) else "a folder" if stat.S_ISDIR(mode) else "a device or socket"
-        raise InputError(f"{path} is {what}, not a file; import the .jsonl files `sit cache export` writes")
-    return path
+    """``path`` if it is a regular file (:func:`sit.jsonio.regular_file`): a FIFO would hang the
+    import and ``/dev/zero`` never end."""
+    return regular_file(path, "import the .jsonl files `sit cache export` writes")
 
 
 def import_file(cache: Cache, path: Path, kind: Optional[str] = None) -> tuple[Store, int]:

@@ -298,6 +298,9 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
+        from .relations.every import merge_untranslated, text_origins
+
+        ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
@@ -308,6 +311,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         # left untranslated, which makes no comparison
         answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
         checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
+        merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, untranslated, note, checked
 
 
@@ -414,9 +418,24 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         seed=config.seed,
         perturber_options=perturber.options() if perturber else {},
         translator_options=translator.options(),
-        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
+        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {}),
+                  **_plugin_versions(config, perturber, parser, relations)},
         relations={r.name: r.signature() for r in relations},
     )
+
+
+def _plugin_versions(config: RunConfig, perturber, parser, relations) -> dict[str, str]:
+    """``{"plugin <distribution>": version}`` of each plugin a component of the run came from
+    (a plugin's upgrade then names another run, as sit's own does)."""
+    from .parse import PARSERS
+    from .perturb import PERTURBERS
+    from .relations import RELATIONS
+    from .translators import TRANSLATORS
+
+    used = [(TRANSLATORS, config.translator), *((RELATIONS, r.name) for r in relations),
+            *([(PERTURBERS, perturber.name)] if perturber else []), *([(PARSERS, parser[1])] if parser else [])]
+    found = (registry.plugin_version(name) for registry, name in used if name in registry)
+    return {f"plugin {dist}": version for dist, version in sorted(filter(None, found))}
 
 
 class Prefetch:

@@ -5,8 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Optional
+
+
+def field_name(words: str) -> str:
+    """``words`` as an identifier for a JSON field: ``"token inserted"`` -> ``"token_inserted"``."""
+    return "_".join(re.findall(r"\w+", words)) or "side"
 
 
 @dataclass(frozen=True)
@@ -157,8 +163,8 @@ class Issue:
         """The issue as ``issues.jsonl`` holds it (docs/report.md, "issues.jsonl"). With ``sides``
         (what the relation calls its two texts, ``run.json``'s ``relations_told``), the two texts
         and their translations are also written under those names (rti: ``container``,
-        ``phrase``, ``container_translation``, ``phrase_translation``), where such a name is
-        not a field already. ``own_kind`` names the relation's own finding (``kind`` "": sit's
+        ``phrase``, ``container_translation``, ``phrase_translation``; a name in words is
+        written as an identifier: ``token_inserted``), where such a name is not a field already. ``own_kind`` names the relation's own finding (``kind`` "": sit's
         ``structure``), so that ``kind`` names every finding; :meth:`from_dict` given the same
         name reads it back as ""."""
         out = self._fields()
@@ -166,7 +172,8 @@ class Issue:
             out["kind"] = own_kind
         if sides:
             texts = ((self.pair.original, self.original_translation), (self.pair.perturbed, self.perturbed_translation))
-            for name, (text, translation) in zip(sides, texts):
+            for side, (text, translation) in zip(sides, texts):
+                name = field_name(side)  # a side told in words ("token inserted") as an identifier
                 if name not in out and f"{name}_translation" not in out:
                     out[name], out[f"{name}_translation"] = text, translation
         return out

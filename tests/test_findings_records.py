@@ -59,3 +59,9 @@ def test_findings_about_no_input_sentence_are_not_flagged_sentences():
     assert counts.groups["rti"].to_dict() == {"findings": 2, "sentences": 1, "other": 1}
     assert counts.groups["length"].to_dict() == {"findings": 1, "sentences": 0, "other": 1}
     assert RunCounts.from_dict(counts.to_dict()) == counts
+
+
+def test_sides_told_in_words_are_written_as_identifiers():
+    row = _issue("", "@newsdesk").to_dict(sides=("source", "token inserted"))
+    assert row["token_inserted"] == "b" and row["token_inserted_translation"] == "y2"
+    assert row["source"] == "a" and not any(" " in k for k in row)

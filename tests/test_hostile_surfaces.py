@@ -438,3 +438,196 @@ def test_an_export_that_meets_a_full_disk_leaves_no_temporary_file(tmp_path):
     assert done.returncode == 4
     _one_line(done.stderr, "cannot write", "File too large; check the path, free space and permissions")
     assert [p.name for p in (tmp_path / "out").rglob("*") if p.is_file()] == []
+
+
+# -- triage marks ------------------------------------------------------------------------------
+@pytest.mark.parametrize("field, message", [
+    ("label", "label 'xxxxxxxx"), ("category", "unknown error category 'xxxxxxxx"),
+])
+def test_a_10_mb_label_line_is_quoted_cut(field, message, run_dir, tmp_path, capsys):
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"source_id": 0, "rank": 1, "label": "bug", field: "x" * 10_000_000}) + "\n")
+    assert main(["precision", str(run_dir), str(labels)]) == 2
+    err = capsys.readouterr().err
+    _one_line(err, message, "... (10,000,002 characters)")
+    assert len(err) < 400
+
+
+def test_a_fifo_as_labels_is_refused_at_once(run_dir, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "labels.jsonl"
+    os.mkfifo(fifo)
+    code = "import sys; from sit.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "precision", str(run_dir), str(fifo)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})  # a hang fails here
+    assert done.returncode == 2
+    _one_line(done.stderr, "labels.jsonl is a FIFO, not a file; is this a labels.jsonl file exported from report.html?")
+
+
+# -- plugins -------------------------------------------------------------------------------------
+def _plugin_site(root, dist, entry_points: dict[str, dict[str, str]], modules: dict[str, str]):
+    """A site directory holding distribution ``dist`` (version 0.3.1) as pip installs one: its
+    modules and a dist-info whose entry_points.txt declares ``entry_points``."""
+    info = root / f"{dist.replace('-', '_')}-0.3.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.3.1\n")
+    (info / "entry_points.txt").write_text("".join(f"[{group}]\n" + "".join(f"{n} = {v}\n" for n, v in names.items())
+                                                   for group, names in entry_points.items()))
+    for name, source in modules.items():
+        (root / name).write_text(source)
+    return root
+
+
+BROKEN = {
+    "raises": ("broken_raises:Thing", "raise RuntimeError('no config for the plugin')\n",
+               "failed to import broken_raises (RuntimeError: no config for the plugin); fix or uninstall sit-broken"),
+    "syntax": ("broken_syntax:Thing", "def f(:\n", "failed to import broken_syntax (SyntaxError: "),
+    "no attribute": ("broken_attr:Missing", "class Thing: pass\n", "names broken_attr:Missing, but broken_attr has no 'Missing'"),
+    "a function": ("broken_func:make", "def make(**kw): return None\n", "names broken_func:make, a function, not a class"),
+    "an int": ("broken_int:N", "N = 3\n", "names broken_int:N, an int, not a class"),
+    "another class": ("broken_cls:Thing", "class Thing:\n    pass\n", "names broken_cls:Thing, which is not a translator "
+                      "(a subclass of sit.translators.base:Translator)"),
+    "no colon": ("broken_cls", "", "names 'broken_cls', not module:Class"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_broken_plugin_is_one_line_naming_it_when_sit_run_names_it(case, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    target, source, message = BROKEN[case]
+    module = target.partition(":")[0]
+    site = _plugin_site(tmp_path / "site", "sit-broken", {"sit.translators": {"broken": target}},
+                        {f"{module}.py": source} if source else {})
+    corpus = tmp_path / "in.txt"
+    corpus.write_text("The cat sat.\n")
+    code = "import sys; from sit.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "run", "--input", str(corpus), "--translator", "broken",
+                           "--out", str(tmp_path / "o"), "--no-progress"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)])})
+    assert done.returncode == 2, done.stderr
+    _one_line(done.stderr, "sit: error: the translator 'broken' (plugin from sit-broken) ", message)
+
+
+# -- registries (issue 38, part 4) ---------------------------------------------------------------
+UPPER = """from sit.translators import Translator
+
+
+class UpperTranslator(Translator):
+    name = "upper"
+    batch_independent = True
+
+    def model_id(self):
+        return "upper-1"
+
+    def _translate_batch(self, texts):
+        return [t.upper() for t in texts]
+"""
+SHOUT = """from sit.relations.length import LengthRelation
+
+
+class ShoutRelation(LengthRelation):
+    name = "shout"
+"""
+
+
+def _registry(group="sit.translators"):
+    from sit.registry import Entry, Registry
+
+    return Registry("translator", {"apertium": Entry("sit.translators.apertium:ApertiumTranslator")}, group=group,
+                    base="sit.translators.base:Translator")
+
+
+def test_register_refuses_a_clash_in_one_line_naming_both():
+    from sit.errors import ConfigError
+    from sit.translators.apertium import ApertiumTranslator
+
+    registry = _registry(group="")
+    registry.register("apertium", ApertiumTranslator)  # the same target again: no change
+    with pytest.raises(ConfigError, match=r"^the translator 'apertium' is registered twice: "
+                                          r"sit.translators.apertium:ApertiumTranslator and other.module:Other; "):
+        registry.register("apertium", "other.module:Other")
+    assert registry.get("apertium") is ApertiumTranslator
+
+
+def test_a_plugin_named_like_a_built_in_is_refused_loudly(tmp_path, monkeypatch, caplog):
+    monkeypatch.syspath_prepend(str(_plugin_site(tmp_path, "sit-shadow", {"sit.translators": {
+        "apertium": "shadow:UpperTranslator", "upper": "shadow:UpperTranslator"}}, {"shadow.py": UPPER})))
+    monkeypatch.delenv("SIT_PLUGINS", raising=False)
+    registry = _registry()
+    assert registry.entry("apertium").target == "sit.translators.apertium:ApertiumTranslator"
+    assert "the plugin sit-shadow names its translator 'apertium', which is sit's own" in caplog.text
+    assert registry.get("upper").__name__ == "UpperTranslator" and registry.plugin_version("upper") == ("sit-shadow", "0.3.1")
+
+
+def test_two_plugins_naming_one_translator_are_refused_when_it_is_used(tmp_path, monkeypatch):
+    from sit.errors import ConfigError
+
+    for dist, module in (("sit-one", "one"), ("sit-two", "two")):
+        monkeypatch.syspath_prepend(str(_plugin_site(tmp_path / dist, dist, {"sit.translators": {"upper": f"{module}:UpperTranslator"}},
+                                                     {f"{module}.py": UPPER})))
+    monkeypatch.delenv("SIT_PLUGINS", raising=False)
+    with pytest.raises(ConfigError, match=r"two plugins name the translator 'upper': sit-(one|two) \((one|two):Upper"):
+        _registry().get("upper")
+    monkeypatch.setenv("SIT_PLUGINS", "sit-two")  # the allow-list settles it
+    assert _registry().entry("upper").plugin == "sit-two"
+
+
+@pytest.mark.parametrize("allowed, seen", [(None, True), ("", False), ("sit-upper", True), ("sit-other, x", False),
+                                           (" sit-upper ,sit-other", True)])
+def test_sit_plugins_is_an_allow_list_of_distributions(allowed, seen, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(_plugin_site(tmp_path, "sit-upper", {"sit.translators": {"upper": "upper_mod:UpperTranslator"}},
+                                                 {"upper_mod.py": UPPER})))
+    if allowed is None:
+        monkeypatch.delenv("SIT_PLUGINS", raising=False)
+    else:
+        monkeypatch.setenv("SIT_PLUGINS", allowed)
+    assert ("upper" in _registry()) is seen and "apertium" in _registry()
+
+
+def _site_env(site, **env):
+    import os
+
+    base = {k: v for k, v in os.environ.items() if k != "SIT_PLUGINS"}
+    return {**base, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)]), **env}
+
+
+@pytest.mark.parametrize("allowed, plugin_in_all", [(None, False), ("sit-shout", True), ("", False)])
+def test_relation_all_runs_only_the_plugins_sit_plugins_names(allowed, plugin_in_all, tmp_path):
+    import subprocess
+    import sys
+
+    site = _plugin_site(tmp_path / "site", "sit-shout", {"sit.relations": {"shout": "shout_mod:ShoutRelation"}},
+                        {"shout_mod.py": SHOUT})
+    code = "from sit.relations import parse_relations as p; print(','.join(p('all'))); print(','.join(p('shout')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=_site_env(site, **({} if allowed is None else {"SIT_PLUGINS": allowed})))
+    if allowed == "":  # not allowed at all: not even by its name
+        assert done.returncode != 0 and "unknown relation 'shout'" in done.stderr
+        return
+    every, named = done.stdout.split()
+    assert ("shout" in every.split(",")) is plugin_in_all and {"sit", "length", "case"} <= set(every.split(","))
+    assert named == "shout"  # named itself, an installed plugin runs
+
+
+def test_a_plugin_s_name_and_version_are_in_the_run_signature(tmp_path):
+    import subprocess
+    import sys
+
+    site = _plugin_site(tmp_path / "site", "sit-upper", {"sit.translators": {"upper": "upper_mod:UpperTranslator"},
+                                                         "sit.relations": {"shout": "shout_mod:ShoutRelation"}},
+                        {"upper_mod.py": UPPER, "shout_mod.py": SHOUT})
+    corpus = tmp_path / "in.txt"
+    corpus.write_text("The cat sat on the mat.\n")
+    code = "import sys; from sit.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "run", "--input", str(corpus), "--translator", "upper",
+                           "--relation", "shout,length", "--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o"),
+                           "--no-progress"], capture_output=True, text=True, timeout=300, env=_site_env(site))
+    assert done.returncode == 0, done.stderr
+    versions = json.loads((tmp_path / "o" / "run.json").read_text())["signature"]["versions"]
+    assert versions["plugin sit-upper"] == "0.3.1" and [k for k in versions if k.startswith("plugin ")] == ["plugin sit-upper"]

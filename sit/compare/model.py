@@ -56,6 +56,11 @@ class ComparedCase:
     new: Optional[Issue] = None
     #: what the two texts of the case are, as its relation tells (``run.json``'s relations_told)
     sides: tuple[str, str] = ("source", "perturbed")
+    #: the judge's verdict on NEW against BASE where a translation changed (``sit compare --judge``):
+    #: "worse", "better" or "tie" ("" where not judged); ``verdicts`` holds one
+    #: :class:`~sit.judge.Verdict` record (as a dict, a = BASE, b = NEW) per side whose translation changed
+    judged: str = ""
+    verdicts: tuple[Optional[dict[str, Any]], Optional[dict[str, Any]]] = (None, None)
 
     @property
     def relation(self) -> str:
@@ -69,6 +74,11 @@ class ComparedCase:
     @property
     def translation_changed(self) -> bool:
         return self.base_translations != self.new_translations
+
+    @property
+    def changed_persisting(self) -> bool:
+        """A finding in both runs whose translations differ (not the same finding left as it was)."""
+        return self.status == "persisting" and self.translation_changed
 
     @property
     def min_s_tgt(self) -> Optional[float]:
@@ -91,6 +101,9 @@ class ComparedCase:
             "base": self.base.to_dict() if self.base else None,
             "new": self.new.to_dict() if self.new else None,
             "sides": list(self.sides),
+            "translation_changed": self.translation_changed,
+            "judged": self.judged,
+            "verdicts": list(self.verdicts),
         }
 
     @classmethod
@@ -103,6 +116,7 @@ class ComparedCase:
             base=Issue.from_dict(d["base"]) if d.get("base") else None,
             new=Issue.from_dict(d["new"]) if d.get("new") else None,
             sides=tuple(d.get("sides", ("source", "perturbed"))),
+            judged=d.get("judged", ""), verdicts=tuple(d.get("verdicts", (None, None))),
         )
 
 
@@ -238,6 +252,13 @@ class Comparison:
         counts = Counter(c.status for c in self.cases)
         return {s: counts.get(s, 0) for s in STATUSES}
 
+    def judge_counts(self) -> dict[str, int]:
+        """Cases the judge found worse, better and tied in NEW (``sit compare --judge``), and the
+        persisting findings whose translations changed."""
+        counts = Counter(c.judged for c in self.cases if c.judged)
+        return {"worse": counts.get("worse", 0), "better": counts.get("better", 0), "tie": counts.get("tie", 0),
+                "changed_persisting": sum(1 for c in self.cases if c.changed_persisting)}
+
     def table(self) -> dict[str, dict[str, int]]:
         """Cases per group (relation and kind) and status. A case with no finding counts under its
         relation; a case with findings of two kinds counts once under each."""
@@ -249,6 +270,7 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {"base": self.base.to_dict(), "new": self.new.to_dict(), "status_counts": self.status_counts(),
+                "judge_counts": self.judge_counts(),
                 "table": self.table(), "counts_by_group": [c.to_dict() for c in self.counts_by_group],
                 "scores": [s.to_dict() for s in self.scores], "only_base": self.only_base,
                 "only_new": self.only_new, "warnings": list(self.warnings), "options": dict(self.options),

@@ -119,6 +119,27 @@ def summary_line(comparison: Comparison) -> str:
             f" ({len(comparison.cases)} test case record(s) over {comparison.base.sentences} sentence(s))")
 
 
+def judge_lines(comparison: Comparison) -> list[str]:
+    """What the judge said (``sit compare --judge``), and how many persisting findings changed
+    translation; nothing where neither applies."""
+    counts, name = comparison.judge_counts(), comparison.options.get("judge")
+    lines = []
+    if name:
+        lines.append(f"judge {name}: {counts['worse']} test case(s) worse in NEW, {counts['better']} better, "
+                     f"{counts['tie']} tie(s), of those whose translations changed")
+    if counts["changed_persisting"]:
+        lines.append(f"{counts['changed_persisting']} persisting finding(s) with changed translations "
+                     "(marked [translation changed])")
+    return lines
+
+
+def case_marks(case: ComparedCase) -> str:
+    """`` [translation changed]`` on a persisting finding whose translations differ, and the judge's
+    verdict (`` [judge: worse]``) where it gave one."""
+    marks = " [translation changed]" if case.changed_persisting else ""
+    return marks + (f" [judge: {case.judged}]" if case.judged else "")
+
+
 def format_interval(iv: tuple[float, float], signed: bool = False) -> str:
     f = "{:+g}" if signed else "{:g}"
     return f"[{f.format(iv[0])}, {f.format(iv[1])}]"
@@ -136,7 +157,7 @@ def render_text(comparison: Comparison) -> str:
     width = max(len(r[0]) for r in signature_rows(c))
     for label, a, b, differs in signature_rows(c):
         lines.append(f"  {label:<{width}}  {a}" + (f"  ->  {b}" if differs else "  (same)"))
-    lines += ["", f"test cases: {summary_line(c)}", ""]
+    lines += ["", f"test cases: {summary_line(c)}"] + judge_lines(c) + [""]
     table = c.table()
     if table:
         lines.append(f"  {'group':<18}" + "".join(f"{s:>12}" for s in STATUSES))
@@ -193,7 +214,7 @@ _MD_WHICH = {"both": " (both):", "BASE": ", BASE:", "NEW": ", NEW:"}
 
 def _case_text(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"[{case.source_id}] {case.group} ({change(case)}), {s_tgt_text(case)}",
+    lines = [f"[{case.source_id}] {case.group} ({change(case)}), {s_tgt_text(case)}{case_marks(case)}",
              f"     {a + ':':11} {case.key.source}", f"     {b + ':':11} {case.key.case}"]
     lines += [f"     {side} translation {_TEXT_WHICH[which]} {text}" for side, which, text in translation_rows(case)]
     for name, issue in (("BASE", case.base), ("NEW", case.new)):
@@ -214,7 +235,7 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED, max_c
     counts = c.status_counts()
     verdict = "regressions" if counts["new"] else "no new findings"
     lines = [f"## sit compare: {counts['new']} new, {counts['fixed']} fixed ({verdict})", "",
-             f"{md_escape(summary_line(c))}", ""]
+             f"{md_escape(summary_line(c))}", ""] + [md_escape(line) + "\n" for line in judge_lines(c)]
     lines += ["| group | " + " | ".join(STATUSES) + " |", "| --- |" + " ---: |" * len(STATUSES)]
     lines += ["| " + md_escape(g) + " | " + " | ".join(str(row[s]) for s in STATUSES) + " |" for g, row in c.table().items()]
     if c.clusters:
@@ -258,7 +279,8 @@ def _one_line(text: str) -> str:
 
 def _case_md(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}",
+    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}"
+             f"{md_escape(case_marks(case))}",
              f"  - {md_escape(a)}: {md_escape(case.key.source)}", f"  - {md_escape(b)}: {md_escape(case.key.case)}"]
     lines += [f"  - {side} translation{_MD_WHICH[which]} {md_escape(text)}" for side, which, text in translation_rows(case)]
     return lines + [""]

@@ -57,6 +57,10 @@ class RunContext:
     #: the substitution pairs of the run's sentences (after :meth:`substitutions`)
     perturbations: list = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
+    #: text -> where it came from (:class:`sit.relations.every.Origin`), for every text of the run:
+    #: set by the pipeline once every relation has built its cases, so that the single-translation
+    #: checks see every translation the run made (empty: only a relation's own cases)
+    origins: dict = field(default_factory=dict)
 
     def perturber(self):
         """The run's substitution perturber (``--perturber``), built once."""
