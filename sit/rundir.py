@@ -87,7 +87,7 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
 
         differ = differences(old, signature) + ([f"input: {meta.input} there, {source} now"]
                                                 if meta.input != source else [])
-        raise OutputError(f"--out {out}: holds another run, which differs in {'; '.join(differ)}; "
+        raise OutputError(f"--out {out}: holds another run that differs in {'; '.join(differ)}; "
                           "choose another directory, or pass --force to replace it")
 
 

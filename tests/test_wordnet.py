@@ -1,5 +1,6 @@
 """The offline SIT perturber on the real WordNet database and the real English tagger."""
 
+import os
 import random
 
 import pytest
@@ -102,7 +103,8 @@ def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give
     import nltk.data
 
     ours = wordnet()
-    assert wordnet_root() not in nltk.data.path  # sit's reader leaves NLTK's global data path alone
+    # sit's reader leaves NLTK's global data path alone (the test run's $NLTK_DATA is NLTK's own entry)
+    assert nltk.data.path.count(wordnet_root()) == os.environ.get("NLTK_DATA", "").split(os.pathsep).count(wordnet_root())
     monkeypatch.setattr(nltk.data, "path", [*nltk.data.path, wordnet_root()])  # NLTK's own reader needs it there
     stock = Stock(str(Path(wordnet_root()) / "corpora" / "wordnet"), None)
     ours.synsets("dog")
