@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 from .. import inputs
-from ..batching import cached_batches
 from ..errors import ConfigError, InputError
-from ..stage import Stage
 from ..validate import check_number
 from . import fast
 from .scorers import SacreBLEUScorer, Scorer, warn_tokenized, get_scorer_class
@@ -354,36 +352,13 @@ def pair_scores(kind: str, hyps: Sequence[str], refs: Sequence[str], *, cache=No
     hyps, refs = list(hyps), list(refs)
     if len(hyps) != len(refs):
         raise InputError(f"mismatched input lengths: {len(hyps)} hypotheses but {len(refs)} references")
+    from ..batching import cached_batches  # the cache's modules load only where pairs are scored
+    from .pairs import PairScorer, is_score
+
     keys = [json.dumps([h, r], ensure_ascii=False) for h, r in zip(hyps, refs)]
     scorer = PairScorer(kind, cache=cache, jobs=jobs)
-    known = cached_batches(keys, scorer.batch_job("_score_batch", valid=_is_score))
+    known = cached_batches(keys, scorer.batch_job("_score_batch", valid=is_score))
     return [known[k] for k in keys]
-
-
-def _is_score(value: Any) -> bool:
-    """A sentence score in [0, 1] (sacrebleu's BLEU of a perfect match is 100.00000000000004 / 100)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0 + 1e-9
-
-
-class PairScorer(Stage):
-    """Sentence scores of (hypothesis, reference) pairs, keyed ``json.dumps([hyp, ref])``, through
-    the one cached batch loop: the ``scores`` store under the metric's sacrebleu signature."""
-
-    kind = "scores"
-    verb = "score"
-    unit = "pair"
-    batch_size = 100_000  # one call scores a whole column in parallel (``jobs``)
-
-    def __init__(self, metric: str, *, cache=None, jobs: Optional[int] = None):
-        super().__init__(cache=cache)
-        self.name, self.jobs = metric, jobs
-
-    def signature(self) -> dict[str, Any]:
-        return {"name": self.name, "signature": fast.signature(self.name)}
-
-    def _score_batch(self, keys: list[str]) -> list[float]:
-        pairs = [json.loads(k) for k in keys]
-        return fast.score_columns(self.name, [[h for h, _ in pairs]], [r for _, r in pairs], jobs=self.jobs)[0]
 
 
 def reference_less_scores(
