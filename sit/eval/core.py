@@ -391,24 +391,28 @@ def reference_less_scores(
                          cache=cache, jobs=jobs)
     s_src, s_tgt = scores[:n], scores[n:]
     success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
+    return {"s_src": s_src, "s_tgt": s_tgt, "success": success,
+            "summary": reference_less_summary(s_src, s_tgt, threshold)}
+
+
+def reference_less_summary(s_src: Sequence[float], s_tgt: Sequence[float], threshold: float = 1.0) -> dict[str, Any]:
+    """:func:`reference_less_scores`' ``summary`` of the scores ``s_src`` and ``s_tgt`` (of one
+    call, or of several calls' scores put end to end)."""
+    n = len(s_src)
+    success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
     return {
-        "s_src": s_src,
-        "s_tgt": s_tgt,
-        "success": success,
-        "summary": {
-            "n": n,
-            "threshold": threshold,
-            "criterion": REFERENCE_LESS_CRITERION,
-            "success_rate": (sum(success) / n) if n else None,
-            "s_src": _summary_dict(s_src),
-            "s_tgt": _summary_dict(s_tgt),
-            "signature": {"chrf": fast.signature("chrf")},
-        },
+        "n": n,
+        "threshold": threshold,
+        "criterion": REFERENCE_LESS_CRITERION,
+        "success_rate": (sum(success) / n) if n else None,
+        "s_src": _summary_dict(s_src),
+        "s_tgt": _summary_dict(s_tgt),
+        "signature": {"chrf": fast.signature("chrf")},
     }
 
 
 __all__ = [
     "EvalResult", "SideResult", "evaluate", "evaluate_files", "format_report", "format_terse", "read_lines",
-    "reference_less_scores", "pair_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
+    "reference_less_scores", "reference_less_summary", "pair_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
     "tokenized_line_count",
 ]
