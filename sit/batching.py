@@ -102,7 +102,7 @@ class BatchJob:
     With ``unanswered`` set, ``compute`` may answer ``None`` for a key it could not answer (an
     empty or refused LLM answer): the other values of the batch are saved, that key is not cached
     (a re-run asks again), and ``unanswered(keys)`` builds the error that is raised (``strict``)
-    or recorded while the work goes on.
+    or recorded while the work goes on (or returns None where the stage will ask again itself).
     """
 
     compute: Callable[[list], Sequence[Any]]
@@ -121,6 +121,9 @@ class BatchJob:
     finish: Optional[Callable[[list, Any], Any]] = None
     remote: Optional[Remote] = None
     unanswered: Optional[Callable[[list], Exception]] = None
+    #: whether a valid value is written to the cache (a perturber's empty list is not: see
+    #: :data:`sit.cache.VALUE_CHECKS`); one that is not is computed again next time
+    cacheable: Callable[[Any], bool] = lambda value: True
     #: called with the keys and values of the cache hits (once, before any work) and then of each
     #: finished batch, in order, so a caller can start its next stage on them meanwhile
     on_batch: Optional[Callable[[list, list], None]] = None
@@ -187,6 +190,8 @@ def _decoded(job: BatchJob, hit: Any) -> Any:
 
 def _unanswered(job: BatchJob, keys: list) -> None:
     exc = job.unanswered(keys)  # type: ignore[misc]
+    if exc is None:  # the stage asks again itself (a translator's second pass)
+        return
     if job.strict:
         raise exc
     job.stats.failed += len(keys)
@@ -209,6 +214,6 @@ def _save(job: BatchJob, result: dict, pairs: list) -> None:
     if not pairs:
         return
     if job.store is not None:
-        job.store.put_many((k, job.encode(v)) for k, v in pairs)
+        job.store.put_many((k, job.encode(v)) for k, v in pairs if job.cacheable(v))
     result.update(pairs)
     job.stats.computed += len(pairs)

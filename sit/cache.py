@@ -70,12 +70,15 @@ def _is_str(v: Any) -> bool:
 
 
 def _is_tree(v: Any) -> bool:
+    """A parse of at least one token (only non-blank texts are parsed and cached)."""
     parts = [v.get(k) for k in ("tokens", "heads", "relations")] if isinstance(v, dict) else [None]
-    return all(isinstance(p, list) for p in parts) and len({len(p) for p in parts}) == 1
+    return all(isinstance(p, list) for p in parts) and len({len(p) for p in parts}) == 1 and len(parts[0]) > 0
 
 
 def _is_perturbations(v: Any) -> bool:
-    return isinstance(v, list) and all(
+    """At least one perturbation: a sentence with none is never cached (it is perturbed again:
+    an empty list read back cannot be told from one damaged or cut short)."""
+    return isinstance(v, list) and len(v) > 0 and all(
         isinstance(d, dict) and isinstance(d.get("perturbed"), str) and isinstance(d.get("edit"), dict) for d in v
     )
 
@@ -107,6 +110,15 @@ VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
 
 def _encode(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be stored (SQLite keeps UTF-8; a lone surrogate cannot be encoded)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _decode(text: Any) -> Any:
@@ -187,7 +199,8 @@ class Store:
         if ns is None:
             return []
         marks = ",".join("?" * len(wanted))
-        return conn.execute(f"SELECT h, k, v FROM entries WHERE ns = ? AND h IN ({marks})", (ns, *wanted)).fetchall()
+        return conn.execute(f"SELECT h, k, CAST(v AS BLOB) FROM entries WHERE ns = ? AND h IN ({marks})",
+                            (ns, *wanted)).fetchall()
 
     def get(self, key: str, default: Any = MISSING) -> Any:
         return self.get_many([key]).get(key, default)
@@ -222,7 +235,7 @@ class Store:
         if ns is None:
             return []
         op, after = (">=", -(1 << 63)) if after is None else (">", after)
-        return conn.execute(f"SELECT h, k, v FROM entries WHERE ns = ? AND h {op} ? ORDER BY h LIMIT 1000",
+        return conn.execute(f"SELECT h, k, CAST(v AS BLOB) FROM entries WHERE ns = ? AND h {op} ? ORDER BY h LIMIT 1000",
                             (ns, after)).fetchall()
 
     def verify(self) -> int:
@@ -253,12 +266,13 @@ class Store:
     def _write(self, items: Iterable[tuple[str, Any]], *, replace: bool) -> int:
         rows, now, refused = [], int(time.time()), 0
         for k, v in items:
-            if isinstance(k, str) and self.check(v):
-                rows.append((key_hash(k), k, _encode(v), now))
+            if isinstance(k, str) and self.check(v) and _utf8(k) and _utf8(text := _encode(v)):
+                rows.append((key_hash(k), k, text, now))
             else:
                 refused += 1
         if refused:
-            log.warning("%s: did not cache %d value(s) of the wrong shape", self, refused)
+            log.warning("%s: did not cache %d value(s) of the wrong shape or holding text UTF-8 cannot carry "
+                        "(lone surrogates)", self, refused)
         if not rows:
             return 0
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
@@ -280,7 +294,8 @@ class Store:
 
         def delete(conn) -> None:
             ns = self._ns(conn, create=True)
-            conn.executemany("DELETE FROM entries WHERE ns = ? AND h = ? AND v = ?", [(ns, h, v) for h, _, v in bad])
+            conn.executemany("DELETE FROM entries WHERE ns = ? AND h = ? AND CAST(v AS BLOB) = ?",
+                             [(ns, h, v) for h, _, v in bad])
 
         self.cache.db.write(delete)
         self.problems.append(f"corrupt cache entries in {self.path} ({self.kind}/{self.label}): {len(bad)} value(s) "
@@ -330,6 +345,8 @@ def copy_aside_jsonl(db_path: Path, kind: str, namespace: Mapping[str, Any], row
                 fh.write(cachejsonl.header(namespace, kind))
                 for _, k, v in rows:
                     value = _decode(v)
+                    if value is MISSING and isinstance(v, bytes):  # not UTF-8: kept byte for byte as \udcXX
+                        value = v.decode("utf-8", "surrogateescape")
                     fh.write(cachejsonl.line(k, v if value is MISSING else value))
             return target
         except FileExistsError:

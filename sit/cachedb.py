@@ -65,6 +65,11 @@ def is_damage(exc: BaseException) -> bool:
     return "malformed" in text or "not a database" in text
 
 
+def _text(raw: bytes) -> str:
+    """A TEXT column's value; bytes that are not UTF-8 (a file edited by hand) kept as ``\\udcXX``."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
 def _flock(path: Path, exclusive: bool):
     try:
         import fcntl
@@ -131,6 +136,7 @@ class Db:
         except (OSError, sqlite3.Error) as exc:
             raise CacheError(f"cannot open the cache {self.path}: {exc}; check the path and its permissions") from exc
         self._pid, self._ino = os.getpid(), self._stat_ino()
+        conn.text_factory = _text  # a key or label that is not UTF-8 is read, never a traceback
         conn.execute("PRAGMA busy_timeout = 120000")
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             conn.execute("PRAGMA journal_mode = WAL")

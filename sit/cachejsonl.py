@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional
 
-from .jsonio import JsonDamage, loads
+from .jsonio import MAX_BYTES, JsonDamage, loads
 from .records import stable_hash
 
 
@@ -39,7 +39,12 @@ def header(namespace: Mapping[str, Any], kind: Optional[str] = None) -> bytes:
 
 
 def line(key: str, value: Any) -> bytes:
-    return (json.dumps({"k": key, "v": value}, ensure_ascii=False) + "\n").encode("utf-8")
+    """One entry's line; text UTF-8 cannot carry (lone surrogates) is written as ``\\udXXX`` escapes."""
+    text = json.dumps({"k": key, "v": value}, ensure_ascii=False)
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps({"k": key, "v": value}) + "\n").encode("ascii")
 
 
 @dataclass
@@ -55,7 +60,7 @@ class Reading:
 def read_head(path: Path) -> Optional[dict]:
     """The header of a JSONL store file, or None when its first line is not one."""
     with open(path, "rb") as fh:
-        first = fh.readline()
+        first = fh.readline(MAX_BYTES + 1)  # a line of gigabytes is never read whole
     try:
         head = loads(first)
     except JsonDamage:
@@ -66,7 +71,7 @@ def read_head(path: Path) -> Optional[dict]:
 def entries(reading: Reading, check: Optional[Callable[[Any], bool]] = None) -> Iterator[tuple[str, Any]]:
     """Stream the valid ``(key, value)`` entries of ``reading.path``, noting damage in ``reading``."""
     with open(reading.path, "rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
+        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_BYTES + 1), b""), start=1):
             try:
                 obj = loads(raw)
             except JsonDamage:

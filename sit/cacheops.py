@@ -16,6 +16,7 @@ from typing import Any, Iterator, Optional
 from . import cachejsonl
 from .cache import Cache, Store
 from .errors import CacheError, InputError
+from .jsonio import regular_file
 
 
 @dataclass(frozen=True)
@@ -75,12 +76,21 @@ def verify(cache: Cache) -> list[str]:
     repaired as a run would (copied aside, readable entries kept). Returns what was found."""
     if not cache.path.exists():
         return []
-    result = cache.db.read(lambda c: [r[0] for r in c.execute("PRAGMA integrity_check(20)")], default=["ok"])
-    if result != ["ok"]:
-        cache.db.recover("; ".join(result[:3]))
+    check_whole(cache, "integrity_check")
     for store in stores(cache):
         store.verify()
     return cache.problems
+
+
+def check_whole(cache: Cache, pragma: str = "quick_check") -> None:
+    """SQLite's check of the whole file (``quick_check``, or the slower ``integrity_check``): a
+    page damaged where no lookup goes is found too, and repaired as a run repairs damage (the file
+    copied aside, its readable entries kept, said in :attr:`Cache.problems`)."""
+    if not cache.path.exists():
+        return
+    result = cache.db.read(lambda c: [r[0] for r in c.execute(f"PRAGMA {pragma}(20)")], default=["ok"])
+    if result != ["ok"]:
+        cache.db.recover(" ".join(" ".join(result[:3]).split()))
 
 
 def export(cache: Cache, out: Path, kind: Optional[str] = None) -> list[Path]:
@@ -88,23 +98,32 @@ def export(cache: Cache, out: Path, kind: Optional[str] = None) -> list[Path]:
     written = []
     for store in stores(cache, kind):
         target = out / cachejsonl.slug(store.kind) / cachejsonl.file_name(store.namespace)
+        tmp = target.with_name(f".{target.name}.tmp")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.tmp")
             with open(tmp, "wb") as fh:
                 fh.write(cachejsonl.header(store.namespace, store.kind))
                 for k, v in store.items():
                     fh.write(cachejsonl.line(k, v))
             os.replace(tmp, target)
         except OSError as exc:
-            raise CacheError(f"cannot write {target}: {exc}; check the path, free space and permissions") from exc
+            tmp.unlink(missing_ok=True)  # a full disk leaves no half file behind
+            raise CacheError(f"cannot write {target}: {exc.strerror or exc}; check the path, free space and "
+                             "permissions") from None
         written.append(target)
     return written
+
+
+def importable(path: Path) -> Path:
+    """``path`` if it is a regular file (:func:`sit.jsonio.regular_file`): a FIFO would hang the
+    import and ``/dev/zero`` never end."""
+    return regular_file(path, "import the .jsonl files `sit cache export` writes")
 
 
 def import_file(cache: Cache, path: Path, kind: Optional[str] = None) -> tuple[Store, int]:
     """Import one JSONL store file: its namespace from its header, its kind from the header, the
     option, or the folder it sits in (``<kind>/<file>.jsonl``). Importing twice changes nothing."""
+    importable(path)
     try:
         head = cachejsonl.read_head(path)
     except OSError as exc:
@@ -119,29 +138,34 @@ def import_file(cache: Cache, path: Path, kind: Optional[str] = None) -> tuple[S
 
 
 def prune(cache: Cache, *, kind: Optional[str] = None, translator: Optional[str] = None,
-          namespace: Optional[str] = None, older_than_days: Optional[float] = None) -> int:
-    """Delete the entries that match every filter given; returns how many were deleted."""
-    if kind is None and translator is None and namespace is None and older_than_days is None:
-        raise InputError("say what to prune: --kind, --translator, --namespace and/or --older-than")
-    if older_than_days is not None and not older_than_days >= 0:
-        raise InputError(f"--older-than must be a number of days >= 0, not {older_than_days}")
+          namespace: Optional[str] = None, older_than_days: Optional[float] = None, empty: bool = False) -> int:
+    """Delete the entries that match every filter given; returns how many were deleted. ``empty``
+    selects the translations that are a translator's empty answer (``""``: asked twice, answered
+    with nothing both times), so that a re-run asks again."""
+    from .validate import check_number
+
+    if kind is None and translator is None and namespace is None and older_than_days is None and not empty:
+        raise InputError("say what to prune: --kind, --translator, --namespace, --older-than and/or --empty")
+    for option, value in (("--kind", kind), ("--translator", translator), ("--namespace", namespace)):
+        if value is not None and not value.strip():  # an empty filter would match every store
+            raise InputError(f"{option} is empty; give a value (`sit cache stats` lists the stores) or leave it out")
+    older_than_days = check_number(older_than_days, "--older-than", minimum=0, what="days")
     chosen = [ns for ns, k, h, label, spec in _namespaces(cache)
-              if (kind is None or k == kind)
+              if (kind is None or k == kind) and (not empty or k == "translations")
               and (translator is None or (k == "translations" and json.loads(spec).get("name") == translator))
               and (namespace is None or namespace in (label, h, f"{label}-{h}") or h.startswith(namespace))]
     if not chosen or not cache.path.exists():
         return 0
     cutoff = None if older_than_days is None else int(time.time() - older_than_days * 86400)
+    where = "ns = ?" + (" AND t < ?" if cutoff is not None else "") + (" AND v = '\"\"'" if empty else "")
 
     def delete(conn) -> int:
-        before = conn.total_changes
+        removed = 0
         for ns in chosen:
-            if cutoff is None:
-                conn.execute("DELETE FROM entries WHERE ns = ?", (ns,))
+            removed += conn.execute(f"DELETE FROM entries WHERE {where}", (ns, cutoff) if cutoff is not None else (ns,)).rowcount
+            if cutoff is None and not empty:  # the whole store: its namespace goes too
                 conn.execute("DELETE FROM namespaces WHERE id = ?", (ns,))
-            else:
-                conn.execute("DELETE FROM entries WHERE ns = ? AND t < ?", (ns, cutoff))
-        return conn.total_changes - before - (0 if cutoff is not None else len(chosen))
+        return removed
 
     return cache.db.write(delete)
 

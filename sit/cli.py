@@ -27,8 +27,12 @@ from .errors import SitError
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("sit.commands.run", "structure-invariant testing of a translator, end to end"),
+    "check": ("sit.commands.check", "check existing translations (text, TSV, JSONL, PO, XLIFF, TMX): numbers, tokens, language, loops"),
     "report": ("sit.report.cli", "re-render a run directory (html, text, jsonl, markdown)"),
+    "export": ("sit.commands.export", "write a run's failing test cases (a regression suite for `sit run --cases`)"),
+    "mark": ("sit.commands.mark", "triage by root cause: mark clusters of a run bug or not a bug"),
     "compare": ("sit.compare.cli", "compare two runs test case by test case: new, fixed, persisting, changed"),
+    "judge": ("sit.judge.cli", "which of two translations of each line is worse (offline encoder or an LLM)"),
     "precision": ("sit.report.precision_cli", "top-k precision of a run from triage labels"),
     "eval": ("sit.eval.cli", "TEAPOT: evaluate adversarial perturbations (s_src, d_tgt, success)"),
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
@@ -50,6 +54,11 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sit {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and tracebacks")
+    # the global flags are taken after the sub-command too (`sit run ... -v`); SUPPRESS keeps the
+    # sub-command from writing its default over one given before it
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                        help="debug logging and tracebacks (as before the sub-command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         if command is not None and name != command:
@@ -61,7 +70,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
             if not exc.name or not module_name.startswith(exc.name):
                 raise
             continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
         module.configure(p)
         p.set_defaults(command_run=module.run)
     return parser
@@ -88,12 +97,17 @@ def _setup_logging(verbose: bool, redactor=None) -> None:
         logging.getLogger("sit").setLevel(logging.INFO)
 
 
+#: the characters of an error message the CLI prints at most
+MAX_MESSAGE = 2000
+
+
 def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, prog: str = "sit") -> int:
     """Run one command's function; turn sit's errors into a one-line message and an exit code.
     Every message, log line and file of the command goes through the redactor of the
     environment's secrets (:mod:`sit.redact`); with ``-v`` a traceback (redacted) comes before
     the message, and the exit code stays the documented one."""
     from .redact import from_environment, scope
+    from .text import printable
 
     redactor = from_environment()
     _setup_logging(args.verbose, redactor)
@@ -103,7 +117,9 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
             import traceback
 
             print(redactor(traceback.format_exc()).rstrip(), file=sys.stderr)
-        print(redactor(f"{prog}: error: {message}"), file=sys.stderr)
+        if len(message) > MAX_MESSAGE:  # a message quoting a huge input is cut, never megabytes on stderr
+            message = f"{message[:MAX_MESSAGE]}... (cut at {MAX_MESSAGE} of {len(message):,} characters)"
+        print(redactor(f"{prog}: error: {printable(message, one_line=True)}"), file=sys.stderr)
         return code
 
     with scope(redactor):

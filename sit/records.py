@@ -5,8 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Optional
+
+
+def field_name(words: str) -> str:
+    """``words`` as an identifier for a JSON field: ``"token inserted"`` -> ``"token_inserted"``."""
+    return "_".join(re.findall(r"\w+", words)) or "side"
 
 
 @dataclass(frozen=True)
@@ -24,6 +30,9 @@ class Edit:
     zipf: Optional[float] = None  # the new word's frequency (wordfreq Zipf), where the quality stage ran
     similarity: Optional[float] = None  # sentence-encoder cosine of the new sentence to the original
     lm_fall: Optional[float] = None  # how much less likely (log10) an n-gram model finds the new word in place
+    #: what changed, where the maker says (case, insertion, substitution, removal); "" lets
+    #: :attr:`Issue.change` tell it from ``before`` and ``after``
+    change: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -136,20 +145,26 @@ class Issue:
 
     @property
     def change(self) -> str:
-        """What the case changed in its source: ``substitution`` (a word for another),
-        ``removal`` (words taken out: ``edit.after`` is empty) or ``none`` (the same text in
-        another place, such as rti's phrase alone)."""
+        """What the case changed in its source: the edit's own word where its maker gave one
+        (``case`` for a case variant), else ``none`` (the same text in another place, such as
+        rti's phrase alone), ``removal`` (words taken out: ``edit.after`` is empty), ``insertion``
+        (``edit.before`` is empty: a pass-through token put in), ``case`` (the same words in
+        another case) or ``substitution`` (a word for another)."""
         edit = self.pair.edit
+        if edit.change:
+            return edit.change
         if edit.before == edit.after:
             return "none"
-        return "removal" if not edit.after else "substitution"
+        if not edit.after or not edit.before:
+            return "removal" if not edit.after else "insertion"
+        return "case" if edit.before.casefold() == edit.after.casefold() else "substitution"
 
     def to_dict(self, sides: Optional[tuple[str, str]] = None, own_kind: str = "") -> dict[str, Any]:
         """The issue as ``issues.jsonl`` holds it (docs/report.md, "issues.jsonl"). With ``sides``
         (what the relation calls its two texts, ``run.json``'s ``relations_told``), the two texts
         and their translations are also written under those names (rti: ``container``,
-        ``phrase``, ``container_translation``, ``phrase_translation``), where such a name is
-        not a field already. ``own_kind`` names the relation's own finding (``kind`` "": sit's
+        ``phrase``, ``container_translation``, ``phrase_translation``; a name in words is
+        written as an identifier: ``token_inserted``), where such a name is not a field already. ``own_kind`` names the relation's own finding (``kind`` "": sit's
         ``structure``), so that ``kind`` names every finding; :meth:`from_dict` given the same
         name reads it back as ""."""
         out = self._fields()
@@ -157,7 +172,8 @@ class Issue:
             out["kind"] = own_kind
         if sides:
             texts = ((self.pair.original, self.original_translation), (self.pair.perturbed, self.perturbed_translation))
-            for name, (text, translation) in zip(sides, texts):
+            for side, (text, translation) in zip(sides, texts):
+                name = field_name(side)  # a side told in words ("token inserted") as an identifier
                 if name not in out and f"{name}_translation" not in out:
                     out[name], out[f"{name}_translation"] = text, translation
         return out
@@ -207,17 +223,19 @@ class Issue:
 @dataclass(frozen=True)
 class GroupCount:
     """One group of findings (``sit``, ``sit.untranslated``, ``rti``, ...): how many findings,
-    in how many distinct source sentences."""
+    in how many distinct source sentences, and how many of them are about no sentence of the
+    input (``other``: an rti phrase, a relation's variant; source id -1)."""
 
     findings: int
     sentences: int
+    other: int = 0
 
     def to_dict(self) -> dict[str, int]:
-        return {"findings": self.findings, "sentences": self.sentences}
+        return {"findings": self.findings, "sentences": self.sentences, "other": self.other}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GroupCount":
-        return cls(int(d.get("findings", 0)), int(d.get("sentences", 0)))
+        return cls(int(d.get("findings", 0)), int(d.get("sentences", 0)), int(d.get("other", 0)))
 
 
 @dataclass(frozen=True)
@@ -252,8 +270,11 @@ class RunCounts:
     every relation's texts); of them ``cache_hits`` came from the cache, ``translated`` from the
     translator in ``translator_calls`` calls, and ``untranslated`` the translator failed (left
     without a translation: not the same as an untranslated-word finding, which is a finding of
-    its own group). ``issues`` counts findings, ``groups`` the findings of each group and
-    their sentences, ``flagged_sentences`` the distinct source sentences with any finding."""
+    its own group); ``empty`` the translator answered with nothing (asked twice: its answer,
+    cached, not a failure). ``issues`` counts findings, ``groups`` the findings of each group and
+    their sentences, ``flagged_sentences`` the distinct source sentences (ids 0 and up) with any
+    finding; findings about a text that is no sentence of the input (an rti phrase, a variant:
+    source id -1) count in ``issues`` and in their group's ``other``, never as a sentence."""
 
     sentences: int = 0
     perturbations: int = 0  # substitution pairs the perturber made (0 where no relation substitutes)
@@ -263,6 +284,7 @@ class RunCounts:
     translator_calls: int = 0
     cache_hits: int = 0
     untranslated: int = 0
+    empty: int = 0  # texts the translator answered with nothing, twice: its answer (length.empty findings)
     issues: int = 0
     flagged_sentences: int = 0
     groups: dict[str, GroupCount] = field(default_factory=dict)
@@ -279,8 +301,9 @@ class RunCounts:
         found: dict[str, list[int]] = {}
         for issue in issues:
             found.setdefault(issue.group, []).append(issue.pair.source_id)
-        groups = {g: GroupCount(len(ids), len(set(ids))) for g, ids in found.items()}
-        return groups, len({i.pair.source_id for i in issues})
+        groups = {g: GroupCount(len(ids), len({i for i in ids if i >= 0}), sum(1 for i in ids if i < 0))
+                  for g, ids in found.items()}
+        return groups, len({i.pair.source_id for i in issues if i.pair.source_id >= 0})
 
     def with_findings(self, issues: list["Issue"]) -> "RunCounts":
         """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``."""

@@ -39,6 +39,8 @@ import re
 from typing import Iterable, Mapping, Optional
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
+from .text import printable
+
 MASK = "***"
 #: the shortest fragment of a secret that is redacted
 MIN_FRAGMENT = 6
@@ -209,6 +211,9 @@ def _file_values(env: Mapping[str, str]) -> list[str]:
     except Exception:  # noqa: BLE001 - an unreadable file is reported where it is used
         return values
     for section in sections.values():
+        if not isinstance(section, dict):  # `deepl = "..."` where a table belongs: maybe a key all the same
+            values.extend([str(section)] if isinstance(section, str) else [])
+            continue
         for key, value in section.items():
             values.extend(url_secrets(value) if key == "endpoint" else [value])
     return values
@@ -227,7 +232,7 @@ class RedactingFilter(logging.Filter):
             message = record.getMessage()
         except Exception:  # noqa: BLE001 - a bad format string: keep what there is
             message = str(record.msg)
-        record.msg, record.args = self.redactor(message), ()
+        record.msg, record.args = printable(self.redactor(message)), ()  # no ESC or BEL reaches a terminal
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:

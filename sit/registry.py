@@ -7,11 +7,15 @@ Looking a name up imports nothing heavy: ``--translator baidu`` never imports to
 from __future__ import annotations
 
 import importlib
+import logging
+import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Optional
 
 from . import hints
 from .errors import ConfigError, MissingDependencyError
+
+log = logging.getLogger("sit")
 
 #: how to install what every torch/transformers component needs (sit.hints keeps every hint)
 TORCH_INSTALL_HINT = hints.TORCH
@@ -44,44 +48,64 @@ class Registry:
 
     Other packages add implementations through the entry-point ``group`` (``sit.translators``,
     ``sit.relations``, ...), as fsspec's and llm's plugins do: they are read the first time a name
-    is looked up, and nothing of theirs is imported until one of them is used. sit's own names
-    win over a plugin's."""
+    is looked up, and nothing of theirs is imported until one of them is used. ``$SIT_PLUGINS``, a
+    comma list of distributions, allows only those (``""``: none), as llm's ``LLM_LOAD_PLUGINS``.
+    A plugin that names one of sit's own implementations is refused with a warning; two plugins
+    that name the same one are refused when it is used; :meth:`register` refuses a clash. What a
+    name resolves to must be a class of the face (``base``, ``"module:Class"``, where given)."""
 
-    def __init__(self, kind: str, entries: dict[str, Entry] | None = None, group: str = ""):
+    def __init__(self, kind: str, entries: dict[str, Entry] | None = None, group: str = "", base: str = ""):
         self.kind = kind
         self.group = group
+        self.base = base
         self._entries: dict[str, Entry] = dict(entries or {})
+        self._loaded: dict[str, type] = {}
+        self._clashes: dict[str, tuple[str, str]] = {}  # name -> the two plugins that both name it
         self._plugins_read = not group
 
     def _read_plugins(self) -> None:
-        """Add the entry points of :attr:`group` (once; an entry point is not imported)."""
+        """Add the entry points of :attr:`group` the allow-list lets in (once; nothing imported)."""
         if self._plugins_read:
             return
         self._plugins_read = True
         from importlib.metadata import entry_points
 
+        allowed = plugins_allowed()
         for ep in entry_points(group=self.group):
-            if ep.name not in self._entries:
-                dist = getattr(ep.dist, "name", "") or "a plugin"
+            dist = getattr(ep.dist, "name", "") or "a plugin"
+            if allowed is not None and dist not in allowed:
+                continue
+            old = self._entries.get(ep.name)
+            if old is not None and not old.plugin:
+                log.warning("the plugin %s names its %s %r, which is sit's own (%s); it is not used: rename it in "
+                            "its entry points", dist, self.kind, ep.name, old.target)
+            elif old is not None and old.target != ep.value:
+                self._clashes[ep.name] = (f"{old.plugin} ({old.target})", f"{dist} ({ep.value})")
+            else:
                 self._entries[ep.name] = Entry(ep.value, f"pip install {dist}", f"(plugin from {dist})", dist)
 
     def register(self, name: str, target: str | type, hint: str = "", description: str = "") -> None:
-        """Add ``name``: a class, or ``"module:attr"`` imported when first used."""
+        """Add ``name``: a class, or ``"module:attr"`` imported when first used. A name already
+        registered to another target is a ConfigError naming both (the same target again is no change)."""
+        path = f"{target.__module__}:{target.__qualname__}" if isinstance(target, type) else target
+        old = self._entries.get(name)
+        if old is not None and old.target != path:
+            raise ConfigError(f"the {self.kind} {name!r} is registered twice: {old.target} and {path}; "
+                              "register one of them under another name")
+        self._entries[name] = Entry(path, hint, description)
         if isinstance(target, type):
-            self._entries[name] = Entry(f"{target.__module__}:{target.__qualname__}", hint, description)
-            self._loaded = getattr(self, "_loaded", {})
             self._loaded[name] = target
-        else:
-            self._entries[name] = Entry(target, hint, description)
 
     def unregister(self, name: str) -> None:
         """Remove ``name`` (one :meth:`register` added); a name not registered is left alone."""
         self._entries.pop(name, None)
-        getattr(self, "_loaded", {}).pop(name, None)
+        self._loaded.pop(name, None)
 
-    def names(self) -> list[str]:
+    def names(self, *, plugins: bool = True) -> list[str]:
+        """The names registered (with ``plugins=False``, sit's own and those registered in this
+        process, without the entry points' ones)."""
         self._read_plugins()
-        return sorted(self._entries)
+        return sorted(n for n, e in self._entries.items() if plugins or not e.plugin)
 
     def __contains__(self, name: str) -> bool:
         self._read_plugins()
@@ -89,6 +113,10 @@ class Registry:
 
     def entry(self, name: str) -> Entry:
         self._read_plugins()
+        if name in self._clashes:
+            first, second = self._clashes[name]
+            raise ConfigError(f"two plugins name the {self.kind} {name!r}: {first} and {second}; uninstall one, "
+                              "or allow one with SIT_PLUGINS")
         try:
             return self._entries[name]
         except KeyError:
@@ -97,20 +125,36 @@ class Registry:
             ) from None
 
     def get(self, name: str) -> Any:
-        """Import and return the class registered under ``name``."""
-        loaded = getattr(self, "_loaded", {})
-        if name in loaded:
-            return loaded[name]
+        """Import and return the class registered under ``name``; an entry that does not import,
+        names nothing, or names something other than a class of the face is a one-line error."""
+        if name in self._loaded:
+            return self._loaded[name]
         entry = self.entry(name)
-        module_name, _, attr = entry.target.partition(":")
+        where = f"the {self.kind} {name!r}" + (f" (plugin from {entry.plugin})" if entry.plugin else "")
+        module_name, colon, attr = entry.target.partition(":")
+        if not colon or not module_name or not attr:
+            raise ConfigError(f"{where} names {entry.target!r}, not module:Class; fix its entry point")
+        target = _resolve(module_name, attr, where, entry)
+        if not isinstance(target, type):
+            kind = type(target).__name__
+            raise ConfigError(f"{where} names {entry.target}, {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not a class; "
+                              "fix its entry point")
+        base = _import_path(self.base) if self.base else None
+        if base is not None and not issubclass(target, base):
+            raise ConfigError(f"{where} names {entry.target}, which is not a {self.kind} (a subclass of {self.base})")
+        return target
+
+    def plugin_version(self, name: str) -> Optional[tuple[str, str]]:
+        """(distribution, version) of the plugin that provides ``name``; None for sit's own."""
+        entry = self.entry(name)
+        if not entry.plugin:
+            return None
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            hint = f"; install it with: {entry.hint}" if entry.hint else ""
-            raise MissingDependencyError(
-                f"the {self.kind} {name!r} needs a package that is not installed ({exc.name or exc}){hint}"
-            ) from exc
-        return getattr(module, attr)
+            return entry.plugin, version(entry.plugin)
+        except PackageNotFoundError:
+            return entry.plugin, "?"
 
     def create(self, name: str, **kwargs: Any) -> Any:
         """An instance of ``name``; it keeps its :class:`Factory` in ``factory`` so that an engine
@@ -123,3 +167,34 @@ class Registry:
         except AttributeError:  # a class with __slots__ or a read-only attribute: stays in process
             pass
         return obj
+
+
+def plugins_allowed(env: Optional[Mapping[str, str]] = None) -> Optional[frozenset[str]]:
+    """The distributions ``$SIT_PLUGINS`` allows (a comma list; ``""``: none), or None where it
+    is not set (every installed plugin)."""
+    value = (os.environ if env is None else env).get("SIT_PLUGINS")
+    if value is None:
+        return None
+    return frozenset(n.strip() for n in value.split(",") if n.strip())
+
+
+def _import_path(path: str) -> Any:
+    module_name, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _resolve(module_name: str, attr: str, where: str, entry: Entry) -> Any:
+    """``module_name``'s ``attr``, imported; what goes wrong as one line naming ``where``."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        hint = f"; install it with: {entry.hint}" if entry.hint else ""
+        raise MissingDependencyError(f"{where} needs a package that is not installed ({exc.name or exc}){hint}") from exc
+    except Exception as exc:  # noqa: BLE001 - a plugin's module may raise anything while importing
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        fix = f"fix or uninstall {entry.plugin}, or leave it out of SIT_PLUGINS" if entry.plugin else "fix it"
+        raise ConfigError(f"{where} failed to import {module_name} ({why}); {fix}") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ConfigError(f"{where} names {entry.target}, but {module_name} has no {attr!r}; fix its entry point") from None

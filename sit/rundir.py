@@ -83,7 +83,11 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
             and meta.input == source)
     if not same:
-        raise OutputError(f"--out {out}: holds another run ({old.format(short=True)}, input {meta.input}); "
+        from .rerun import differences
+
+        differ = differences(old, signature) + ([f"input: {meta.input} there, {source} now"]
+                                                if meta.input != source else [])
+        raise OutputError(f"--out {out}: holds another run, which differs in {'; '.join(differ)}; "
                           "choose another directory, or pass --force to replace it")
 
 
@@ -175,6 +179,19 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def holds_surrogate(value: Any) -> bool:
+    """Whether a JSON value holds a lone surrogate in any text (``"\\ud800"`` parses to one; sit
+    never writes one, and no UTF-8 file, hash or XML report can carry it)."""
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(holds_surrogate(k) or holds_surrogate(v) for k, v in value.items())
+    return isinstance(value, list) and any(holds_surrogate(v) for v in value)
+
+
 def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
     """The rows of a JSONL file of a run directory, each an object given to ``convert``; a line
     that is not valid JSON (too deep, a number out of range, not UTF-8) or not of the expected
@@ -182,6 +199,8 @@ def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
     def row(obj: Any) -> T:
         if not isinstance(obj, dict):
             raise TypeError(f"a JSON {type(obj).__name__}, not an object")
+        if holds_surrogate(obj):
+            raise ValueError("text holding a lone surrogate, which no report can carry")
         return convert(obj)
 
     return read_jsonl(path, row, hint="the run directory is damaged: run `sit run` again")
@@ -200,6 +219,16 @@ def _issue(row: dict, own_kinds: Optional[dict[str, str]] = None) -> Issue:
         if value is not None and not _is(value, float):
             raise ValueError(f"scores[{key!r}] is a {type(value).__name__}, not a number")
     return Issue.from_dict(row, own_kinds)
+
+
+def _ran(row: dict, ran: Optional[set[str]]) -> dict:
+    """``row`` where it names a relation the run ran (``ran``: the signature's and those
+    ``relations_told`` tells; None: an older run.json that does not say), else a ValueError: its findings would be reported under a
+    relation the run never tested."""
+    relation = row.get("relation", "sit")
+    if ran is not None and relation not in ran:
+        raise ValueError(f"relation {str(relation)[:40]!r} is not one the run ran ({', '.join(sorted(ran)) or 'none'})")
+    return row
 
 
 def _pair(row: dict) -> Pair:
@@ -240,8 +269,8 @@ def _fields(row: dict, required: dict[str, type], optional: dict[str, type], whe
                 raise KeyError(f"{where}{key}")
             continue
         if not _is(row[key], kind):
-            shown = "a number out of range" if isinstance(row[key], (int, float)) and not isinstance(row[key], bool) \
-                else f"a {type(row[key]).__name__}"
+            numeric = isinstance(row[key], (int, float)) and not isinstance(row[key], bool) and kind in (int, float)
+            shown = "a number out of range" if numeric else f"a {type(row[key]).__name__}"
             raise ValueError(f"{where}{key} is {shown}, not {_KINDS[kind]}")
 
 
@@ -269,11 +298,80 @@ def _counts_problem(counts: Any, where: str = "counts") -> Optional[str]:
     return None
 
 
+_SUMMARY = ("mean", "std", "p5", "p95")
+
+
+def _listed_problem(meta: dict) -> Optional[str]:
+    """What is wrong with run.json's warnings (each text) and TEAPOT figures (a rate from 0 to 1,
+    a count, score summaries of numbers), or None: a report would render them as they are."""
+    bad = next((w for w in meta.get("warnings") or () if not isinstance(w, str)), None)
+    if bad is not None:
+        return f"warnings holds {bad!r:.40}, not text"
+    teapot = meta.get("teapot") or {}
+    rate = teapot.get("success_rate")
+    if rate is not None and not (_is(rate, float) and 0 <= rate <= 1):
+        return f"teapot.success_rate is {rate!r:.40}, not a rate from 0 to 1"
+    if teapot.get("n") is not None and not (_is(teapot["n"], int) and teapot["n"] >= 0):
+        return f"teapot.n is {teapot['n']!r:.40}, not a count"
+    for side in ("s_src", "s_tgt"):
+        summary = teapot.get(side)
+        if summary is not None and not isinstance(summary, dict):
+            return f"teapot.{side} is a {type(summary).__name__}, not a summary of scores"
+        bad = next((k for k in _SUMMARY if summary is not None and not _is(summary.get(k), float)), None)
+        if bad:
+            return f"teapot.{side}.{bad} is {summary.get(bad)!r:.40}, not a number"
+    return None
+
+
+_TOLD_TYPES = {"title": str, "kinds": dict, "sides": list, "kind": str}
+
+
+def _relations_problem(meta: dict) -> Optional[str]:
+    """What is wrong with how run.json names its relations, or None (a report or ``--baseline``
+    would otherwise read defaults in their place, or fail)."""
+    return _options_problem(meta) or next(filter(None, (_told_problem(name, told) for name, told
+                                                        in (meta.get("relations_told") or {}).items())), None)
+
+
+def _options_problem(meta: dict) -> Optional[str]:
+    """Each relation's options an object (in the signature and in ``config``); ``config``'s
+    relations a list of names."""
+    config = meta.get("config") or {}
+    for key, kind in (("relation_options", dict), ("perturber_options", dict), ("relations", list)):
+        if config.get(key) is not None and not isinstance(config[key], kind):
+            return f"config.{key} is a {type(config[key]).__name__}, not {_KINDS[kind]}"
+    if not all(isinstance(n, str) for n in config.get("relations") or ()):
+        return "config.relations holds something other than names"
+    options = [(f"signature.relations[{n!r}]", o) for n, o in ((meta.get("signature") or {}).get("relations") or {}).items()]
+    options += [(f"config.relation_options[{n!r}]", o) for n, o in (config.get("relation_options") or {}).items()]
+    return next((f"{where} is a {type(o).__name__}, not an object of options" for where, o in options
+                 if not isinstance(o, dict)), None)
+
+
+def _told_problem(name: str, told: Any) -> Optional[str]:
+    """How one relation is told (``relations_told``): of the types sit writes."""
+    where = f"relations_told[{name!r}]"
+    if not isinstance(told, dict):
+        return f"{where} is a {type(told).__name__}, not an object"
+    try:
+        _fields(told, {}, _TOLD_TYPES, where=f"{where}.")
+    except ValueError as exc:
+        return str(exc)
+    sides = told.get("sides")
+    if sides is not None and not (len(sides) == 2 and all(isinstance(s, str) for s in sides)):
+        return f"{where}.sides is not two names"
+    if not all(isinstance(v, str) for v in (told.get("kinds") or {}).values()):
+        return f"{where}.kinds holds something other than text"
+    return None
+
+
 def _check_meta(meta: Any, path: Path) -> RunMeta:
     """run.json as the reports read it: an object, its parts of the right types, a signature."""
     problem = None
     if not isinstance(meta, dict):
         problem = f"a JSON {type(meta).__name__}, not an object"
+    elif holds_surrogate(meta):
+        problem = "text holding a lone surrogate, which no report can carry"
     else:
         problem = next((f"{k!r} is a {type(meta[k]).__name__}, not a {t.__name__}" for k, t in _META_TYPES.items()
                         if meta.get(k) is not None and not isinstance(meta[k], t)), None)
@@ -284,7 +382,7 @@ def _check_meta(meta: Any, path: Path) -> RunMeta:
             except (KeyError, TypeError, ValueError) as exc:
                 problem = f"its signature is damaged ({exc})"
         if problem is None:
-            problem = _counts_problem(meta.get("counts") or {}) or next(
+            problem = _counts_problem(meta.get("counts") or {}) or _listed_problem(meta) or _relations_problem(meta) or next(
                 (f"timings.{k} is {v!r:.40}, not seconds" for k, v in (meta.get("timings") or {}).items()
                  if not _is(v, float) or v < 0), None)
     if problem:
@@ -313,6 +411,11 @@ class RunData:
         return None
 
 
+def _incomplete(root: Path, name: str) -> InputError:
+    return InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
+                      "(a run still going, or a file removed); run `sit run` again")
+
+
 def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     root = Path(path)
     meta_path = root / "run.json"
@@ -322,10 +425,10 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
     meta = _check_meta(raw, meta_path)
     for name in ("issues.jsonl",) + (("pairs.jsonl", "translations.jsonl") if with_pairs else ()):
         if not (root / name).is_file():
-            raise InputError(f"{root} has run.json but no {name}: the run directory is incomplete "
-                             "(a run still going, or a file removed); run `sit run` again")
+            raise _incomplete(root, name)
     own = meta.own_kinds()
-    issues = list(_read_jsonl(root / "issues.jsonl", lambda row: _issue(row, own)))
+    ran = set(meta.signature.relations) | set(meta.relations_told) if "relations" in (raw.get("signature") or {}) else None
+    issues = list(_read_jsonl(root / "issues.jsonl", lambda row: _issue(_ran(row, ran), own)))
     if "groups" not in raw.get("counts", {}):  # written before counts named their groups: count them
         meta = replace(meta, counts=meta.counts.with_findings(issues))
     pairs: list[Pair] = []
@@ -334,3 +437,15 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
         pairs = list(_read_jsonl(root / "pairs.jsonl", _pair))
         translations = list(_read_jsonl(root / "translations.jsonl", _translation))
     return RunData(root, meta, issues, pairs, translations)
+
+
+def check_run_files(path: str | os.PathLike) -> None:
+    """Read a run directory's pairs.jsonl and translations.jsonl through their checks without
+    keeping them (what reads only run.json and the issues, as ``sit precision``, still refuses a
+    damaged directory): an InputError naming the file and line, as :func:`load_run` gives."""
+    root = Path(path)
+    for name, convert in (("pairs.jsonl", _pair), ("translations.jsonl", _translation)):
+        if not (root / name).is_file():
+            raise _incomplete(root, name)
+        for _ in _read_jsonl(root / name, convert):
+            pass

@@ -8,6 +8,7 @@ a :class:`~sit.errors.ConfigError` naming the option, before any work."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Optional
 
 from .errors import ConfigError
@@ -97,6 +98,21 @@ def check_bool(value, name: str):
     ConfigError naming ``name``."""
     if value is not None and not isinstance(value, bool):
         raise ConfigError(f"{name} takes true or false, got {value!r}")
+    return value
+
+
+_LANGUAGE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+def check_language(value, name: str) -> Optional[str]:
+    """``value`` if it is a language code (``es``, ``zh-Hans``, ``pt_BR``); ``None`` passes (the
+    default applies). An empty code (``--target-lang=``), spaces or other characters are a
+    ConfigError naming ``name``: an empty one would silently run the default language."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _LANGUAGE.fullmatch(value):
+        shown = "empty" if value == "" else f"{str(value)[:40]!r}, not a language code"
+        raise ConfigError(f"{name} is {shown}; give a code such as es or zh-Hans, or leave it out for the default")
     return value
 
 

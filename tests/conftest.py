@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
@@ -12,10 +13,27 @@ import pytest
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
-# never try the model hub from tests: this machine has no internet, and tests must not depend on it
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import hermetic  # noqa: E402
+
+# the run's own caches and data (tests/hermetic.py), before anything imports a model library: the suite
+# sees nothing the user has cached, and never the real model hub (HF_HUB_OFFLINE=1)
+HERMETIC_ROOT = hermetic.isolate(os.environ)
+atexit.register(hermetic.remove, HERMETIC_ROOT)
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+#: fixtures that train a model, start a cluster or serve a hub: a test that uses one is marked slow
+SLOW_FIXTURES = {"tiny_bert", "tiny_marian", "tiny_marian_zh", "tiny_stanza", "tiny_stanza_dir", "model_hub", "tiny_nllb",
+                 "tiny_m2m100", "tiny_marian_ct2", "ray_cluster"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark slow every test that uses one of :data:`SLOW_FIXTURES` (``-m "not slow"``: the quick
+    loop while working; the README's command and CI run them all)."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 def have_apertium_pair(pair: str = "eng-spa") -> bool:
@@ -165,7 +183,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def ray_cluster():
     """One local Ray cluster for the session (2 CPUs), started with ``ray start --head --block``
-    and stopped by ending that process group; ``RAY_ADDRESS`` names it, so the drivers the tests
+    (under tests/orphan_guard.py, which ends it when this process ends, however it ends) and
+    stopped by ending that process group; ``RAY_ADDRESS`` names it, so the drivers the tests
     run (``sit run --engine ray`` and scripts, in subprocesses) use it. This process never joins
     it: Ray's runtime in the driver can upset CPython 3.11.7's AST recursion check
     (``SystemError: AST constructor recursion depth mismatch``, fixed in 3.11.8), which pytest's
@@ -183,8 +202,10 @@ def ray_cluster():
     os.environ["RAY_AUTH_MODE"] = "disabled"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(TESTS.parent), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    # under tests/orphan_guard.py: a test run killed before this fixture's teardown takes the cluster with it
     head = subprocess.Popen(
-        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", "--num-cpus=2", "--num-gpus=0",
+        [sys.executable, str(TESTS / "orphan_guard.py"), str(os.getpid()), "--",
+         sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", "--num-cpus=2", "--num-gpus=0",
          f"--port={port}", "--include-dashboard=false", "--disable-usage-stats"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     address = f"127.0.0.1:{port}"

@@ -51,9 +51,11 @@ def _number(text: str) -> str:
     return cur + format_decimal(Decimal(digits.replace(",", "")), format=pattern, locale="es")
 
 
-def clean_translation(text: str) -> str:
+def clean_translation(text: str, invent: bool = False) -> str:
     """Word for word over :data:`VOCAB`, keeping tokens verbatim, numbers in Spanish format, case
-    patterns and punctuation: invariant under every production relation by construction."""
+    patterns and punctuation: invariant under every production relation by construction. With
+    ``invent``, a lower-case word the vocabulary lacks gets a made-up Spanish-looking form (the
+    word and ``o``) instead of standing as it was, as a real translator would translate it."""
     kept: list[str] = []
 
     def hide(m: re.Match) -> str:
@@ -64,6 +66,8 @@ def clean_translation(text: str) -> str:
         if m.group("number"):
             return _number(m.group("number"))
         word = m.group("word")
+        if invent and word.islower() and word not in VOCAB:
+            return word + "o"
         return _cased(VOCAB.get(word.lower(), word), word)
 
     hidden = _KEEP.sub(hide, text)
@@ -171,7 +175,7 @@ def corpus(n: int = 200, per_fault: int = 20, seed: int = 7) -> tuple[list[str],
 
 #: which relation, and which of its kinds, finds each fault
 FINDS = {"number": ("numbers", {"missing", "format", "changed"}), "token": ("passthrough", {"missing"}),
-         "loop": ("length", {"loop"}), "untranslated": ("language", {"wrong_language"}),
+         "loop": ("length", {"loop"}), "untranslated": ("language", {"untranslated", "wrong_language"}),
          "case": ("case", {"upper", "lower", "title"}), "batch": ("batch", {"changed"})}
 PRODUCTION = ("numbers", "passthrough", "case", "punctuation", "length", "language", "batch")
 
@@ -209,3 +213,102 @@ def false_alarms(issues: list, texts: list[str]) -> tuple[int, int, dict[str, in
     for i in issues:
         groups[i.group] = groups.get(i.group, 0) + 1
     return len(flagged), len(texts), groups
+
+
+#: the faults :class:`AnyFaultTranslator` injects, and the checks (relation, kinds) that name each
+ANY_FAULTS = {"number": ("numbers", {"missing", "format", "changed"}), "token": ("passthrough", {"missing"}),
+              "loop": ("length", {"loop"}), "untranslated": ("language", {"untranslated", "wrong_language", "copied"})}
+#: the single-translation checks of a run (issue 33): what the clean translator must not set off
+SINGLE = ("numbers", "passthrough", "language", "length", "punctuation")
+
+
+def fault_of(text: str, rate: float = 0.15):
+    """The fault :class:`AnyFaultTranslator` injects into ``text`` (None for most): ``rate`` of all
+    texts by their hash, the fault drawn among those that change its translation (a number changed
+    where it has one, a pass-through token dropped where it has one, a loop, the source returned)."""
+    h = int(hashlib.sha256(text.encode()).hexdigest(), 16)
+    if h % 10000 >= rate * 10000:
+        return None
+    clean = clean_translation(text, invent=True)
+    fits = {"number": bool(re.search(r"\d", clean)), "token": bool(_KEEP.search(clean)), "loop": True,
+            "untranslated": clean != text}
+    chosen = [f for f in ANY_FAULTS if fits[f]]
+    return chosen[(h // 10000) % len(chosen)]
+
+
+def with_fault(text: str, fault) -> str:
+    """The clean translation of ``text`` (unknown words invented) with ``fault`` injected."""
+    out = clean_translation(text, invent=True)
+    if fault == "number":
+        return re.sub(r"\d(?=\D*$)", lambda m: str((int(m.group()) + 1) % 10), out, count=1)
+    if fault == "token":
+        return _KEEP.sub("", out, count=1)
+    if fault == "loop":
+        return out + " la casa la casa la casa la casa la casa"
+    if fault == "untranslated":
+        return text
+    return out
+
+
+class InventingTranslator(DictTranslator):
+    """The clean translator over any text: :func:`clean_translation` with unknown words invented."""
+
+    name = "inventing-test"
+
+    def _translate_batch(self, texts: list[str]) -> list[str]:
+        return [with_fault(t, None) for t in texts]
+
+
+class AnyFaultTranslator(DictTranslator):
+    """An independent faulty translator: :class:`InventingTranslator` with a fault injected into
+    15% of whatever text it is asked (:func:`fault_of`), the variants of every relation included."""
+
+    name = "anyfault-test"
+
+    def _translate_batch(self, texts: list[str]) -> list[str]:
+        return [with_fault(t, fault_of(t)) for t in texts]
+
+
+def run_all(translator: str, texts: list[str], tmp, relations=("all",)):
+    """``--relation all`` (WordNet substitutes) over ``texts`` with the registered ``translator``:
+    (issues, {text: translation} of every text the run translated)."""
+    import json
+    from pathlib import Path
+
+    from sit.pipeline import RunConfig, run
+
+    tmp = Path(tmp)
+    source = tmp / "all.txt"
+    source.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    config = RunConfig(input=str(source), translator=translator, target_lang="es", relations=tuple(relations),
+                       perturber="wordnet", out=str(tmp / f"all-{translator}"), cache_dir=str(tmp / "cache"),
+                       progress=False, report_formats=("text",), jobs=1)
+    result = run(config)
+    rows = [json.loads(line) for line in (result.run_dir / "translations.jsonl").read_text().splitlines()]
+    return result.issues, {r["text"]: r["translation"] for r in rows if r["translation"] is not None}
+
+
+def named_recall(issues: list, asked) -> dict[str, tuple[int, int]]:
+    """Per fault type: (texts with that fault that a finding of the check meant for it names, texts
+    with that fault among those the run had translated, ``asked``)."""
+    from sit.relations.every import named_texts
+
+    out = {}
+    for fault, (relation, kinds) in ANY_FAULTS.items():
+        injected = [t for t in asked if fault_of(t) == fault]
+        named = set().union(*[named_texts(i) for i in issues if i.relation == relation and i.kind in kinds] or [set()])
+        out[fault] = (sum(1 for t in injected if t in named), len(injected))
+    return out
+
+
+def named_share(issues: list, asked) -> tuple[int, int, dict[str, int]]:
+    """On a clean translator: (texts a single-translation finding names, texts translated,
+    findings per group of those checks)."""
+    from sit.relations.every import named_texts
+
+    single = [i for i in issues if i.relation in SINGLE]
+    named = set().union(*[named_texts(i) for i in single] or [set()]) & set(asked)
+    groups: dict[str, int] = {}
+    for i in single:
+        groups[i.group] = groups.get(i.group, 0) + 1
+    return len(named), len(asked), groups

@@ -83,7 +83,7 @@ def test_a_text_translates_as_it_does_alone_whatever_came_before_it(tmp_path):
     assert t.stats.calls == 1
     assert batch == [_alone(x) for x in DEPENDENT + DEPENDENT[::-1]]
     assert batch[1] == "Ofrecen libres tuition." and batch[2] == "El superintendent dijo tan."
-    assert t.batch_independent is True and t.signature()["batching"] == "tagged-apart"
+    assert t.batch_independent is True and t.signature()["batching"] == "null-flush"
 
 
 def test_texts_with_stream_characters_keep_their_place_and_translate_as_alone(tmp_path):
@@ -95,13 +95,40 @@ def test_texts_with_stream_characters_keep_their_place_and_translate_as_alone(tm
     assert out[1:-1] == [_alone(" ".join(x.split())) for x in texts]
 
 
+# texts whose last word swallows the full stop the deformatter adds at a paragraph's end (an
+# address, a handle, an abbreviation), or that end in a quote or ALL CAPS, then a text whose
+# first word's capital a transfer rule moves (the dropped subject "They")
+ENDINGS = ["The minister spoke to reporters @newsdesk.", "Write to press@example.org",
+           "Write to press@example.org.", "See https://example.org/report", "The talks were held in the U.S.",
+           "Profits rose 5 p.c.", 'He said "no."', "He said “no.”", "He said 'no'", "THE SENATE VOTED ON FRIDAY",
+           "It costs $5 etc."]
+FOLLOWERS = ["They do not know what happened.", "THEY DO NOT KNOW WHAT HAPPENED.", "the senate voted."]
+
+
+def test_a_text_after_one_ending_in_an_address_handle_abbreviation_or_quote_translates_as_alone(tmp_path):
+    whole = subprocess.run(["apertium", "-u", "eng-spa"], input="Write to press@example.org\n\n" + FOLLOWERS[0],
+                           capture_output=True, text=True).stdout
+    assert "no saben" in whole, "one apertium process: the address's text changes the case of the next one's"
+    alone = {x: _alone(x) for x in ENDINGS + FOLLOWERS}
+    t = get_translator("apertium", target_lang="es")  # no cache: every pair is translated
+    pairs = {(e, f): t.translate([e, f]) for e in ENDINGS for f in FOLLOWERS}
+    assert t.stats.calls == len(pairs)
+    assert {k: v for k, v in pairs.items() if v != [alone[k[0]], alone[k[1]]]} == {}
+    assert pairs["Write to press@example.org", FOLLOWERS[0]][1] == "No saben qué pasados."
+    texts = [x for pair in pairs for x in pair]
+    batch = get_translator("apertium", target_lang="es", cache=Cache(tmp_path)).translate(texts)
+    assert batch == [alone[x] for x in texts]
+
+
 def test_modes_are_split_at_the_hmm_tagger_only_where_every_other_stage_keeps_texts_apart():
     from sit.translators.apertium_stages import read_mode
 
     spa = read_mode("eng-spa")
     assert spa.tagger[:4] == ("apertium-tagger", "-z", "-d", "-g") and spa.tagger[-1].endswith("eng-spa.prob")
-    assert spa.front[0] == ("apertium-destxt",) and spa.back[-1] == ("apertium-retxt",)
-    assert ("lt-proc", "-n") == spa.back[-3][:2], "generation without the unknown-word mark, as apertium -u"
+    assert spa.front[0][:2] == ("lt-proc", "-z") and spa.back[-1] == ("apertium-retxt",)
+    assert ("lt-proc", "-z", "-n") == spa.back[-3][:3], "generation without the unknown-word mark, as apertium -u"
+    assert all(s[1] == "-z" for s in spa.front + spa.back if s[0] not in ("apertium-wblank-attach",
+                                                                            "apertium-wblank-detach", "apertium-retxt"))
     assert read_mode("eng-cat") is None  # cg-proc, the perceptron tagger (-gx), apertium-anaphora
     assert read_mode("no-such-pair") is None
 

@@ -298,3 +298,34 @@ def test_relation_filter_and_labels_per_relation(tmp_path, tab):
     finally:
         fresh.close()
     assert tab.errors == [], tab.errors
+
+
+def test_the_first_screen_lists_the_bugs_by_root_cause_and_marks_them_whole(tmp_path, tab):
+    run_dir = write_sample_run(tmp_path / "clusters", sample_relation_issues(5, seed=4))
+    write_reports(run_dir, ("html",))
+    clusters = [json.loads(line) for line in (run_dir / "clusters.jsonl").read_text(encoding="utf-8").splitlines()]
+    issues = (run_dir / "issues.jsonl").read_text(encoding="utf-8").splitlines()
+    assert sum(c["findings"] for c in clusters) == len(issues) == 26
+    page = tab.open(run_dir / "report.html")
+    heading = page.locator("#clusters h2")
+    assert heading.inner_text() == f"The bugs: {len(clusters)} root cause(s) of 26 finding(s), worst first"
+    first = page.locator("#clusters table.clusters").first
+    assert first.locator("tbody tr").count() == min(10, len(clusters))
+    assert first.bounding_box()["y"] + first.bounding_box()["height"] < 900  # on the first screen
+    titles = first.locator(".cluster-link").all_inner_texts()
+    assert titles == [c["title"] for c in clusters[:10]]
+    worst = clusters[0]
+    first.locator(".cluster-link").first.click()
+    page.wait_for_function("n => document.getElementById('status').textContent.indexOf(n + ' of 26 findings') >= 0",
+                           arg=worst["findings"])
+    first.locator('.cluster-mark[data-label="bug"]').first.click()
+    assert f"{worst['findings']} of 26 findings marked: {worst['findings']} bug" in page.inner_text("#triage-summary")
+    assert first.locator('.cluster-mark[data-label="bug"]').first.get_attribute("aria-pressed") == "true"
+    with page.expect_download() as info:
+        page.click("#b-export")
+    path = tmp_path / "labels.jsonl"
+    info.value.save_as(str(path))
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["issue_id"] for r in rows) == sorted(worst["issue_ids"])
+    assert {r["cluster_id"] for r in rows} == {worst["cluster_id"]} and {r["label"] for r in rows} == {"bug"}
+    assert tab.errors == [], tab.errors

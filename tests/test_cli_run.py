@@ -42,8 +42,10 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     for issue in issues:
         assert issue["distance"] > 0 and issue["relation"] == "sit"
         assert issue["edit"]["before"] in issue["original"] and issue["edit"]["after"] in issue["perturbed"]
-        if issue["kind"] == "untranslated":  # the substitute stands verbatim in its translation
+        if issue["kind"] == "untranslated_substitute":  # the substitute stands verbatim in its translation
             assert issue["evidence"]["word"] == issue["edit"]["after"] in issue["perturbed_translation"]
+        elif issue["kind"] == "untranslated":  # the input's word stands verbatim in the original's translation
+            assert issue["evidence"]["word"] == issue["edit"]["before"] in issue["original_translation"]
         else:
             assert issue["kind"] == "structure" and issue["group"] == "sit"  # sit's own finding, named
             assert issue["distance"] == sum(abs(a - b) for a, b in issue["relation_diff"].values())

@@ -1,5 +1,7 @@
 """The house rules issue 22 set, read from sit's own source with ``ast``: functions short enough to
-read at once, and no module reaching into another's underscore names."""
+read at once, and no module reaching into another's underscore names: not by importing them, not
+by reading or writing them as attributes (``other._x``, ``other._x = v``), and not by name
+(``getattr(other, "_x")``, ``setattr``, ``hasattr``, ``delattr``; issue 38)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ MAX_LINES = 60
 #: underscore names of other packages sit uses on purpose: the standard library's documented
 #: ``os._exit`` and namedtuple's ``_replace``, the exit functions run before ``os._exit``,
 #: sacrebleu's chrF steps (eval/fast.py scores segments without re-reading references) and NLTK's
-#: WordNet lemmatiser
+#: WordNet lemmatiser, and requests' ``Response._content`` (the body http.py reads by pieces under
+#: its deadline, set where ``response.json()`` reads it)
 THIRD_PARTY = {"os._exit", "parts._replace", "atexit._run_exitfuncs", "metric._preprocess_segment",
                "metric._extract_reference_info", "metric._compute_segment_statistics",
-               "metric._aggregate_and_compute", "self.wn._morphy"}
+               "metric._aggregate_and_compute", "self.wn._morphy", "response._content"}
+#: the builtins that name an attribute by a string
+BY_NAME = ("getattr", "setattr", "hasattr", "delattr")
 
 
 def _modules():
@@ -29,12 +34,13 @@ def _private(name: str) -> bool:
 
 
 def _defined(tree: ast.AST) -> set[str]:
-    """Every name a module defines: functions, classes, variables and attributes it assigns."""
+    """Every name a module defines: functions, classes, variables and the attributes it assigns on
+    its own objects (``self._x = ...``; assigning another's ``other._x`` defines nothing)."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _own_object(node):
             names.add(node.attr)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
@@ -59,11 +65,30 @@ def private_imports(tree: ast.AST) -> list[str]:
             for alias in node.names if _private(alias.name)]
 
 
+def _by_name(node: ast.AST) -> str:
+    """The underscore name a ``getattr``/``setattr``/``hasattr``/``delattr`` call names on an
+    object not its own (``getattr(other, "_x")``), else ""."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BY_NAME
+            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
+        return ""
+    name, target = node.args[1].value, node.args[0]
+    mine = isinstance(target, ast.Name) and target.id in ("self", "cls")
+    return name if isinstance(name, str) and _private(name) and not mine else ""
+
+
 def reach_ins(tree: ast.AST) -> list[str]:
+    """Underscore attributes of objects not the module's own: read where the module does not
+    define the name, written always, or named in a ``getattr``-like call."""
     own = _defined(tree)
-    return [f"{node.lineno} {ast.unparse(node)}" for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and _private(node.attr) and not _own_object(node)
-            and node.attr not in own and ast.unparse(node) not in THIRD_PARTY]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr) and not _own_object(node) \
+                and ast.unparse(node) not in THIRD_PARTY \
+                and (isinstance(node.ctx, (ast.Store, ast.Del)) or node.attr not in own):
+            found.append(f"{node.lineno} {ast.unparse(node)}")
+        elif (name := _by_name(node)) and (node.func.id in ("setattr", "delattr") or name not in own):
+            found.append(f"{node.lineno} {ast.unparse(node)}")
+    return found
 
 
 def test_no_function_is_over_60_lines():
@@ -81,7 +106,12 @@ def test_no_module_reads_an_underscore_attribute_it_does_not_define():
 def test_the_rules_see_a_breach():
     """The readers above find what they look for (a long function, a private import, a reach-in)."""
     tree = ast.parse("from .x import _hidden\n\ndef f(obj):\n" + "    a = 1\n" * 60 + "    return obj._inner\n\n"
-                     "class C:\n    def g(self, other):\n        self._mine = other._mine\n")
+                     "class C:\n    def g(self, other):\n        self._mine = other._mine\n"
+                     "        other._theirs = 1\n        getattr(other, '_secret', None)\n        getattr(other, '_mine')\n"
+                     "        setattr(other, '_mine', 2)\n        getattr(self, '_own', None)\n")
     assert long_functions(tree) == ["3 f (62 lines)"]
     assert private_imports(tree) == ["1 from x import _hidden"]  # ast keeps the dots in ImportFrom.level
-    assert reach_ins(tree) == ["64 obj._inner"]  # not other._mine: this module defines _mine
+    # not other._mine read nor getattr(other, '_mine'): this module defines _mine on its own objects;
+    # other._theirs = 1 defines nothing and writes another's attribute
+    assert sorted(reach_ins(tree), key=lambda s: int(s.split()[0])) == [
+        "64 obj._inner", "69 other._theirs", "70 getattr(other, '_secret', None)", "72 setattr(other, '_mine', 2)"]

@@ -100,7 +100,11 @@ def test_the_relation_sets_untranslated_substitutes_apart_by_its_rule(tmp_path):
     assert ratio.signature()["untranslated"] == "source-ratio" and floor.signature()["untranslated"] == "floor"
     found = ratio.check([pair], translation)
     assert found.counts.own["untranslated_pairs"] == 1
-    assert [(i.kind, i.evidence["word"]) for i in found.issues] == [("untranslated", "harper")]
+    # "harper" is the substitute, no word of the input: the substitute's own kind, and it says so
+    assert [(i.kind, i.evidence["word"], i.evidence["word_of"], i.evidence["input_word"]) for i in found.issues] == [
+        ("untranslated_substitute", "harper", "substitute", "singer")]
+    gap = found.issues[0].evidence["zipf_gap"]
+    assert found.issues[0].distance == gap > 0.3, "ordered by how much more English than Spanish the word is"
     assert floor.check([pair], translation).counts.own["untranslated_pairs"] == 0
     with pytest.raises(ConfigError, match="choose one of: source-ratio, floor"):
         create_relation("sit", ctx, {"untranslated": "nosuch"})

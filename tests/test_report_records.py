@@ -76,9 +76,10 @@ def test_one_count_per_thing_in_run_json_and_every_report(rel_run):
     # counted here from the issues written: 6 sentences x (2 sit + 2 rti + 1 patinv) + 4 untranslated
     assert counts["issues"] == len(issues) == 34
     assert counts["flagged_sentences"] == 6  # distinct sentences with any finding
-    assert counts["groups"] == {"sit": {"findings": 12, "sentences": 6}, "rti": {"findings": 12, "sentences": 6},
-                                "patinv": {"findings": 6, "sentences": 6},
-                                "sit.untranslated": {"findings": 4, "sentences": 4}}
+    assert counts["groups"] == {"sit": {"findings": 12, "sentences": 6, "other": 0},
+                                "rti": {"findings": 12, "sentences": 6, "other": 0},
+                                "patinv": {"findings": 6, "sentences": 6, "other": 0},
+                                "sit.untranslated": {"findings": 4, "sentences": 4, "other": 0}}
     assert RunCounts.from_dict(counts).to_dict() == counts
     line = "34 findings in 6 flagged sentences (sentences with any finding)"
     text = (root / "report.txt").read_text()

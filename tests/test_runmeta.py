@@ -46,7 +46,7 @@ def test_run_json_reads_back_as_the_record_the_run_wrote(real_run):
     assert set(raw["timings"]) >= {"read", "setup", "perturb", "cases", "translate", "check", "write", "report"}
     assert meta.told("rti").sides == ("container", "phrase")
     assert meta.told("sit").kind == "structure"
-    assert meta.group_title("sit.untranslated") == "a word was left untranslated"
+    assert meta.group_title("sit.untranslated") == "a word of the input was left untranslated"
     assert meta.counts.sentences == 3 and meta.input.endswith("in.txt")
     assert meta.config["relations"] == ["sit", "rti", "numbers"]
 

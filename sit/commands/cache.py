@@ -30,6 +30,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     r.add_argument("--translator", help="the translations of this translator (e.g. apertium, google)")
     r.add_argument("--namespace", help="one store: its label-hash, label or hash (see `sit cache stats`)")
     r.add_argument("--older-than", type=float, metavar="DAYS", help="only entries written more than DAYS ago")
+    r.add_argument("--empty", action="store_true",
+                   help="only translations that are a translator's empty answer (asked twice: a re-run asks again)")
     r.add_argument("--vacuum", action="store_true", help="then give the space back to the file system")
 
 
@@ -78,6 +80,9 @@ def _import(ops, cache, args) -> int:
     for name in args.files:
         path = Path(name)
         files.extend(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path])
+    for path in files:  # every file checked before any is imported: a FIFO among them would hang
+        ops.importable(path)
+    ops.check_whole(cache)  # entries added to a damaged file would be lost with it: repair it first
     for path in files:
         store, added = ops.import_file(cache, path, args.kind)
         print(f"sit: {path}: {added} new entries in {store.kind}/{store.label}", file=sys.stderr)
@@ -86,7 +91,7 @@ def _import(ops, cache, args) -> int:
 
 def _prune(ops, cache, args) -> int:
     removed = ops.prune(cache, kind=args.kind, translator=args.translator, namespace=args.namespace,
-                        older_than_days=args.older_than)
+                        older_than_days=args.older_than, empty=args.empty)
     if args.vacuum:
         ops.vacuum(cache)
     print(f"sit: deleted {removed} entries from {cache.path}", file=sys.stderr)

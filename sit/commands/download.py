@@ -44,6 +44,11 @@ def run(args: argparse.Namespace) -> int:
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
 
     def say(done) -> None:
+        from ..downloads import FALLBACK
+
+        if not done.path:
+            print(f"sit: {done.need.what}: not fetched ({done.need.why}); {FALLBACK[done.need.part]}", file=sys.stderr)
+            return
         state = "fetched into" if done.fetched else "already in"
         print(f"sit: {done.need.what}: {state} {done.path}", file=sys.stderr)
 
@@ -51,5 +56,6 @@ def run(args: argparse.Namespace) -> int:
     if not fetched:
         print("sit: this command line needs nothing from a model hub", file=sys.stderr)
     for done in fetched:
-        print(f"{done.need.part}\t{done.path}")
+        if done.path:
+            print(f"{done.need.part}\t{done.path}")
     return 0

@@ -27,6 +27,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
+    src.add_argument("--cases", metavar="CASES", help="run exactly the test cases of a file `sit export` wrote (a "
+                     "regression suite), with their relations and options; the run says which still fail "
+                     "(regression.jsonl)")
     _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
@@ -183,11 +186,16 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
     from ..options import parse_key_values
 
     given = {f: getattr(args, a) for f, (a, _o) in CASE_ARGS.items() if getattr(args, a) not in (None, [])}
+    if args.baseline and getattr(args, "cases", None):
+        raise ConfigError("--cases runs the cases of its file with their own options; leave out --baseline and compare "
+                          "the runs with `sit compare`")
     if args.baseline:
         if given:
             options = ", ".join(CASE_ARGS[f][1] for f in given)
             raise ConfigError(f"--baseline runs on BASE_RUN's inputs and options; leave out {options}")
         return baseline_config(args.baseline)
+    if getattr(args, "cases", None):
+        return _cases_config(args, given)
     if source_required and not given.get("dataset") and not given.get("input"):
         raise ConfigError("give the sentences to test: --dataset NAME or --input FILE (or --baseline BASE_RUN)")
     defaults = config_defaults()
@@ -195,6 +203,26 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
     values["perturber_options"] = parse_key_values(given.get("perturber_options", []), "--perturber-option")
     values["relation_options"] = parse_relation_options(given.get("relation_options", []))
     values["relations"] = tuple(given["relations"].split(",")) if "relations" in given else tuple(defaults["relations"])
+    return values
+
+
+def _cases_config(args: argparse.Namespace, given: dict) -> dict:
+    """The case options of ``--cases``: the file's relations and their options (where the command
+    line names none), RunConfig's defaults for the rest."""
+    from ..options import parse_key_values
+    from ..regression import load_cases
+    from ..relations import RELATIONS
+
+    cases = load_cases(args.cases)
+    known = list(DEFAULT_RELATIONS) + [n for n in RELATIONS.names() if n not in DEFAULT_RELATIONS]
+    in_order = tuple(sorted(cases.relations, key=lambda r: known.index(r) if r in known else len(known)))
+    defaults = config_defaults()
+    values = {f: given.get(f, defaults[f]) for f in CASE_ARGS}
+    values["perturber_options"] = parse_key_values(given.get("perturber_options", []), "--perturber-option")
+    told = parse_relation_options(given.get("relation_options", []))
+    values["relations"] = tuple(given["relations"].split(",")) if "relations" in given else in_order
+    values["relation_options"] = {name: {**cases.relation_options.get(name, {}), **told.get(name, {})}
+                                  for name in values["relations"] if cases.relation_options.get(name) or told.get(name)}
     return values
 
 
@@ -209,6 +237,9 @@ def baseline_config(path: str) -> dict:
         raise ConfigError(f"{path}/run.json does not record the options of its run (an older sit wrote it); run it "
                           "again with this sit, or run both systems with the same options and use `sit compare`")
     values = {f: recorded[f] for f in CASE_ARGS}
+    for part in ("perturber", "parser"):  # what BASE's auto chose, not a fresh choice that may differ
+        if values[part] == "auto" and getattr(base.signature, part) != "none":
+            values[part] = getattr(base.signature, part)
     values["relations"] = tuple(values["relations"])
     values["target_lang"] = base.signature.target_lang
     return values
@@ -237,8 +268,8 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
     from .flags import progress_bars
 
     values = case_config(args, source_required=source_required)
-    target = args.target_lang or values.pop("target_lang", None)
-    values.pop("target_lang", None)
+    recorded = values.pop("target_lang", None)  # --baseline: the baseline's
+    target = recorded if args.target_lang is None else args.target_lang  # "" is refused by the run, not dropped
     translator, model = systems(args)[0]
     return RunConfig(
         translator=translator, model=model,
@@ -246,7 +277,7 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
         target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
         concurrency=args.concurrency, device=args.device, progress=progress_bars(args.no_progress),
         engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
-        jobs=args.jobs, force=args.force, **values,
+        jobs=args.jobs, force=args.force, cases=getattr(args, "cases", None), **values,
     )
 
 
@@ -258,10 +289,14 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     chosen = systems(args)
     outs = _outs(config, chosen, args.out)
+    if len(chosen) > 1:
+        config = _same_target(config, chosen)
     results = []
     for (name, model), out in zip(chosen, outs):
         results.append(run_pipeline(replace(config, translator=name, model=model, out=out)))
         _print_summary(results[-1])
+        if config.cases:
+            _regression(config.cases, results[-1])
     _compare(args.baseline or (results[0].run_dir if len(results) > 1 else None), results, config.cache_dir)
     incomplete = [r for r in results if r.incomplete]
     if incomplete:
@@ -269,6 +304,22 @@ def run(args: argparse.Namespace) -> int:
 
         raise IncompleteRunError("; ".join(f"{r.incomplete}; the reports are in {r.run_dir}" for r in incomplete))
     return 0
+
+
+def _same_target(config, chosen: list[tuple[str, str | None]]):
+    """Several systems translate into one language: --target-lang, else the first system's
+    default (Apertium's es for ``apertium,marian:MODEL``, not MarianMT's zh); and every system's
+    models are checked before the first one runs, so that none fails half-way through."""
+    from dataclasses import replace
+
+    from ..downloads import check_needs
+    from ..translators import TRANSLATORS
+
+    target = config.target_lang or TRANSLATORS.get(chosen[0][0]).default_target
+    config = replace(config, target_lang=target)
+    for name, model in chosen:
+        check_needs(replace(config, translator=name, model=model), target)
+    return config
 
 
 def _outs(config, chosen: list[tuple[str, str | None]], out: str | None) -> list[str | None]:
@@ -301,6 +352,20 @@ def _compare(reference, results, cache_dir) -> None:
         c = comparison.status_counts()
         print(f"sit: compare with {reference}: {c['new']} new, {c['fixed']} fixed, {c['persisting']} persisting, "
               f"{c['changed']} changed: {written['text']}", file=sys.stderr)
+
+
+def _regression(cases_path: str, result) -> None:
+    """Which exported cases still fail on this run (regression.jsonl in its directory), on stderr."""
+    from ..regression import load_cases, regression_results, summary_line, write_results
+
+    results = regression_results(load_cases(cases_path), result.issues)
+    path = write_results(result.run_dir, results)
+    print(f"sit: regression: {summary_line(results)}: {path}", file=sys.stderr)
+    for r in results[:20]:
+        state = "FAIL" if r["still_fails"] else "pass"
+        print(f"  {state} {r['relation']} [{r['source_id']}] {'; '.join(r['bugs'])[:100]}", file=sys.stderr)
+    if len(results) > 20:
+        print(f"  ... {len(results) - 20} more in {path}", file=sys.stderr)
 
 
 def _print_summary(result) -> None:

@@ -16,20 +16,25 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError, InputError
 from ..records import Issue, Pair
 from ..rundir import RunData, load_run
-from .model import CaseKey, ComparedCase, Comparison, RunSide
+from .model import CaseKey, ClusterStatus, ComparedCase, Comparison, RunSide
 from .stats import SAMPLES, count_intervals, score_deltas
 
 
 def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | RunData, *,
                  references: Optional[str | os.PathLike] = None, cache_dir: Optional[str] = None,
-                 samples: int = SAMPLES) -> Comparison:
+                 samples: int = SAMPLES, judge=None, allow_different: bool = False) -> Comparison:
     """BASE and NEW compared case by case, with the aggregates (:mod:`sit.compare.stats`);
     ``references`` (a file, one reference translation per line of the runs' input) adds corpus
     score deltas. s_tgt scores are kept in the cache at ``cache_dir`` (sit's default cache when
-    None), as a run keeps them."""
+    None), as a run keeps them. ``judge`` (a :class:`sit.judge.Judge`) gives every case whose
+    translations changed a verdict on NEW's against BASE's (:func:`judge_cases`). Runs that built
+    or judged their cases differently are refused (:func:`check_same_cases`) unless
+    ``allow_different``; then the comparison warns of it."""
     base_run = base if isinstance(base, RunData) else load_run(base)
     new_run = new if isinstance(new, RunData) else load_run(new)
     sentences = check_comparable(base_run, new_run)
+    if not allow_different:
+        check_same_cases(base_run, new_run)
     base_cases, new_cases = _cases(base_run), _cases(new_run)
     shared = [k for k in base_cases if k in new_cases]
     base_tr, new_tr = _translations(base_run), _translations(new_run)
@@ -45,14 +50,66 @@ def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | Run
                       new_translations=tuple(new_tr.get(t) for t in texts),
                       s_tgt=tuple(s_tgt.get(t) for t in texts))
         cases.extend(_statuses(common, base_found.get(key, {}), new_found.get(key, {})))
+    if judge is not None:
+        cases = judge_cases(cases, judge)
     only_base, only_new = len(base_cases) - len(shared), sum(1 for k in new_cases if k not in base_cases)
     scores = _score_deltas(references, sentences, base_tr, new_tr, samples) if references else ()
     return Comparison(
         _side(base_run), _side(new_run), tuple(cases),
         count_intervals(list(sentences), base_run.issues, new_run.issues, samples=samples), scores,
         only_base, only_new, tuple(_warnings(base_run, new_run, only_base, only_new)),
-        {"references": str(references) if references else None, "samples": samples},
+        {"references": str(references) if references else None, "samples": samples,
+         **({"judge": judge.name} if judge is not None else {})},
+        match_clusters(base_run, new_run),
     )
+
+
+def judge_cases(cases: Sequence[ComparedCase], judge) -> list[ComparedCase]:
+    """``cases`` with the judge's verdict on each whose translations changed: every side (source,
+    case) that both runs translated differently is judged once (a = BASE's, b = NEW's translation,
+    each distinct triple once, in one batch); the case got ``worse`` where NEW's translation of a
+    side is judged worse and of no side better, ``better`` the other way round, else ``tie``."""
+    from dataclasses import replace
+
+    def triples(c: ComparedCase) -> list[Optional[tuple[str, str, str]]]:
+        pairs = zip((c.key.source, c.key.case), c.base_translations, c.new_translations)
+        return [(t, b, n) if b is not None and n is not None and b != n else None for t, b, n in pairs]
+
+    todo = list(dict.fromkeys(t for c in cases if c.translation_changed for t in triples(c) if t))
+    verdicts = dict(zip(todo, judge.judge(todo))) if todo else {}
+    out = []
+    for c in cases:
+        mine = [verdicts.get(t) if t else None for t in triples(c)]
+        if not any(mine):
+            out.append(c)
+            continue
+        said = {v.worse for v in mine if v is not None}
+        judged = "worse" if said >= {"b"} and "a" not in said else "better" if said >= {"a"} and "b" not in said else "tie"
+        out.append(replace(c, judged=judged, verdicts=tuple(v.to_dict() if v else None for v in mine)))
+    return out
+
+
+def match_clusters(base: RunData, new: RunData) -> tuple[ClusterStatus, ...]:
+    """The root causes of both runs matched by cluster id (a hash of what the bug is): NEW's in
+    its order (new or persisting), then those only BASE has (fixed); each with its mark."""
+    from ..errors import InputError
+    from ..report.clustermarks import load_marks
+    from ..report.clusters import run_clusters
+
+    before = {c.cluster_id: c for c in run_clusters(base)}
+    after = {c.cluster_id: c for c in run_clusters(new)}
+    try:
+        marks = {**load_marks(base.path), **load_marks(new.path)}
+    except InputError:
+        marks = {}
+    out = []
+    for cid, c in after.items():
+        old = before.get(cid)
+        out.append(ClusterStatus(cid, c.title, "persisting" if old else "new", len(old.issues) if old else 0,
+                                 len(c.issues), c.rank, (marks.get(cid) or {}).get("label")))
+    out += [ClusterStatus(cid, c.title, "fixed", len(c.issues), 0, c.rank, (marks.get(cid) or {}).get("label"))
+            for cid, c in before.items() if cid not in after]
+    return tuple(out)
 
 
 def _statuses(common: dict[str, Any], base: dict[str, Issue], new: dict[str, Issue]) -> list[ComparedCase]:
@@ -90,6 +147,25 @@ def check_comparable(base: RunData, new: RunData) -> dict[int, str]:
         raise ConfigError(f"BASE and NEW tested different {what}; compare runs of the same relations "
                           "(sit run --baseline BASE_RUN takes BASE's)")
     return a
+
+
+#: the signature's fields that decide which test cases a run builds and how it judges them: runs
+#: that differ in one compare unlike with unlike (the translator is what a comparison may change)
+CASE_FIELDS = ("perturber", "perturber_model", "perturber_options", "num_perturb", "seed", "parser", "parser_model",
+               "distance", "threshold", "top_k")
+
+
+def check_same_cases(base: RunData, new: RunData) -> None:
+    """A ConfigError naming each of :data:`CASE_FIELDS` in which BASE and NEW differ, and the
+    test cases only one of them has, where any do."""
+    sa, sb = base.signature, new.signature
+    differ = [f"{f} ({getattr(sa, f)} and {getattr(sb, f)})" for f in CASE_FIELDS if getattr(sa, f) != getattr(sb, f)]
+    if not differ:
+        return
+    a, b = set(_cases(base)), set(_cases(new))
+    raise ConfigError(f"BASE and NEW are not comparable: they differ in {', '.join(differ)}, so "
+                      f"{len(a - b)} test case(s) are only in BASE and {len(b - a)} only in NEW; run NEW with "
+                      "`sit run --baseline BASE_RUN`, which takes BASE's choices, or pass --allow-different")
 
 
 def _sentences(run: RunData) -> dict[int, str]:

@@ -57,6 +57,8 @@ def _tables(c: Comparison) -> str:
         parts.append('<section class="panel full"><h2>Findings (95% bootstrap interval over sentences)</h2>'
                      f'<table class="cmp num"><tr><th>group</th><th>BASE</th><th>NEW</th><th>NEW − BASE</th></tr>'
                      f'{agg}</table></section>')
+    if c.clusters:
+        parts.append(_clusters(c))
     if c.scores:
         sc = [(escape(s.metric), escape(f"BASE {s.base:.2f}, NEW {s.new:.2f}, delta {s.delta:+.2f}, p = {s.p_value:.4f}"))
               for s in c.scores]
@@ -65,6 +67,20 @@ def _tables(c: Comparison) -> str:
     return ('<div class="panels">' + "".join(parts) + "</div>" + '<details id="run-details"><summary>Both '
             f'signatures side by side</summary><div class="panels"><section class="panel wide">{_signatures(c)}'
             "</section></div></details>")
+
+
+def _clusters(c: Comparison, listed: int = 30) -> str:
+    """The root causes matched across the runs: new and fixed first, then persisting, each with its mark."""
+    n = c.cluster_counts()
+    chosen = sorted(c.clusters, key=lambda k: ("new", "fixed", "persisting").index(k.status))[:listed]
+    rows = "".join(f'<tr><td class="status-{escape(k.status)}">{escape(k.status)}</td><td>{escape(k.title)}</td>'
+                   f'<td>{k.base_findings:,}</td><td>{k.new_findings:,}</td><td>{escape(k.label or "")}</td></tr>'
+                   for k in chosen)
+    more = (f"<p>{len(c.clusters) - listed:,} more (each run's clusters.jsonl lists its own)</p>"
+            if len(c.clusters) > listed else "")
+    return (f'<section class="panel full"><h2>Bugs by root cause: {n["new"]:,} new, {n["fixed"]:,} fixed, '
+            f'{n["persisting"]:,} persisting</h2><table class="cmp"><tr><th>status</th><th>bug</th><th>BASE</th>'
+            f'<th>NEW</th><th>mark</th></tr>{rows}</table>{more}</section>')
 
 
 def _signatures(c: Comparison, only_differing: bool = False) -> str:

@@ -56,6 +56,11 @@ class ComparedCase:
     new: Optional[Issue] = None
     #: what the two texts of the case are, as its relation tells (``run.json``'s relations_told)
     sides: tuple[str, str] = ("source", "perturbed")
+    #: the judge's verdict on NEW against BASE where a translation changed (``sit compare --judge``):
+    #: "worse", "better" or "tie" ("" where not judged); ``verdicts`` holds one
+    #: :class:`~sit.judge.Verdict` record (as a dict, a = BASE, b = NEW) per side whose translation changed
+    judged: str = ""
+    verdicts: tuple[Optional[dict[str, Any]], Optional[dict[str, Any]]] = (None, None)
 
     @property
     def relation(self) -> str:
@@ -69,6 +74,11 @@ class ComparedCase:
     @property
     def translation_changed(self) -> bool:
         return self.base_translations != self.new_translations
+
+    @property
+    def changed_persisting(self) -> bool:
+        """A finding in both runs whose translations differ (not the same finding left as it was)."""
+        return self.status == "persisting" and self.translation_changed
 
     @property
     def min_s_tgt(self) -> Optional[float]:
@@ -91,6 +101,9 @@ class ComparedCase:
             "base": self.base.to_dict() if self.base else None,
             "new": self.new.to_dict() if self.new else None,
             "sides": list(self.sides),
+            "translation_changed": self.translation_changed,
+            "judged": self.judged,
+            "verdicts": list(self.verdicts),
         }
 
     @classmethod
@@ -103,6 +116,7 @@ class ComparedCase:
             base=Issue.from_dict(d["base"]) if d.get("base") else None,
             new=Issue.from_dict(d["new"]) if d.get("new") else None,
             sides=tuple(d.get("sides", ("source", "perturbed"))),
+            judged=d.get("judged", ""), verdicts=tuple(d.get("verdicts", (None, None))),
         )
 
 
@@ -185,6 +199,31 @@ class ScoreDelta:
 
 
 @dataclass(frozen=True)
+class ClusterStatus:
+    """One root cause (:mod:`sit.report.clusters`) matched across BASE and NEW by its id:
+    ``new`` (in NEW only), ``fixed`` (in BASE only) or ``persisting``, with its findings in each
+    run and its triage mark (NEW's ``cluster-marks.jsonl``, else BASE's)."""
+
+    cluster_id: str
+    title: str
+    status: str
+    base_findings: int
+    new_findings: int
+    rank: int  # its rank in NEW (in BASE for a fixed one)
+    label: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cluster_id": self.cluster_id, "title": self.title, "status": self.status,
+                "base_findings": self.base_findings, "new_findings": self.new_findings, "rank": self.rank,
+                "label": self.label}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "ClusterStatus":
+        return cls(d["cluster_id"], d["title"], d["status"], d["base_findings"], d["new_findings"], d["rank"],
+                   d.get("label"))
+
+
+@dataclass(frozen=True)
 class Comparison:
     """BASE and NEW compared: every matched test case with its status, the cases only one run
     has (``only_base`` / ``only_new``: different perturbers or versions), and the aggregates."""
@@ -198,6 +237,12 @@ class Comparison:
     only_new: int = 0
     warnings: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    clusters: tuple[ClusterStatus, ...] = ()  # root causes matched by id: new, fixed, persisting
+
+    def cluster_counts(self) -> dict[str, int]:
+        """Root causes per status (new, fixed, persisting)."""
+        counts = Counter(c.status for c in self.clusters)
+        return {s: counts.get(s, 0) for s in ("new", "fixed", "persisting")}
 
     def by_status(self, status: str) -> list[ComparedCase]:
         return [c for c in self.cases if c.status == status]
@@ -206,6 +251,13 @@ class Comparison:
         """Cases per status, every status present (0 where none)."""
         counts = Counter(c.status for c in self.cases)
         return {s: counts.get(s, 0) for s in STATUSES}
+
+    def judge_counts(self) -> dict[str, int]:
+        """Cases the judge found worse, better and tied in NEW (``sit compare --judge``), and the
+        persisting findings whose translations changed."""
+        counts = Counter(c.judged for c in self.cases if c.judged)
+        return {"worse": counts.get("worse", 0), "better": counts.get("better", 0), "tie": counts.get("tie", 0),
+                "changed_persisting": sum(1 for c in self.cases if c.changed_persisting)}
 
     def table(self) -> dict[str, dict[str, int]]:
         """Cases per group (relation and kind) and status. A case with no finding counts under its
@@ -218,10 +270,11 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {"base": self.base.to_dict(), "new": self.new.to_dict(), "status_counts": self.status_counts(),
+                "judge_counts": self.judge_counts(),
                 "table": self.table(), "counts_by_group": [c.to_dict() for c in self.counts_by_group],
                 "scores": [s.to_dict() for s in self.scores], "only_base": self.only_base,
                 "only_new": self.only_new, "warnings": list(self.warnings), "options": dict(self.options),
-                "cases": [c.to_dict() for c in self.cases]}
+                "cases": [c.to_dict() for c in self.cases], "clusters": [c.to_dict() for c in self.clusters]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Comparison":
@@ -230,4 +283,4 @@ class Comparison:
                    tuple(CountInterval.from_dict(c) for c in d.get("counts_by_group", ())),
                    tuple(ScoreDelta.from_dict(s) for s in d.get("scores", ())),
                    d.get("only_base", 0), d.get("only_new", 0), tuple(d.get("warnings", ())),
-                   dict(d.get("options", {})))
+                   dict(d.get("options", {})), tuple(ClusterStatus.from_dict(c) for c in d.get("clusters", ())))

@@ -10,31 +10,37 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError
+from ..report.budget import MAX_CHARS, Budget, fit
 from ..report.markdown import md_escape
 from ..report.model import SIGNATURE_FIELDS
 from ..rundir import write_text_atomic
 from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
-from ..text import squeeze
+from ..text import inert_markdown, printable, squeeze
 
 FORMATS = ("text", "markdown", "html", "jsonl", "junit")
 FILENAMES = {"text": "compare.txt", "markdown": "compare.md", "html": "compare.html", "jsonl": "compare.jsonl",
              "junit": "compare.xml"}
+#: where every case is, said where the markdown was cut to fit
+FULL_COMPARISON = "`sit compare BASE NEW -f text` (or `-f html`) lists every case"
 #: cases listed per status in the markdown (a pull-request comment holds 65,536 characters)
 MARKDOWN_LISTED = 25
 #: the statuses whose cases the text and markdown list (unchanged cases are only counted)
 LISTED = ("new", "fixed", "persisting", "changed")
 
 
-def render(comparison: Comparison, fmt: str) -> str:
-    """``comparison`` as ``fmt`` (one of :data:`FORMATS`)."""
-    renderers = {"text": render_text, "markdown": render_markdown, "jsonl": render_jsonl, "junit": render_junit}
+def render(comparison: Comparison, fmt: str, max_chars: Optional[int] = MAX_CHARS) -> str:
+    """``comparison`` as ``fmt`` (one of :data:`FORMATS`); markdown within ``max_chars``."""
+    renderers = {"text": render_text, "markdown": lambda c: render_markdown(c, max_chars=max_chars),
+                 "jsonl": render_jsonl, "junit": render_junit}
     if fmt == "html":
         from .html import render_html
 
         return render_html(comparison)
     if fmt not in renderers:
         raise ConfigError(f"unknown comparison format {fmt!r}; use one of: {', '.join(FORMATS)}")
-    return renderers[fmt](comparison)
+    safe = {"text": printable, "markdown": inert_markdown}.get(fmt, lambda text: text)  # see sit.text
+    text = safe(renderers[fmt](comparison))
+    return fit(text, max_chars, FULL_COMPARISON) if fmt == "markdown" else text
 
 
 def write_comparison(comparison: Comparison, folder: str | os.PathLike,
@@ -113,6 +119,27 @@ def summary_line(comparison: Comparison) -> str:
             f" ({len(comparison.cases)} test case record(s) over {comparison.base.sentences} sentence(s))")
 
 
+def judge_lines(comparison: Comparison) -> list[str]:
+    """What the judge said (``sit compare --judge``), and how many persisting findings changed
+    translation; nothing where neither applies."""
+    counts, name = comparison.judge_counts(), comparison.options.get("judge")
+    lines = []
+    if name:
+        lines.append(f"judge {name}: {counts['worse']} test case(s) worse in NEW, {counts['better']} better, "
+                     f"{counts['tie']} tie(s), of those whose translations changed")
+    if counts["changed_persisting"]:
+        lines.append(f"{counts['changed_persisting']} persisting finding(s) with changed translations "
+                     "(marked [translation changed])")
+    return lines
+
+
+def case_marks(case: ComparedCase) -> str:
+    """`` [translation changed]`` on a persisting finding whose translations differ, and the judge's
+    verdict (`` [judge: worse]``) where it gave one."""
+    marks = " [translation changed]" if case.changed_persisting else ""
+    return marks + (f" [judge: {case.judged}]" if case.judged else "")
+
+
 def format_interval(iv: tuple[float, float], signed: bool = False) -> str:
     f = "{:+g}" if signed else "{:g}"
     return f"[{f.format(iv[0])}, {f.format(iv[1])}]"
@@ -130,19 +157,37 @@ def render_text(comparison: Comparison) -> str:
     width = max(len(r[0]) for r in signature_rows(c))
     for label, a, b, differs in signature_rows(c):
         lines.append(f"  {label:<{width}}  {a}" + (f"  ->  {b}" if differs else "  (same)"))
-    lines += ["", f"test cases: {summary_line(c)}", ""]
+    lines += ["", f"test cases: {summary_line(c)}"] + judge_lines(c) + [""]
     table = c.table()
     if table:
         lines.append(f"  {'group':<18}" + "".join(f"{s:>12}" for s in STATUSES))
         lines += [f"  {g:<18}" + "".join(f"{row[s]:>12}" for s in STATUSES) for g, row in table.items()]
         lines.append("")
     lines += _aggregates_text(c)
+    lines += cluster_lines(c)
     lines += [f"warning: {w}" for w in c.warnings]
     for status, cases in listed_cases(c):
         lines += ["", f"== {status.upper()} ({len(cases)}): {STATUS_TITLES[status]}", ""]
         for case in cases:
             lines += _case_text(case)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def cluster_lines(c: Comparison, listed: int = 15) -> list[str]:
+    """The root causes matched across the runs (:meth:`Comparison.cluster_counts`), the new and
+    fixed ones listed first (at most ``listed`` of each status)."""
+    if not c.clusters:
+        return []
+    counts = c.cluster_counts()
+    lines = [f"bugs by root cause: {counts['new']} new, {counts['fixed']} fixed, {counts['persisting']} persisting"]
+    for status in ("new", "fixed", "persisting"):
+        chosen = [k for k in c.clusters if k.status == status]
+        for k in chosen[:listed]:
+            mark = f" [marked {k.label}]" if k.label else ""
+            lines.append(f"  {status:<10} {k.base_findings:>4} -> {k.new_findings:<4} {k.title}{mark} ({k.cluster_id})")
+        if len(chosen) > listed:
+            lines.append(f"  {status:<10} ... {len(chosen) - listed} more")
+    return lines + [""]
 
 
 def _aggregates_text(c: Comparison) -> list[str]:
@@ -169,7 +214,7 @@ _MD_WHICH = {"both": " (both):", "BASE": ", BASE:", "NEW": ", NEW:"}
 
 def _case_text(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"[{case.source_id}] {case.group} ({change(case)}), {s_tgt_text(case)}",
+    lines = [f"[{case.source_id}] {case.group} ({change(case)}), {s_tgt_text(case)}{case_marks(case)}",
              f"     {a + ':':11} {case.key.source}", f"     {b + ':':11} {case.key.case}"]
     lines += [f"     {side} translation {_TEXT_WHICH[which]} {text}" for side, which, text in translation_rows(case)]
     for name, issue in (("BASE", case.base), ("NEW", case.new)):
@@ -182,17 +227,23 @@ def _case_text(case: ComparedCase) -> list[str]:
 
 # --------------------------------------------------------------------------- markdown
 
-def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> str:
+def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED, max_chars: Optional[int] = MAX_CHARS) -> str:
     """Markdown for a pull-request comment: the verdict, the table per group and status, the
     aggregates, the signatures side by side (the fields that differ) and up to ``listed`` cases per
-    status in collapsed ``<details>``."""
+    status in collapsed ``<details>``, as many as fit in ``max_chars`` (:mod:`sit.report.budget`)."""
     c = comparison
     counts = c.status_counts()
     verdict = "regressions" if counts["new"] else "no new findings"
     lines = [f"## sit compare: {counts['new']} new, {counts['fixed']} fixed ({verdict})", "",
-             f"{md_escape(summary_line(c))}", ""]
+             f"{md_escape(summary_line(c))}", ""] + [md_escape(line) + "\n" for line in judge_lines(c)]
     lines += ["| group | " + " | ".join(STATUSES) + " |", "| --- |" + " ---: |" * len(STATUSES)]
     lines += ["| " + md_escape(g) + " | " + " | ".join(str(row[s]) for s in STATUSES) + " |" for g, row in c.table().items()]
+    if c.clusters:
+        lines += ["", "| root cause (bug) | status | BASE | NEW | mark |", "| --- | --- | ---: | ---: | --- |"]
+        lines += [f"| {md_escape(k.title)} | {k.status} | {k.base_findings} | {k.new_findings} | {md_escape(k.label or '')} |"
+                  for k in [k for k in c.clusters if k.status != "persisting"][:listed]]
+        n = c.cluster_counts()
+        lines.append(f"| {n['persisting']} persisting root cause(s) | persisting | | | |")
     if c.counts_by_group:
         lines += ["", "| findings | BASE | NEW | NEW − BASE (95% bootstrap over sentences) |", "| --- | ---: | ---: | ---: |"]
         lines += [f"| {md_escape(g.group)} | {g.base} | {g.new} | {g.delta:+d} {format_interval(g.delta_interval, True)} |"
@@ -207,15 +258,18 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED) -> st
     lines += ["", "<details><summary>signature lines</summary>", "", "```",
               f"BASE {_one_line(c.base.signature_line)}", f"NEW  {_one_line(c.new.signature_line)}", "```", "",
               "</details>"]
+    budget = Budget(max_chars)
+    budget.fixed(lines)
     for status, cases in listed_cases(c):
-        lines += ["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> ({len(cases)}): "
-                  f"{STATUS_TITLES[status]}</summary>", ""]
+        lines += budget.fixed(["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> "
+                               f"({len(cases)}): {STATUS_TITLES[status]}</summary>", ""])
         for case in cases[:listed]:
-            lines += _case_md(case)
+            lines += budget.item(_case_md(case))
         if len(cases) > listed:
-            lines += [f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""]
+            lines += budget.fixed([f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""])
         lines.append("</details>")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    lines += budget.note("case(s)", FULL_COMPARISON)
+    return fit("\n".join(lines).rstrip("\n") + "\n", max_chars, FULL_COMPARISON)
 
 
 def _one_line(text: str) -> str:
@@ -225,8 +279,9 @@ def _one_line(text: str) -> str:
 
 def _case_md(case: ComparedCase) -> list[str]:
     a, b = sides(case)
-    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}",
-             f"  - {a}: {md_escape(case.key.source)}", f"  - {b}: {md_escape(case.key.case)}"]
+    lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}"
+             f"{md_escape(case_marks(case))}",
+             f"  - {md_escape(a)}: {md_escape(case.key.source)}", f"  - {md_escape(b)}: {md_escape(case.key.case)}"]
     lines += [f"  - {side} translation{_MD_WHICH[which]} {md_escape(text)}" for side, which, text in translation_rows(case)]
     return lines + [""]
 
@@ -247,13 +302,15 @@ def render_junit(comparison: Comparison) -> str:
     for case in comparison.cases:
         suite = suites.get(case.group)
         if suite is None:
-            suite = suites[case.group] = TestSuite(f"sit.{case.group}")
+            suite = suites[case.group] = TestSuite(printable(f"sit.{case.group}", one_line=True))
             xml.add_testsuite(suite)
-        test = TestCase(f"[{case.source_id}] {change(case)}: {case.key.case}", f"sit.{case.group}")
-        test.system_out = f"status: {case.status}\n" + "\n".join(_case_text(case))
+        # XML carries no control character nor lone surrogate: printable() writes them as \x1b, \udcff
+        test = TestCase(printable(f"[{case.source_id}] {change(case)}: {case.key.case}", one_line=True),
+                        printable(f"sit.{case.group}", one_line=True))
+        test.system_out = printable(f"status: {case.status}\n" + "\n".join(_case_text(case)))
         if case.status == "new":
-            failure = Failure(f"new {case.group} finding: {case.key.case}", "new")
-            failure.text = "\n".join(_case_text(case))
+            failure = Failure(printable(f"new {case.group} finding: {case.key.case}", one_line=True), "new")
+            failure.text = printable("\n".join(_case_text(case)))
             test.result = [failure]
         suite.append(test)  # add_testcase recounts the suite at each case: quadratic
     xml.update_statistics()  # counts every suite once

@@ -19,6 +19,7 @@ PARSERS = Registry(
                         "Stanza (default where its models are installed)"),
     },
     group="sit.parsers",
+    base="sit.parse.base:Parser",
 )
 
 

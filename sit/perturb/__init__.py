@@ -21,6 +21,7 @@ PERTURBERS = Registry(
         ),
     },
     group="sit.perturbers",
+    base="sit.perturb.base:Perturber",
 )
 
 # The noise catalogue (sit.perturb.noise): character-, word-, sentence- and document-level.

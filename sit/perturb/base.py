@@ -94,6 +94,7 @@ class Perturber(Stage):
         job = self.batch_job(
             "_perturb_keys",
             valid=_well_formed,
+            cacheable=bool,  # a sentence with no perturbation is perturbed again next time, never cached as []
             encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
             decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
             finish=self._finish_batch,

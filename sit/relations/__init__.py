@@ -49,6 +49,7 @@ RELATIONS = Registry(
                        "a text translates the same whatever its batch neighbours"),
     },
     group="sit.relations",
+    base="sit.relations.base:Relation",
 )
 
 
@@ -62,13 +63,15 @@ def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
 
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given; ``all``
-    stands for every registered relation."""
+    stands for sit's relations and those of the plugins ``$SIT_PLUGINS`` names (installing a
+    package does not add to what ``all`` runs; a plugin relation named itself runs)."""
+    from ..registry import plugins_allowed
     from ..validate import names_list
 
     names = names_list(value, "--relation")
-    if "all" in names:  # every registered relation, in the registry's order, once
-        names = tuple(dict.fromkeys(n for name in names
-                                    for n in (RELATIONS.names() if name == "all" else (name,))))
+    if "all" in names:  # every relation all stands for, in the registry's order, once
+        every = RELATIONS.names(plugins=plugins_allowed() is not None)
+        names = tuple(dict.fromkeys(n for name in names for n in (every if name == "all" else (name,))))
     if not names:
         raise ConfigError(f"--relation needs at least one of: {', '.join(RELATIONS.names())}")
     for name in names:

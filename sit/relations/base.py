@@ -57,6 +57,10 @@ class RunContext:
     #: the substitution pairs of the run's sentences (after :meth:`substitutions`)
     perturbations: list = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
+    #: text -> where it came from (:class:`sit.relations.every.Origin`), for every text of the run:
+    #: set by the pipeline once every relation has built its cases, so that the single-translation
+    #: checks see every translation the run made (empty: only a relation's own cases)
+    origins: dict = field(default_factory=dict)
 
     def perturber(self):
         """The run's substitution perturber (``--perturber``), built once."""
@@ -125,6 +129,9 @@ class Relation:
     #: the claim of each secondary kind of finding (``Issue.kind`` -> title), such as sit's
     #: ``untranslated``
     kinds: Mapping[str, str] = {}
+    #: whether :meth:`check` is given the translator's empty answers as they are (``""``: the
+    #: length relation's ``empty`` findings); to the others such a text is untranslated (None)
+    sees_empty = False
     #: the name of the relation's own finding (``Issue.kind`` ""), written as ``kind`` in
     #: issues.jsonl so that every finding names its kind (sit's ``structure``)
     kind = ""

@@ -32,3 +32,6 @@ class CaseRelation(VariantRelation):
 
     def key(self, kind: str, translation: str) -> str:
         return normalized(translation).casefold()
+
+    def change(self, kind: str, before: str, after: str) -> str:
+        return "case"

@@ -2,10 +2,15 @@
 and no word of the source stands in it verbatim where the target language has its own word (the
 untranslated-word rule the ``sit`` relation uses, :func:`sit.textcheck.untranslated.copied_words`).
 
-One case per sentence (its own translation; nothing new to translate). Findings:
+One case per sentence (its own translation; nothing new to translate); every other text the run
+translated (the variants of every relation) is checked by itself too (:mod:`sit.relations.every`).
+Findings: ``untranslated`` (the source came back as it was, with a word far more common in the
+source language than in the target: :func:`sit.textcheck.untranslated.returned_words`),
 ``wrong_language`` (the identifier gives another language at least ``confidence`` probability and
 the target language less than ``1 - confidence``, on translations of at least ``min_words``
-words), ``copied`` (source words copied verbatim).
+words), ``copied`` (source words copied verbatim, or a stretch of three or more source words; on a
+variant, only words the sentence itself writes in lower case: a ``sit`` substitute left as it was
+is ``sit.untranslated``'s, a word lower-cased by ``case`` is ``case``'s).
 """
 
 from __future__ import annotations
@@ -15,19 +20,22 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
-from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_words
+from ..words import COPY_CANDIDATE
+from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_runs, copied_words, returned_words
 from .base import Checked, Relation
+from .every import Origin, merged, other_texts, text_issue
 
 
 class LanguageRelation(Relation):
     name = "language"
     title = "the translation is not in the target language"
-    kinds = {"wrong_language": "the translation is in another language than the target",
+    kinds = {"untranslated": "the translation is the source as it was, in the source language",
+             "wrong_language": "the translation is in another language than the target",
              "copied": "source words stand verbatim in the translation where the target language has its own"}
     sides = ("source", "source")
 
     def __init__(self, ctx, *, confidence: float = 0.9, min_words: int = 4, copied: bool = True,
-                 min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "source-ratio"):
+                 min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "as-written"):
         super().__init__(ctx)
         from ..errors import ConfigError
         from ..validate import check_bool, check_number
@@ -61,27 +69,42 @@ class LanguageRelation(Relation):
         return [p.original for p in cases]
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        done = [(pair, y) for pair in cases if (y := translation.get(pair.original)) and y.strip()]
+        done = [(pair.original, y, Origin(pair.source_id)) for pair in cases
+                if (y := translation.get(pair.original)) and y.strip()]
+        compared = len(done)
+        # every other text the run translated (variants of every relation), each by itself
+        done += [(x, y, o) for x, y, o in other_texts(self.ctx.origins, translation, (p.original for p in cases))
+                 if y.strip()]
         target = self.ctx.target_lang
-        long = [y for _, y in done if len(y.split()) >= self.min_words] if self.identifier.knows(target) else []
+        long = [y for _, y, _ in done if len(y.split()) >= self.min_words] if self.identifier.knows(target) else []
         said = dict(zip(long, self.identifier.identify_all(long, target)))  # one batch, through the cache
-        found = [issue for pair, y in done for issue in self._issues(pair, y, said.get(y))]
-        return self.checked(found, cases=len(cases), compared=len(done), kinds=list(self.kinds))
+        found = [issue for x, y, origin in done for issue in self._issues(x, y, origin, said.get(y))]
+        return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=compared,
+                            kinds=list(self.kinds))
 
-    def _issues(self, pair: Pair, y: str, said: Optional[Identified]) -> list[Issue]:
-        target, out = self.ctx.target_lang, []
+    def _issues(self, text: str, y: str, origin: Origin, said: Optional[Identified]) -> list[Issue]:
+        target, source = self.ctx.target_lang, self.ctx.source_lang
+        returned = returned_words(text, y, source, target, min_zipf=self.min_zipf)
+        if returned:  # the source came back as it was
+            return [text_issue(self.name, text, y, origin, "untranslated", 2.0 + len(returned), {"words": returned})]
         if (said is not None and said.language != target and said.probability >= self.confidence
-                and said.expected <= 1 - self.confidence):
-            out.append(Issue(pair, y, y, 1.0 + said.probability, {}, kind="wrong_language",
-                             evidence={"language": said.language, "probability": round(said.probability, 4),
-                                       "target_probability": round(said.expected, 4)}))
-            return out  # a translation in another language copies words as a matter of course
-        if self.copied:
-            words = copied_words(_untokened(pair.original), _untokened(y), self.ctx.source_lang, target,
-                                 min_zipf=self.min_zipf, rule=self.untranslated)
-            if words:
-                out.append(Issue(pair, y, y, float(len(words)), {}, kind="copied", evidence={"words": words}))
-        return out
+                and said.expected <= 1 - self.confidence):  # such a translation copies words anyway
+            return [text_issue(self.name, text, y, origin, "wrong_language", 1.0 + said.probability,
+                               {"language": said.language, "probability": round(said.probability, 4),
+                                "target_probability": round(said.expected, 4)})]
+        if not self.copied:
+            return []
+        words = copied_words(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf,
+                             rule=self.untranslated)
+        if origin.pair is not None:  # a variant: only words the sentence itself writes so (a substitute
+            # left as it was is sit's finding, "monday" of a lower-cased variant is case's)
+            own = set(COPY_CANDIDATE.findall(origin.pair.original))
+            words = [w for w in words if w in own]
+        runs = copied_runs(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf)
+        if not words and not runs:
+            return []
+        return [text_issue(self.name, text, y, origin, "copied", len(words) + len(runs),
+                           {"words": words, **({"runs": runs} if runs else {})})]
 
 
 def _untokened(text: str) -> str:

@@ -9,8 +9,9 @@ Findings: ``loop`` (an n-gram of 1 to ``max_n`` words repeated back to back at l
 translation stops without final punctuation), ``ratio`` (the log ratio of translation to source
 characters at least ``max_z`` robust standard deviations (median, MAD) from the run's median, among
 texts of at least ``min_chars`` characters, where the run has at least ``min_texts`` of them).
-Translations of texts that are not the run's sentences (other relations' variants) are
-attributed to source id -1.
+Translations of other relations' variants are attributed to the sentence they belong to
+(``RunContext.origins``), and one kind of finding on several texts of a sentence is one finding
+that lists them (:func:`sit.relations.every.merged`); texts of no sentence have source id -1.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..words import TOKEN
 from .base import Checked, Relation
+from .every import merged
 
 _ENDS = re.compile(r"[.!?…][\"'”’»)\]]*\s*$")
 
@@ -61,10 +63,11 @@ class LengthRelation(Relation):
     name = "length"
     title = "a translation is looped, empty, cut off or of an outlying length"
     kinds = {"loop": "the translation repeats an n-gram far beyond the source (a loop)",
-             "empty": "the translation is empty",
+             "empty": "the translator returned nothing for a non-empty text",
              "cut": "the translation stops where the source goes on to the end of its sentence",
              "ratio": "the translation's length is far outside the run's own ratio to the source"}
     sides = ("source", "source")
+    sees_empty = True
 
     def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
                  min_chars: int = 20, min_texts: int = 30):
@@ -97,10 +100,11 @@ class LengthRelation(Relation):
         done = {x: y for x, y in translation.items() if y is not None and x.strip()}
         found = [i for x, y in done.items() for i in self._own(x, y)]
         found.extend(self._ratios(done))
-        return self.checked(found, cases=0, compared=len(done), kinds=list(self.kinds))
+        return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
 
     def _issue(self, x: str, y: str, kind: str, distance: float, evidence: dict) -> Issue:
-        pair = Pair(self._ids.get(x, -1), x, x, Edit(0, "", "", self.name, level="sentence", note=kind),
+        origin = self.ctx.origins.get(x)  # the sentence a variant belongs to, where the run knows it
+        pair = Pair(origin.source_id if origin is not None else self._ids.get(x, -1), x, x, Edit(0, "", "", self.name, level="sentence", note=kind),
                     relation=self.name)
         return Issue(pair, y, y, float(distance), {}, kind=kind, evidence=evidence)
 

@@ -6,8 +6,17 @@ changed changes exactly that number in its translation (mozilla/translations #10
 One case per sentence that has a number: the sentence and its copy with the first number's last
 digit changed (:func:`sit.textcheck.numbers.changed_number`). Findings on the sentence's own
 translation: ``missing`` (a number in no form), ``format`` (only in the source's form, where the
-target writes it otherwise), ``currency`` (the currency dropped); on the copy: ``changed`` (its
-translation is not the sentence's with that one number changed).
+target writes it otherwise), ``currency`` (the currency dropped), ``grouping`` (a number of five
+digits or more without the digit groups the target writes by CLDR: ``40000`` in English), and with
+``units=true`` ``unit`` (an imperial quantity kept in a metric target); on the copy: ``changed``
+(its translation is not the sentence's with that one number changed). Every other text the run
+translated is checked by itself too (:mod:`sit.relations.every`).
+
+As annotators judge (docs/precision.md, "Checks against MQM annotations"): a number that names
+(``SPSS 22.0``, ``phase 2`` -> ``fase II``, ``figure 3``, a citation ``[12]``) may stay as written
+or become a Roman numeral; a number written in words (``10`` -> ``zehn``, ``140亿`` -> ``fourteen
+billion``, through num2words) or with a scale word (``2,5 Millionen``) is there; an imperial
+quantity may be converted; ``25万`` is 250,000.
 """
 
 from __future__ import annotations
@@ -17,8 +26,11 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import normalized
-from ..textcheck.numbers import changed_number, currency_kept, find, numbers_of, target_forms
+from ..textcheck.numbers import (changed_number, converted_unit, currency_kept, find, metric_target, naming_number,
+                                numbers_of, scaled, spelled, target_forms,
+                                to_convert, ungrouped, ungrouped_in)
 from .base import Checked, Relation
+from .every import Origin, merged, other_texts, text_issue
 
 
 class NumbersRelation(Relation):
@@ -27,17 +39,22 @@ class NumbersRelation(Relation):
     kinds = {"missing": "a number of the source is missing from the translation",
              "format": "a number is written the source language's way, not the target's",
              "currency": "the currency of an amount was dropped",
+             "grouping": "a number of five digits or more is written without the target language's digit groups",
+             "unit": "an imperial quantity was kept as it was where the target language measures in metric",
              "changed": "changing one number of the source changed more than that number in the translation"}
-    sides = ("source", "number changed")
+    sides = ("source", "number_changed")
 
-    def __init__(self, ctx, *, changed: bool = True):
+    def __init__(self, ctx, *, changed: bool = True, units: bool = False):
         super().__init__(ctx)
         from ..validate import check_bool
 
         self.changed = check_bool(changed, "numbers.changed")
+        #: report imperial quantities kept in a metric target (``unit``); off by default: MQM
+        #: annotators ask for the conversion on some sentences and not on others (docs/precision.md)
+        self.units = check_bool(units, "numbers.units")
 
     def signature(self) -> dict[str, Any]:
-        return {"changed": self.changed}
+        return {"changed": self.changed, **({"units": True} if self.units else {})}
 
     def describe(self) -> str:
         return ("numbers: kept and written the target's way (Babel/CLDR)"
@@ -67,28 +84,43 @@ class NumbersRelation(Relation):
             if y is None or (self.changed and y2 is None):
                 continue
             compared += 1
-            found.extend(self._kept(pair, y, y2 or y))
+            found.extend(self._kept(pair.original, y, Origin(pair.source_id)))
             if self.changed:
                 found.extend(self._changed(pair, y, y2))
-        return self.checked(found, cases=len(cases), compared=compared, kinds=list(self.kinds))
+        # every other text the run translated (variants of every relation), each by itself
+        for x, y, origin in other_texts(self.ctx.origins, translation, (p.original for p in cases)):
+            found.extend(self._kept(x, y, origin))
+        return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=compared,
+                            kinds=list(self.kinds))
 
-    def _kept(self, pair: Pair, y: str, y2: str) -> list[Issue]:
-        """The numbers of the sentence missing from its translation, in the source's format, or
+    def _kept(self, text: str, y: str, origin: Origin) -> list[Issue]:
+        """The numbers of ``text`` missing from its translation ``y``, in the source's format, or
         without their currency: one issue per kind, its distance the numbers of that kind."""
         target = self.ctx.target_lang
         by_kind: dict[str, list[dict]] = {}
-        for number in numbers_of(pair.original, self.ctx.source_lang):
+        for number in numbers_of(text, self.ctx.source_lang):
             forms = target_forms(number, target)
             if any(find(f, y) for f in forms):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
+                if not kind and ungrouped(number, y, target) and not naming_number(text, number):
+                    kind = "grouping"  # 40000 where the target writes 40,000
+                if not kind and self.units and to_convert(text, number) and metric_target(target):
+                    kind = "unit"  # 15 feet -> 15 Fuß: annotators ask for metres
             elif number.text not in forms and find(number.text, y):
-                kind = "format"
+                kind = "" if naming_number(text, number) else "format"  # a version stays as written
+            elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
+                  or converted_unit(text, number)):
+                kind = ""  # written in words, a Roman numeral, or a converted imperial quantity
             else:
                 kind = "missing"
             if kind:
                 by_kind.setdefault(kind, []).append(
                     {"number": (number.currency or "") + number.text, "expected": list(forms)})
-        return [Issue(pair, y, y2, float(len(items)), {}, kind=kind, evidence={"numbers": items})
+        seen = {item["expected"][0] for item in by_kind.get("grouping", ())}
+        for digits, grouped in ungrouped_in(y, text, target):  # a number the source writes otherwise (两万)
+            if grouped not in seen:
+                by_kind.setdefault("grouping", []).append({"number": digits, "expected": [grouped]})
+        return [text_issue(self.name, text, y, origin, kind, len(items), {"numbers": items})
                 for kind, items in by_kind.items()]
 
     def _changed(self, pair: Pair, y: str, y2: str) -> list[Issue]:

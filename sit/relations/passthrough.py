@@ -20,6 +20,7 @@ from ..records import Edit, Issue, Pair
 from ..textcheck.compare import changed_words, difference, normalized
 from ..textcheck.tokens import missing_tokens, tokens_of, without
 from .base import Checked, Relation
+from .every import Origin, merged, other_texts, text_issue
 
 #: the tokens a copy gets, by name (markup wraps the first word in it)
 INSERTS = {"url": "https://example.org/report", "email": "press@example.org", "handle": "@newsdesk",
@@ -45,7 +46,7 @@ class PassthroughRelation(Relation):
     title = "a pass-through token was not carried over verbatim"
     kinds = {"missing": "a URL, address, handle, hashtag, emoji, code, placeholder or tag is not in the translation verbatim",
              "context": "inserting a pass-through token changed the rest of the translation"}
-    sides = ("source", "token inserted")
+    sides = ("source", "token_inserted")
 
     def __init__(self, ctx, *, inserts: Any = None):
         super().__init__(ctx)
@@ -79,14 +80,19 @@ class PassthroughRelation(Relation):
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         done = self.translated(cases, translation)
         found = [issue for pair, y, y2 in done for issue in self._issues(pair, y, y2)]
-        return self.checked(found, cases=len(cases), compared=len(done), kinds=list(self.kinds))
+        # every other text the run translated (variants of every relation), each by itself
+        for x, y, origin in other_texts(self.ctx.origins, translation, (p.original for p in cases)):
+            lost = missing_tokens(x, y)
+            if lost:
+                found.append(text_issue(self.name, x, y, origin, "missing", len(lost), _lost(lost)))
+        return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=len(done),
+                            kinds=list(self.kinds))
 
     def _issues(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         out = []
         lost = missing_tokens(pair.original, y)
         if lost:
-            out.append(Issue(pair, y, y2, float(len(lost)), {}, kind="missing",
-                             evidence={"tokens": [{"token": t.text[:200], "type": t.kind} for t in lost]}))
+            out.append(text_issue(self.name, pair.original, y, Origin(pair.source_id), "missing", len(lost), _lost(lost)))
         token = pair.edit.after
         if not token or pair.perturbed == pair.original:
             return out
@@ -104,3 +110,8 @@ class PassthroughRelation(Relation):
             out.append(Issue(pair, y, y2, float(max(1, changed_words(y, rest))), {}, kind="context",
                              evidence={"token": token, "difference": difference(normalized(y), normalized(rest))}))
         return out
+
+
+def _lost(tokens) -> dict[str, Any]:
+    """The evidence of a ``missing`` finding: the tokens not carried over, with their kinds."""
+    return {"tokens": [{"token": t.text[:200], "type": t.kind} for t in tokens]}

@@ -4,28 +4,64 @@ space: the translation changes by that mark only (mozilla/translations #177)."""
 from __future__ import annotations
 
 import re
+from typing import Mapping, Optional, Sequence
 
+from ..records import Pair
 from ..textcheck.compare import normalized
+from .base import Checked
+from .every import merged, other_texts, text_issue
 from .variants import VariantRelation
 
 #: curly quotes and apostrophes, and the straight marks they stand for
 CURLY = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
 _FINAL = re.compile(r"[\s.。]+$")
+#: sentence-final marks of any script, by what they mark
+FINAL_MARKS = {"?": "?", "？": "?", "؟": "?", "!": "!", "！": "!", ".": ".", "。": ".", "।": "."}
+_AFTER_FINAL = "\"'”’»)]}」』 \t\n"  # what may follow a final mark
+
+
+def final_mark(text: str) -> str:
+    """What ``text``'s last mark is (``?``, ``!`` or ``.``, whatever the script), closing quotes
+    and brackets aside; "" where it ends otherwise."""
+    return FINAL_MARKS.get(text.rstrip(_AFTER_FINAL)[-1:], "")
+
+
+def final_changed(source: str, translation: str) -> Optional[tuple[str, str]]:
+    """(source's mark, translation's) where a question or an exclamation does not end as one, or
+    a statement ends as a question or an exclamation; None where the final mark is kept (a
+    translation that stops without one is ``length``'s ``cut``)."""
+    a, b = final_mark(source), final_mark(translation)
+    if (a in "?!" and a and b != a) or (a == "." and b in "?!" and b):
+        return a, b
+    return None
+
+
+#: a single quote that closes a quotation: after a word or mark, before no letter
+_CLOSING = re.compile(r"(?<=\S)'(?![^\W\d_])")
 
 
 def curled(text: str) -> str:
-    """``text`` with straight quotes made curly: ``"`` opening and closing by position, ``'``
-    as an apostrophe or closing quote (``’``) unless it opens a word."""
+    """``text`` with straight quotes made curly: ``"`` opening and closing by position; ``'`` an
+    opening quote (``‘``) only where it opens a quotation (at a word's start, before a letter, and
+    closed later), else an apostrophe or closing quote (``’``, U+2019: "the mayor’s", "the
+    ’90s", "’em")."""
     out, opening = [], True
     for i, ch in enumerate(text):
         if ch == '"':
             out.append("“" if opening else "”")
             opening = not opening
         elif ch == "'":
-            out.append("‘" if (i == 0 or text[i - 1].isspace()) else "’")
+            out.append("‘" if _opens_quote(text, i) else "’")
         else:
             out.append(ch)
     return "".join(out)
+
+
+def _opens_quote(text: str, i: int) -> bool:
+    """Whether the ``'`` at ``i`` opens a quotation rather than standing for left-out letters."""
+    if i and not (text[i - 1].isspace() or text[i - 1] in "([{\"“—–-"):
+        return False
+    return text[i + 1:i + 2].isalpha() and _CLOSING.search(text, i + 2) is not None
 
 
 def straightened(text: str) -> str:
@@ -37,7 +73,8 @@ class PunctuationRelation(VariantRelation):
     title = "the translation changed with a punctuation mark of the source beyond that mark"
     kinds = {"period": "adding or removing the final period changed the translation",
              "quotes": "straight versus curly quotes changed the translation",
-             "space": "a trailing space changed the translation"}
+             "space": "a trailing space changed the translation",
+             "final": "the translation does not end as the source does (a question, an exclamation, a statement)"}
     variant_names = ("period", "quotes", "space")
 
     def variants(self, text: str) -> list[tuple[str, str, str, str]]:
@@ -53,6 +90,11 @@ class PunctuationRelation(VariantRelation):
         out.append(("space", text + " ", "(none)", "trailing space"))
         return out
 
+    def change(self, kind: str, before: str, after: str) -> str:
+        if kind == "period":
+            return "removal" if after == "(removed)" else "insertion"
+        return "insertion" if kind == "space" else "substitution"
+
     def key(self, kind: str, translation: str) -> str:
         text = normalized(translation)
         if kind == "period":
@@ -60,3 +102,16 @@ class PunctuationRelation(VariantRelation):
         elif kind == "quotes":
             text = straightened(text)
         return text.strip()
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        """The variants' findings, and every translation of the run checked by itself: the final
+        mark of a question, an exclamation or a statement kept (``final``)."""
+        base = super().check(cases, translation)
+        final = []
+        for x, y, origin in other_texts(self.ctx.origins, translation, ()):
+            marks = final_changed(x, y)
+            if marks:
+                final.append(text_issue(self.name, x, y, origin, "final", 1.0,
+                                        {"source_mark": marks[0], "translation_mark": marks[1] or "(none)"}))
+        return self.checked([*base.issues, *merged(final, self.ctx.origins)], cases=base.counts.cases,
+                            compared=base.counts.compared, kinds=[*self.chosen, "final"])

@@ -8,10 +8,10 @@ translation and agreement (:func:`sit.distance.surface_change`): parallel transl
 parser labels differently are parser noise, counted as ``parallel``. A substitute the translator left as it was
 (the word itself in the translation where the original's translation did not have it, and no
 word of the target language by its frequencies there and in the source language: option
-``untranslated``, :func:`target_language_word`), or an
-original word left as it was where the substitute was translated, is an ``untranslated`` finding
-of its own: useful, but not a structure violation, so it never takes a
-place in the structure ranking.
+``untranslated``, :func:`target_language_word`) is an ``untranslated_substitute`` finding (the
+substitute's case: it is no word of the input), and an original word left as it was where the
+substitute was translated an ``untranslated`` finding (a word of the input): useful, but not
+structure violations, so they never take a place in the structure ranking.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..rank import rank_issues
 from ..records import Issue, Pair, RelationCounts
 from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; names kept importable here)
     COMMON_TARGET_ZIPF, LOAN_ZIPF_GAP, TARGET_WORD_ZIPF, UNTRANSLATED_RULES, left_untranslated,
-    target_language_word, untranslated, verbatim_count)
+    source_language_gap, target_language_word, untranslated, verbatim_count)
 from ..words import stop_words
 
 #: cases a check compares at a time (their trees and comparisons held, then let go)
@@ -36,7 +36,8 @@ from .base import Checked, Relation
 class SitRelation(Relation):
     name = "sit"
     title = "the structure of the translation changed under a similar word"
-    kinds = {"untranslated": "a word was left untranslated"}
+    kinds = {"untranslated": "a word of the input was left untranslated",
+             "untranslated_substitute": "a substitute sit put in (no word of the input) was left untranslated"}
     kind = "structure"
     run_options = ("distance", "discount")
     uses = frozenset({"perturber", "parser"})
@@ -118,12 +119,25 @@ class SitRelation(Relation):
             d = distance_fn(a, b, discount=self.discount)
             missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated)
             if missing:
-                word, side, count = missing
-                compared.append(Issue(pair, y, y2, float(count), {}, kind="untranslated",
-                                      evidence={"word": word, "side": side, "structure_distance": d}))
+                compared.append(self._untranslated(pair, y, y2, missing, d))
             else:
                 compared.append(self._structure(pair, y, y2, a, b, d, stops))
         return compared
+
+    def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float) -> Issue:
+        """The finding of a word left untranslated: ``untranslated`` where it is the input's word
+        (the original's translation kept it), ``untranslated_substitute`` where it is the
+        substitute (a word sit put in, not the input's: the substitute's case). Its distance is
+        how much more the word belongs to the source language than to the target (wordfreq Zipf,
+        source minus target, at least 0.1), so the surest come first."""
+        word, side, count = missing
+        gap = source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang)
+        evidence = {"word": word, "word_of": "input" if side == "original" else "substitute", "side": side,
+                    "times": count, "zipf_gap": round(gap, 2), "structure_distance": d}
+        if side != "original":
+            evidence["input_word"] = pair.edit.before
+        kind = "untranslated" if side == "original" else "untranslated_substitute"
+        return Issue(pair, y, y2, round(max(gap, 0.1), 2), {}, kind=kind, evidence=evidence)
 
     def _structure(self, pair: Pair, y: str, y2: str, a, b, d: float, stops: frozenset[str]) -> Issue:
         """The structure comparison of one pair; ``evidence["surface"]`` lists how the two

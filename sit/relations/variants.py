@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
-from ..textcheck.compare import changed_words, difference
+from ..textcheck.compare import changed_words, difference, written_difference
 from .base import Checked, Relation
 
 
-def sentence_edit(relation: str, kind: str, before: str, after: str) -> Edit:
-    """The edit of a variant of a whole sentence: ``kind`` names the variant (``Edit.note``)."""
-    return Edit(0, before, after, relation, level="sentence", note=kind)
+def sentence_edit(relation: str, kind: str, before: str, after: str, change: str = "") -> Edit:
+    """The edit of a variant of a whole sentence: ``kind`` names the variant (``Edit.note``),
+    ``change`` what it changed (``Edit.change``: case, insertion, substitution, removal)."""
+    return Edit(0, before, after, relation, level="sentence", note=kind, change=change)
 
 
 class VariantRelation(Relation):
@@ -52,12 +53,17 @@ class VariantRelation(Relation):
         """What of a translation must not change under a variant of ``kind``."""
         raise NotImplementedError
 
+    def change(self, kind: str, before: str, after: str) -> str:
+        """What a variant of ``kind`` changes in the sentence (``Edit.change``)."""
+        return "substitution"
+
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         out = []
         for sid, text in zip(ids, texts):
             for kind, variant, before, after in self.variants(text):
                 if variant != text and kind in self.chosen:
-                    out.append(Pair(sid, text, variant, sentence_edit(self.name, kind, before, after), relation=self.name))
+                    edit = sentence_edit(self.name, kind, before, after, self.change(kind, before, after))
+                    out.append(Pair(sid, text, variant, edit, relation=self.name))
         return out
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
@@ -67,6 +73,7 @@ class VariantRelation(Relation):
             kind = pair.edit.note
             a, b = self.key(kind, y), self.key(kind, y2)
             if a != b:
+                written = written_difference(y, y2, lambda w, kind=kind: self.key(kind, w)) or difference(a, b)
                 found.append(Issue(pair, y, y2, float(max(1, changed_words(a, b))), {}, kind=kind,
-                                   evidence={"difference": difference(a, b)}))
+                                   evidence={"difference": written, "difference_tokens": difference(a, b)}))
         return self.checked(found, cases=len(cases), compared=len(done), kinds=list(self.chosen))

@@ -17,6 +17,7 @@ from typing import Iterable, Optional
 
 from ..errors import ConfigError
 from ..rundir import RunData, load_run, write_text_atomic
+from .clusters import write_clusters
 
 log = logging.getLogger("sit.report")
 
@@ -33,8 +34,13 @@ def _check(fmt: str) -> str:
     return fmt
 
 
-def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
-    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given."""
+def render(run: RunData, fmt: str, labels: Optional[dict] = None, max_chars: Optional[int] = 60_000) -> str:
+    """``run`` rendered as ``fmt`` (html, text, markdown or jsonl), with ``labels`` shown when given.
+    Text is :func:`~sit.text.printable` (no control character reaches a terminal) and Markdown
+    :func:`~sit.text.inert_markdown` (no live HTML), whatever the run directory holds; Markdown
+    within ``max_chars`` (:mod:`sit.report.budget`)."""
+    from ..text import inert_markdown, printable
+
     _check(fmt)
     if fmt == "text":
         from .text import render_text
@@ -45,7 +51,7 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
             results = precision_by_relation(run, labels)
             text += "\n" + format_by_relation(results, run.meta.group_title)
-        return text
+        return printable(text)
     from .model import build_view
 
     view = build_view(run, labels)
@@ -54,9 +60,10 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None) -> str:
 
         return render_html(view)
     if fmt == "markdown":
-        from .markdown import render_markdown
+        from .budget import fit
+        from .markdown import FULL_REPORT, render_markdown
 
-        return render_markdown(view)
+        return fit(inert_markdown(render_markdown(view, max_chars)), max_chars, FULL_REPORT)
     from .jsonl import render_jsonl
 
     return render_jsonl(view)
@@ -67,10 +74,12 @@ def write_reports(
     formats: Iterable[str] = ("text", "html"),
     labels: Optional[dict] = None,
 ) -> dict[str, Path]:
-    """Write ``formats`` into the run directory (atomically); returns format -> path written."""
+    """Write ``formats`` into the run directory (atomically), and its clusters (``clusters.jsonl``:
+    :mod:`sit.report.clusters`); returns format -> path written."""
     run = run_dir if isinstance(run_dir, RunData) else load_run(run_dir)
     if labels is None:
         labels = saved_labels(run)
+    write_clusters(run)
     written: dict[str, Path] = {}
     for fmt in formats:
         path = Path(run.path) / FILENAMES[_check(fmt)]
@@ -80,20 +89,25 @@ def write_reports(
 
 
 def saved_labels(run: RunData) -> Optional[dict]:
-    """The triage labels saved beside ``run`` (``labels.jsonl`` in its directory) that name its
-    issues, else None (none saved, or none of them names an issue of this run)."""
+    """The triage labels saved beside ``run`` that name its issues: ``labels.jsonl`` in its
+    directory, and for the findings it does not mark, their cluster's mark (``cluster-marks.jsonl``:
+    :mod:`sit.report.clustermarks`); None where there are none."""
     from ..errors import InputError
+    from .clustermarks import cluster_labels, load_marks
+    from .clusters import run_clusters
     from .labels import for_run, load_labels, match_labels
 
     path = Path(run.path) / LABELS_FILE
-    if not path.is_file():
-        return None
+    own: dict = {}
     try:
-        labels = for_run(load_labels(path), run.meta)
-        return match_labels(run.issues, labels).labels or None
+        if path.is_file():
+            own = match_labels(run.issues, for_run(load_labels(path), run.meta)).labels
+        marks = load_marks(run.path)
     except InputError as exc:
         log.warning("%s not shown: %s", path, exc)
-        return None
+        return own or None
+    merged = {**cluster_labels(run_clusters(run), marks), **own} if marks else own
+    return merged or None
 
 
 __all__ = ["FORMATS", "FILENAMES", "LABELS_FILE", "render", "saved_labels", "write_reports"]

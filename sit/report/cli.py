@@ -14,6 +14,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--labels", metavar="FILE",
                         help="triage labels (labels.jsonl exported from report.html) to show, with top-k precision "
                              "(default: RUN_DIR/labels.jsonl where it is saved)")
+    parser.add_argument("--max-chars", type=int, default=60_000, metavar="N",
+                        help="markdown: at most N characters (default 60,000, under a pull-request comment's 65,536): "
+                             "the summary first, then as many flagged sentences as fit, and a line saying how many "
+                             "were left out")
     parser.add_argument("--output", "-o", metavar="FILE",
                         help="where to write ('-' for standard output); default: RUN_DIR/report.html for html, "
                              "standard output for the other formats")
@@ -33,11 +37,17 @@ def run(args: argparse.Namespace) -> int:
     from . import saved_labels
 
     labels = load_labels(args.labels) if args.labels else saved_labels(report_run)
-    text = render(report_run, args.format, labels)
+    from ..compare.cli import checked_max_chars
+
+    text = render(report_run, args.format, labels, max_chars=checked_max_chars(args.max_chars))
     if output in (None, "-"):
         sys.stdout.write(text)
         sys.stdout.flush()
         return 0
     write_text_atomic(Path(output), text)
+    if Path(output).resolve().parent == Path(args.run_dir).resolve():  # the run's own report: its clusters too
+        from .clusters import write_clusters
+
+        write_clusters(report_run)
     print(f"sit: wrote {output}", file=sys.stderr)
     return 0

@@ -182,6 +182,7 @@ def _summary(view: dict[str, Any]) -> str:
     parts = ['<section id="summary" aria-label="summary of the run">']
     parts += [f'<p class="work">{escape(line)}</p>' for line in summary["work"]]
     parts.append(f'<p class="findings"><strong>{escape(summary["findings"])}</strong></p>')
+    parts.append(_clusters(view.get("clusters") or []))
     if summary["groups"]:
         rows = "".join(
             f'<tr data-group="{escape(g["group"])}"><th scope="row"><button type="button" class="group-link" '
@@ -193,6 +194,42 @@ def _summary(view: dict[str, Any]) -> str:
         parts.append(_words(view["words"]))
     parts.append("</section>")
     return "".join(parts)
+
+
+def _cluster_row(r: dict[str, Any]) -> str:
+    ex = r["example"]
+    prec = "-" if r["precision"] is None else f"{100 * r['precision']:.0f}%"
+    cid = escape(r["cluster_id"])
+    return (f'<tr data-cluster="{cid}"><td class="n">{r["rank"]}</td>'
+            f'<td><button type="button" class="cluster-link" data-cluster="{cid}" title="show these findings">'
+            f'{escape(r["title"])}</button><div class="muted example" title="{escape(ex["perturbed"])} → '
+            f'{escape(ex["perturbed_translation"])}"><bdi>{escape(ex["perturbed"])}</bdi> → '
+            f'<bdi>{escape(ex["perturbed_translation"])}</bdi></div></td>'
+            f'<td class="n">{r["findings"]:,}</td><td class="n">{r["sentences"]:,}</td>'
+            f'<td>{escape(", ".join(r["groups"]))}</td><td class="n">{prec}</td>'
+            f'<td class="cluster-marks"><button type="button" class="cluster-mark" data-cluster="{cid}" data-label="bug" '
+            f'aria-pressed="{str(r.get("label") == "bug").lower()}">bug</button> '
+            f'<button type="button" class="cluster-mark" data-cluster="{cid}" data-label="not_bug" '
+            f'aria-pressed="{str(r.get("label") == "not_bug").lower()}">not a bug</button></td></tr>')
+
+
+def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> str:
+    """The bugs by root cause, worst first (:mod:`sit.report.clusters`): the first ``shown``
+    open, the rest one click away; a title shows its findings, a mark applies to all of them."""
+    if not rows:
+        return ""
+    head = ('<thead><tr><th scope="col">#</th><th scope="col">bug (example)</th><th scope="col">findings</th>'
+            '<th scope="col">sentences</th><th scope="col">relations</th><th scope="col">precision</th>'
+            '<th scope="col">mark all</th></tr></thead>')
+    first = "".join(_cluster_row(r) for r in rows[:shown])
+    rest = "".join(_cluster_row(r) for r in rows[shown:])
+    total = sum(r["findings"] for r in rows)
+    out = (f'<section id="clusters" aria-label="bugs by root cause"><h2>The bugs: {len(rows):,} root cause(s) of '
+           f'{total:,} finding(s), worst first</h2><table class="clusters">{head}<tbody>{first}</tbody></table>')
+    if rest:
+        out += (f'<button type="button" id="b-more-clusters" aria-expanded="false">show {len(rows) - shown:,} more '
+                f'root cause(s)</button><table class="clusters" id="more-clusters" hidden>{head}<tbody>{rest}</tbody></table>')
+    return out + "</section>"
 
 
 def _words(rows: list[dict[str, Any]]) -> str:
@@ -214,10 +251,13 @@ def _toolbar(view: dict[str, Any]) -> str:
                           for s in sorted(view["relations"], key=lambda s: s["relation"]))
     group_options = "".join(f'<option value="{escape(g["group"])}" title="{escape(g["title"])}">{escape(g["group"])} '
                             f'({g["sentences"]:,} sentences, {g["issues"]:,} issues)</option>' for g in view["groups"])
+    cluster_options = "".join(f'<option value="{escape(c["cluster_id"])}">{c["rank"]}. {escape(c["title"][:70])} '
+                              f'({c["findings"]:,})</option>' for c in view.get("clusters") or [])
     return (
         '<nav class="toolbar" aria-label="filters">'
         f'<label>relation <select id="f-group"><option value="">all</option>{group_options}</select></label>'
         '<label>min distance <input id="f-min" type="number" min="0" step="any" value="0" inputmode="decimal"></label>'
+        f'<label>bug <select id="f-cluster"><option value="">all</option>{cluster_options}</select></label>'
         f'<label>dependency <select id="f-rel"><option value="">any</option>{rel_options}</select></label>'
         '<label class="grow">search <input id="f-q" type="search" placeholder="text in sources or translations (/)"></label>'
         '<label>marks <select id="f-label"><option value="all">all</option><option value="unlabelled">unlabelled</option>'

@@ -17,6 +17,7 @@ def render_jsonl(view: dict[str, Any]) -> str:
         for i in s["issues"]:
             row = {
                 "issue_id": i["id"],
+                "cluster_id": i.get("cluster"),
                 "relation": i["relation"],
                 "kind": i["kind"],
                 "sentence_position": s["position"],

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import InputError
-from ..jsonio import read_jsonl
+from ..jsonio import read_jsonl, regular_file
 from ..records import PLAIN_ID_GROUP, Issue, issue_id  # noqa: F401 (issue_id: re-exported)
 from ..runmeta import RunMeta
 
@@ -127,6 +127,13 @@ def _group(row: dict, where: str) -> str:
     return f"{relation}.{kind}" if kind and "." not in relation else relation
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    """``value`` as a message quotes it: its repr, cut to ``limit`` characters (a 10 MB label is
+    not printed whole)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def _parse(row: Any, where: str) -> Optional[Label]:
     if not isinstance(row, dict):
         raise InputError(f"{where}: a label must be a JSON object")
@@ -145,11 +152,11 @@ def _parse(row: Any, where: str) -> Optional[Label]:
         return None  # an explicitly cleared mark
     label = normalize_label(row.get("label"))
     if label is None:
-        raise InputError(f"{where}: label {row.get('label')!r} is neither \"bug\" nor \"not_bug\"")
+        raise InputError(f"{where}: label {_shown(row.get('label'))} is neither \"bug\" nor \"not_bug\"")
     category = normalize_category(row.get("category"))
     if row.get("category") not in (None, "") and category is None:
         known = ", ".join(CATEGORIES)
-        raise InputError(f"{where}: unknown error category {row.get('category')!r}; use one of: {known}")
+        raise InputError(f"{where}: unknown error category {_shown(row.get('category'))}; use one of: {known}")
     return Label(source_id, rank, label, category, row.get("perturbed"), _group(row, where))
 
 
@@ -185,7 +192,7 @@ def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
         raise InputError(f"{p}: no such labels file; export it from report.html (\"export labels.jsonl\") "
                          "and save it in the run directory")
     hint = "is this a labels.jsonl file exported from report.html?"
-    rows = list(read_jsonl(p, hint=hint))
+    rows = list(read_jsonl(regular_file(p, hint), hint=hint))  # a FIFO would hang the reader
     return parse_labels(rows, str(p))
 
 

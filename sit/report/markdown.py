@@ -7,10 +7,14 @@ entities and Markdown punctuation is backslash-escaped, so it renders as the tex
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Optional
 
+from .budget import MAX_CHARS, Budget, fit
 from .diff import segments
 from .labels import CATEGORIES
+
+#: where the whole report is, said where the Markdown was cut to fit
+FULL_REPORT = "the full report is report.html and report.txt in the run directory (`sit report RUN_DIR -f text`)"
 
 # Inline Markdown punctuation (texts are never placed at the start of a line, so # - + . are safe).
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -47,8 +51,10 @@ def _num(v: Any) -> str:
     return str(v)
 
 
-def render_markdown(view: dict[str, Any]) -> str:
-    lines = [f"# {md_escape(view['title'])}", "", *_summary_md(view), "",
+def render_markdown(view: dict[str, Any], max_chars: Optional[int] = MAX_CHARS) -> str:
+    """The report as Markdown: the summary and tables first, then the flagged sentences, as many as
+    fit in ``max_chars`` (:mod:`sit.report.budget`; None: all)."""
+    lines = [f"# {md_escape(view['title'])}", "", *_summary_md(view), "", *_clusters_md(view.get("clusters") or []),
              f"Signature: {md_escape(view['signature_short'])}", "", f"Full signature: {md_escape(view['signature_line'])}", ""]
     if view["created"]:
         lines += [f"Created {md_escape(view['created'])}.", ""]
@@ -82,14 +88,17 @@ def render_markdown(view: dict[str, Any]) -> str:
     lines += ["", "## Flagged sentences", ""]
     if not view["sentences"]:
         lines.append("No issues: every perturbation kept the structure of its translation.")
+    budget = Budget(max_chars)
+    budget.fixed(lines)
     for g in view.get("groups", []):
-        lines += [f"### {md_escape(g['group'])}: {md_escape(g['title'])}", "",
-                  f"{g['issues']} finding(s) in {g['sentences']} sentence(s).", ""]
-        lines += _words_md([w for w in view["words"] if w["group"] == g["group"]])
+        lines += budget.fixed([f"### {md_escape(g['group'])}: {md_escape(g['title'])}", "",
+                               f"{g['issues']} finding(s) in {g['sentences']} sentence(s).", ""])
+        lines += budget.item(_words_md([w for w in view["words"] if w["group"] == g["group"]]))
         for s in view["sentences"]:
             if s["group"] == g["group"]:
-                lines += _sentence_md(s)
-    return "\n".join(lines).rstrip("\n") + "\n"
+                lines += budget.item(_sentence_md(s))
+    lines += budget.note("table(s) and flagged sentence(s)", FULL_REPORT)
+    return fit("\n".join(lines).rstrip("\n") + "\n", max_chars, FULL_REPORT)
 
 
 def _summary_md(view: dict[str, Any]) -> list[str]:
@@ -100,6 +109,24 @@ def _summary_md(view: dict[str, Any]) -> list[str]:
         lines += ["| group | findings | sentences | what it claims |", "| --- | ---: | ---: | --- |"]
         lines += [_row([g["group"], f"{g['findings']:,}", f"{g['sentences']:,}", g["title"]]) for g in summary["groups"]]
     return lines
+
+
+def _clusters_md(rows: list[dict[str, Any]]) -> list[str]:
+    """The bugs by root cause, worst first (:mod:`sit.report.clusters`): one row per cluster."""
+    if not rows:
+        return []
+    lines = ["## Bugs by root cause, worst first", "",
+             f"{len(rows):,} cluster(s) of {sum(r['findings'] for r in rows):,} finding(s).", "",
+             "| # | bug | findings | sentences | relations | precision | example | cluster |",
+             "| ---: | --- | ---: | ---: | --- | ---: | --- | --- |"]
+    for r in rows:
+        prec = "-" if r["precision"] is None else f"{100 * r['precision']:.0f}%"
+        ex = r["example"]
+        example = f"{ex['perturbed']} → {ex['perturbed_translation']}"
+        title = r["title"] + (f" (marked {r['label']})" if r.get("label") else "")
+        lines.append(_row([r["rank"], title, r["findings"], r["sentences"], ", ".join(r["groups"]), prec, example,
+                           r["cluster_id"]]))
+    return lines + [""]
 
 
 def _words_md(rows: list[dict[str, Any]]) -> list[str]:
@@ -113,7 +140,7 @@ def _words_md(rows: list[dict[str, Any]]) -> list[str]:
 
 def _sentence_md(s: dict[str, Any]) -> list[str]:
     """One flagged sentence of one group and its issues."""
-    a, b = s["sides"]
+    a, b = (md_escape(side) for side in s["sides"])
     lines = [f"#### {s['position']}. Source {s['source_id']} (max distance {_num(s['max_distance'])})", "",
              f"- **{a}:** {md_escape(s['source'])}", f"- **translation:** {md_escape(s['translation'])}", ""]
     for i in s["issues"]:

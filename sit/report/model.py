@@ -249,6 +249,25 @@ def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any
             for g, members in by_group(run.issues).items()]
 
 
+def _clusters(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The run's clusters worst first (:mod:`sit.report.clusters`) with their marks
+    (:mod:`sit.report.clustermarks`); each issue view gets its cluster's id (``cluster``)."""
+    from ..errors import InputError
+    from .clustermarks import load_marks
+    from .clusters import cluster_rows, run_clusters
+
+    clusters = run_clusters(run)
+    of_issue = {i.issue_id: c.cluster_id for c in clusters for i in c.issues}
+    for s in sentences:
+        for view in s["issues"]:
+            view["cluster"] = of_issue.get(view["id"])
+    try:
+        marks = load_marks(run.path)
+    except InputError:
+        marks = {}
+    return cluster_rows(clusters, marks)
+
+
 def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> dict[str, Any]:
     """Everything a report shows, as plain data (see the module docstring)."""
     meta = run.meta
@@ -288,6 +307,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "relations": relation_stats(run.issues),
         "sentences": sentences,
         "groups": _groups(run, sentences),
+        "clusters": _clusters(run, sentences),
         "issue_count": len(run.issues),
         "precision": precision,
     }

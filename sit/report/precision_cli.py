@@ -20,13 +20,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rundir import load_run
+    from ..rundir import check_run_files, load_run
     from ..validate import check_number
     from .labels import load_labels
     from .precision import format_by_relation, precision_by_relation
 
     top_k = check_number(args.top_k, "--top-k", minimum=1, integer=True)
     run_data = load_run(args.run_dir, with_pairs=False)
+    check_run_files(args.run_dir)  # a damaged directory is no ground for precision figures
     groups = [g.strip() for g in args.relation.split(",") if g.strip()] if args.relation else None
     from pathlib import Path
 

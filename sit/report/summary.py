@@ -15,16 +15,20 @@ from ..runmeta import RunMeta
 
 @dataclass(frozen=True)
 class GroupLine:
-    """One group of findings in the summary: its name, what it claims, findings and sentences."""
+    """One group of findings in the summary: its name, what it claims, findings, the input
+    sentences they are about, and those about no input sentence (``other``: rti phrases)."""
 
     group: str
     title: str
     findings: int
     sentences: int
+    other: int = 0
 
     def text(self, width: int = 18) -> str:
-        return (f"{self.group:<{width}} {self.findings:>6,} finding(s) in {self.sentences:,} sentence(s): "
-                f"{self.title}")
+        where = f"{self.sentences:,} sentence(s)"
+        if self.other:
+            where += f" and {self.other:,} other text(s)"
+        return f"{self.group:<{width}} {self.findings:>6,} finding(s) in {where}: {self.title}"
 
 
 def plural(n: int, word: str) -> str:
@@ -44,6 +48,8 @@ def work_lines(counts: RunCounts) -> list[str]:
               f"{plural(counts.translator_calls, 'call')}, {counts.cache_hits:,} from the cache")
     if counts.untranslated:
         second += f", {counts.untranslated:,} the translator failed (left untranslated)"
+    if counts.empty:
+        second += f", {counts.empty:,} it answered with nothing (length.empty)"
     return [first, second]
 
 
@@ -54,7 +60,7 @@ def findings_line(counts: RunCounts) -> str:
 
 def group_lines(meta: RunMeta) -> list[GroupLine]:
     """One line per group of findings, in the run's order."""
-    return [GroupLine(g, meta.group_title(g), c.findings, c.sentences) for g, c in meta.counts.groups.items()]
+    return [GroupLine(g, meta.group_title(g), c.findings, c.sentences, c.other) for g, c in meta.counts.groups.items()]
 
 
 def summary_text(meta: RunMeta, indent: str = "") -> list[str]:

@@ -8,6 +8,7 @@ from ..rundir import RunData
 from ..runmeta import RunMeta
 from .model import (by_group, count_rows, format_relations, group_issues, relation_changes, short_signature,
                     teapot_rows, word_rows)
+from .clusters import clusters_text
 from .summary import summary_text
 
 
@@ -49,6 +50,11 @@ def render_text(run: RunData) -> str:
         lines += [f"  {name}: {value}" for name, value in rows]
     for warning in meta.warnings:
         lines.append(f"warning: {warning}")
+    if run.issues:
+        from .clustermarks import load_marks
+        from .clusters import cluster_rows, run_clusters
+
+        lines += ["", *clusters_text(cluster_rows(run_clusters(run), load_marks(run.path)))]
     words = word_rows(run.issues)
     for group, members in by_group(run.issues).items():
         lines.append("=" * 80)

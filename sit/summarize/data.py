@@ -4,6 +4,7 @@ is reachable)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -15,6 +16,8 @@ from ..validate import check_number
 TEXT_FIELDS = ("document", "article", "text", "source", "abstract")
 SUMMARY_FIELDS = ("summary", "highlights", "reference", "target", "related_work")
 BUNDLED = {"lead_docs": "lead_docs.jsonl"}
+
+log = logging.getLogger("sit.summarize")
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,9 @@ def _pick(record: dict, explicit: Optional[str], candidates: tuple[str, ...], wh
 
 
 def _documents(records, where: str, text_field, summary_field) -> list[Document]:
-    docs = []
+    """The documents of ``records`` ((line, object) pairs); empty ones are left out and said (a
+    summary of nothing includes no lead sentence: it would count as a miss)."""
+    docs, empty = [], []
     for n, rec in records:
         if not isinstance(rec, dict):
             raise InputError(f"{where}:{n}: expected a JSON object per line")
@@ -53,9 +58,14 @@ def _documents(records, where: str, text_field, summary_field) -> list[Document]
         ref = rec.get(sf) if sf else None
         if ref is not None and not isinstance(ref, str):
             raise InputError(f"{where}:{n}: field {sf!r} is not a string")
+        if not text.strip():
+            empty.append(n)
+            continue
         docs.append(Document(str(rec.get("id", n)), text, ref or None))
+    if empty:
+        log.warning("%s:%s: an empty document, left out (%d empty in all)", where, empty[0], len(empty))
     if not docs:
-        raise InputError(f"{where}: no documents")
+        raise InputError(f"{where}: no documents" + (" that are not empty" if empty else ""))
     return docs
 
 

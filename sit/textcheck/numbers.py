@@ -16,13 +16,19 @@ from typing import Optional
 
 #: a number of the source: an optional currency symbol, digits with optional thousands groups and
 #: decimals, an optional percent sign; not glued to a letter, a digit or another separator
+#: (glued to a letter of an alphabet, not to a Chinese or Japanese character: ``40000年`` is a number)
+_GLUE = r"[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF\d_]"
 NUMBER = re.compile(
-    r"(?<![\w.,])(?P<currency>[$€£¥])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<percent>\s?%)?(?!\w|[.,]\d)"
+    rf"(?<!{_GLUE}|[.,])(?P<currency>[$€£¥])?(?P<number>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    rf"(?P<percent>\s?%)?(?!{_GLUE}|[.,]\d)"
 )
 #: currency symbols and their ISO 4217 codes (for Babel's currency names)
 CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
+
+
+#: Chinese and Japanese number units that multiply the digits before them (25万 = 250,000)
+MYRIADS = {"十": 10, "百": 100, "千": 1000, "万": 10 ** 4, "萬": 10 ** 4, "亿": 10 ** 8, "億": 10 ** 8}
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,10 @@ def numbers_of(text: str, source_lang: str = "en") -> list[Number]:
         except (NumberFormatError, InvalidOperation, ValueError):
             continue
         decimals = len(written.rpartition(_decimal_symbol(source_lang))[2]) if _decimal_symbol(source_lang) in written else 0
+        scale = MYRIADS.get(text[m.end("number"):m.end("number") + 1], 1)
+        if scale != 1:  # 25万 is 250,000: the number is the product, written without decimals
+            value, decimals = value * scale, max(0, decimals - len(str(scale)) + 1)
+            value = value.quantize(Decimal(1)) if decimals == 0 else value
         out.append(Number(written, value, decimals, m.start("number"), m.end("number"),
                           m.group("currency") or "", bool(m.group("percent"))))
     return out
@@ -111,3 +121,161 @@ def changed_number(number: Number) -> str:
     the same length and groups, so the target writes it the same way."""
     digit = int(number.text[-1])
     return number.text[:-1] + str((digit + 1) % 10 if digit != 9 else 8)
+
+
+#: imperial units a translator may convert (15 feet -> fünf Meter): a number before one of them
+#: that is missing from the translation is an adaptation, not an error (annotators ask for it)
+IMPERIAL = re.compile(r"\s*-?\s*(?:feet|foot|ft|miles?|mph|inch(?:es)?|yards?|pounds?|lbs?|ounces?|oz|gallons?|"
+                      r"acres?|(?:degrees? )?fahrenheit|°f)\b", re.IGNORECASE)
+#: words before a number that make it a name, not a quantity: a version, a phase, a figure ...
+NAMING = re.compile(r"(?:\b(?:version|release|v|phase|stage|grade|type|level|step|chapter|figure|fig|table|"
+                    r"section|article|item|no|number|room|route|model|series|class|ward|box|page|p)\.?"
+                    r"|\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*|\b[A-Za-z]+\d[\w-]*)\s*$")
+
+
+#: metric units: a source that gives them beside an imperial quantity needs no conversion
+METRIC = re.compile(r"\b(?:(?:kilo|centi|milli)?met(?:er|re)s?|km|cm|mm|kilograms?|kg|grams?|litres?|liters?|"
+                    r"hectares?|celsius|centigrade|°c)\b", re.IGNORECASE)
+
+
+def converted_unit(text: str, number: Number) -> bool:
+    """Whether ``number`` is an imperial quantity in ``text`` (``15 feet``, ``60-mile``)."""
+    return bool(IMPERIAL.match(text, number.end))
+
+
+def to_convert(text: str, number: Number) -> bool:
+    """Whether ``number`` is an imperial quantity that ``text`` gives in no metric unit."""
+    return converted_unit(text, number) and not METRIC.search(text)
+
+
+#: the territories that measure in US units (CLDR's supplemental measurementData: US, Liberia, Myanmar)
+US_MEASURE = frozenset({"US", "LR", "MM"})
+
+
+def metric_target(target_lang: str) -> bool:
+    """Whether the target language's likely territory (CLDR's likely subtags, through Babel)
+    measures in metric units, so that an imperial quantity there is to be converted."""
+    from babel.core import get_global
+
+    likely = get_global("likely_subtags").get(target_lang.replace("-", "_"), "")
+    return bool(likely) and likely.rsplit("_", 1)[-1] not in US_MEASURE
+
+
+def naming_number(text: str, number: Number) -> bool:
+    """Whether ``number`` names something rather than counting (a version ``SPSS 22.0``, ``phase 2``,
+    ``figure 3``, a citation ``[12]``): such a number may stand as the source writes it, or as a
+    Roman numeral."""
+    before = text[:number.start]
+    if before.endswith("[") and text[number.end:number.end + 1] in ("]", ","):
+        return True
+    return bool(NAMING.search(before[-30:]))
+
+
+def spelled(number: Number, translation: str, target_lang: str, *, roman: bool = False) -> bool:
+    """Whether ``translation`` writes a whole ``number`` (0 to a million) in words of the target
+    language (num2words; ``10`` -> ``zehn``, ``3`` -> ``tres``), or with ``roman`` (a number that
+    names, :func:`naming_number`: ``phase 2`` -> ``fase II``) as a Roman numeral."""
+    if number.decimals or number.value != number.value.to_integral_value() or not 0 <= number.value <= 10 ** 6:
+        return False
+    n = int(number.value)
+    if roman and 1 <= n <= 50 and re.search(rf"(?<![\w.]){_roman(n)}(?![\w.])", translation):
+        return True
+    try:
+        from num2words import num2words
+
+        word = num2words(n, lang=target_lang.split("-")[0].split("_")[0]).casefold()
+    except (ImportError, NotImplementedError, KeyError, OverflowError):
+        return False
+    stem = re.escape(word[:max(3, len(word) - 1)])
+    return bool(re.search(rf"(?<!\w){stem}", translation.casefold()))
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, letters in ((50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+#: from here up every CLDR locale groups the digits (minimum grouping digits are 1 or 2)
+GROUPED_FROM = 10 ** 4
+
+
+def ungrouped(number: Number, translation: str, target_lang: str) -> bool:
+    """Whether ``translation`` writes ``number`` (10,000 or more) without the digit groups the target
+    language writes (CLDR through Babel: ``40000`` where English writes ``40,000`` and German
+    ``40.000``), and in no grouped form."""
+    if number.value < GROUPED_FROM:
+        return False
+    grouped, plain = target_forms(number, target_lang)[0], target_forms(number, target_lang)[-1]
+    return grouped != plain and not find(grouped, translation) and bool(find(plain, translation))
+
+
+#: the scales a translation may write a large number with ("14 billion", "250 thousand")
+SCALES = (10 ** 9, 10 ** 6, 10 ** 3)
+
+
+def scaled(number: Number, translation: str, target_lang: str) -> bool:
+    """Whether ``translation`` writes ``number`` as a smaller number and a scale word of the target
+    language (num2words' word for a thousand, a million, a billion): ``14 billion`` for
+    14,000,000,000, ``2,5 Millionen`` for 2,500,000."""
+    from babel.numbers import format_decimal
+
+    lang = target_lang.split("-")[0].split("_")[0]
+    for scale in SCALES:
+        if number.value < scale:
+            continue
+        head = number.value / scale
+        word = _scale_word(scale, lang)
+        if not word or head != head.quantize(Decimal("0.01")):
+            continue
+        forms = {format_decimal(head, locale=lang), str(head.normalize())}
+        if head == head.to_integral_value() and head <= 1000:
+            forms.add(_spelled_word(int(head), lang))  # "fourteen billion"
+        for form in forms - {""}:
+            if re.search(rf"(?<![\d.,]){re.escape(form)}\s*{re.escape(word[:5])}", translation.casefold()):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _spelled_word(n: int, lang: str) -> str:
+    # num2words' words for n, case-folded; "" where it has no such language
+    try:
+        from num2words import num2words
+
+        return num2words(n, lang=lang).casefold()
+    except (ImportError, NotImplementedError, KeyError, OverflowError):
+        return ""
+
+
+@lru_cache(maxsize=64)
+def _scale_word(scale: int, lang: str) -> str:
+    # the last word of the scale's name, case-folded ("billion", "millionen" -> "million")
+    try:
+        from num2words import num2words
+
+        return num2words(scale, lang=lang).split()[-1].casefold()
+    except (ImportError, NotImplementedError, KeyError, OverflowError):
+        return ""
+
+
+_PLAIN = re.compile(r"(?<![\w.,])\d{5,}(?!\w|[.,]\d)")
+
+
+def ungrouped_in(translation: str, source: str, target_lang: str) -> list[tuple[str, str]]:
+    """(as written, as the target groups it) for the whole numbers of five digits or more that ``translation`` writes without the target
+    language's digit groups (CLDR) and that ``source`` does not write so itself (a code, a
+    postcode): ``20000`` in English for the source's 两万."""
+    from babel.numbers import format_decimal
+
+    out = []
+    for m in _PLAIN.finditer(translation):
+        digits = m.group()
+        if digits in source or digits.startswith("0"):
+            continue
+        grouped = format_decimal(Decimal(digits), format="#,##0", locale=target_lang).translate(_SPACES)
+        if grouped != digits:
+            out.append((digits, grouped))
+    return out

@@ -27,7 +27,13 @@ COMMON_TARGET_ZIPF = 3.7
 LOAN_ZIPF_GAP = 0.3
 #: how a substitute standing verbatim is judged: "source-ratio" (the frequencies above) or "floor"
 #: (the word's target-language Zipf alone against TARGET_WORD_ZIPF, the rule before)
-UNTRANSLATED_RULES = ("source-ratio", "floor")
+UNTRANSLATED_RULES = ("source-ratio", "floor", "as-written")
+#: the "as-written" rule (the ``language`` relation's default): a word the target language uses at
+#: least this often (Zipf) ...
+WRITTEN_ZIPF = 2.5
+#: ... and at most this much less than the source language (1.0: ten times rarer) is its own; MQM
+#: annotators take "molecular", "cortisol", "aggressive" in Spanish or German texts as translated
+WRITTEN_GAP = 1.0
 
 
 def verbatim_count(word: str, text: str) -> int:
@@ -66,15 +72,29 @@ def target_language_word(word: str, source_lang: str, target_lang: str, rule: st
     standing there is no sign it was left untranslated), by wordfreq's Zipf frequencies: common in
     the target language (``COMMON_TARGET_ZIPF``), or at least ``TARGET_WORD_ZIPF`` there and at most
     ``LOAN_ZIPF_GAP`` rarer there than in the source language; with ``rule="floor"``, at least
-    ``TARGET_WORD_ZIPF`` in the target language (also where the source language has no data).
+    ``TARGET_WORD_ZIPF`` in the target language (also where the source language has no data); with
+    ``rule="as-written"``, at least ``WRITTEN_ZIPF`` there and at most ``WRITTEN_GAP`` rarer than in
+    the source language (or common there).
     False where wordfreq or its data for the target language is missing."""
     target = _zipf(word, target_lang)
+    if rule == "as-written":
+        source = _zipf(word, source_lang)
+        return target is not None and target >= WRITTEN_ZIPF and (
+            target >= COMMON_TARGET_ZIPF or source is None or source - target <= WRITTEN_GAP)
     if target is None or target < TARGET_WORD_ZIPF:
         return False
     if rule == "floor" or target >= COMMON_TARGET_ZIPF:
         return True
     source = _zipf(word, source_lang)
     return source is None or source - target <= LOAN_ZIPF_GAP
+
+
+def source_language_gap(word: str, source_lang: str, target_lang: str) -> float:
+    """How much more common ``word`` is in the source language than in the target (wordfreq Zipf,
+    source minus target; 0 where either is unknown): how surely a word standing verbatim in a
+    translation was left untranslated rather than being the target language's own."""
+    source, target = _zipf(word, source_lang), _zipf(word, target_lang)
+    return 0.0 if source is None or target is None else source - target
 
 
 def _zipf(word: str, lang: str) -> Optional[float]:
@@ -101,6 +121,18 @@ def untranslated(edit: Edit, translation: str, perturbed_translation: str, targe
     return (edit.before, "original", count) if count else None
 
 
+def written_as(word: str, translation: str) -> bool:
+    """Whether the lower-case ``word`` stands in ``translation`` as the source writes it: in lower
+    case, or capitalised where a sentence starts (a German ``Animation`` or ``Input`` mid-sentence
+    is the target language's noun, written its way)."""
+    for m in _whole_word(word).finditer(translation):
+        found = m.group()
+        if found == word or (found == word.capitalize() and re.search(r"(?:^|[.!?:]\s+|[\"“«„]\s*)$",
+                                                                       translation[:m.start()])):
+            return True
+    return False
+
+
 #: a source word copied verbatim counts only if it is at least this common in the source language
 #: (a word of the language, not a name or a code)
 SOURCE_WORD_ZIPF = 3.0
@@ -108,13 +140,13 @@ SOURCE_WORD_ZIPF = 3.0
 
 def copied_words(source: str, translation: str, source_lang: str, target_lang: str, *,
                  min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio") -> list[str]:
-    """The words of ``source`` that stand verbatim in ``translation`` although the target language
+    """The words of ``source`` that stand verbatim in ``translation`` (:func:`written_as`) although the target language
     has its own word for them: lower-case alphabetic words of three letters or more (a capitalised
     word may be a name), at least ``min_zipf`` common in the source language, and no word of the
     target language by :func:`target_language_word`. Each word once, in the source's order."""
     out = []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source)):
-        if not verbatim_count(word, translation):
+        if not written_as(word, translation):
             continue
         common = _zipf(word, source_lang)
         if common is None or common < min_zipf:
@@ -122,3 +154,64 @@ def copied_words(source: str, translation: str, source_lang: str, target_lang: s
         if not target_language_word(word, source_lang, target_lang, rule):
             out.append(word)
     return out
+
+
+#: a text that comes back as it was is untranslated where one of its words is at least this much
+#: more common in the source language than in the target (Zipf is log10: 1.0 is ten times);
+#: "the" 7.73 in English, 5.42 in Spanish; "plan" 5.29 / 5.18 and "hospital" are both languages'
+RETURNED_ZIPF_GAP = 1.0
+
+
+def returned_words(source: str, translation: str, source_lang: str, target_lang: str, *,
+                   min_zipf: float = SOURCE_WORD_ZIPF, gap: float = RETURNED_ZIPF_GAP) -> list[str]:
+    """Where ``translation`` is ``source`` as it was (up to case and spacing), the words of
+    ``source`` (three letters or more, in any case) that show it untranslated: at least ``min_zipf`` common
+    in the source language and at least ``gap`` more common there than in the target language.
+    Empty where the translation differs, or every word could be the target language's own."""
+    if " ".join(source.casefold().split()) != " ".join(translation.casefold().split()):
+        return []
+    out = []
+    for word in dict.fromkeys(COPY_CANDIDATE.findall(source.casefold())):  # a name is as common in both
+        common, there = _zipf(word, source_lang), _zipf(word, target_lang)
+        if common is not None and there is not None and common >= min_zipf and common - there >= gap:
+            out.append(word)
+    return out
+
+
+#: a stretch of this many source words or more standing in a translation as they were is left
+#: untranslated (MQM's "Untranslated text": "This is just one example" in a German translation)
+COPIED_RUN = 3
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def copied_runs(source: str, translation: str, source_lang: str, target_lang: str, *,
+                min_words: int = COPIED_RUN, min_zipf: float = SOURCE_WORD_ZIPF) -> list[str]:
+    """The longest stretches of at least ``min_words`` consecutive words of ``source`` that stand in
+    ``translation`` in the same order (case aside), each with a word the source writes in lower
+    case that is a common source-language word (``min_zipf``) and no target-language word by the
+    "as-written" rule (so that a name, "New York Times", a Latin name or "in Long Beach" in a German
+    text is no such stretch); as the source writes them."""
+    src = [(m.group(), m.group().casefold()) for m in _WORD.finditer(source)]
+    tgt = [m.group().casefold() for m in _WORD.finditer(translation)]
+    if len(src) < min_words or len(tgt) < min_words:
+        return []
+    grams = {tuple(tgt[i:i + min_words]) for i in range(len(tgt) - min_words + 1)}
+    out, i = [], 0
+    while i + min_words <= len(src):
+        if tuple(f for _, f in src[i:i + min_words]) not in grams:
+            i += 1
+            continue
+        j = i + min_words
+        while j < len(src) and _contains(tgt, [f for _, f in src[i:j + 1]]):
+            j += 1
+        words = [w for w, _ in src[i:j]]
+        if any(w.islower() and (_zipf(w, source_lang) or 0) >= min_zipf
+               and not target_language_word(w, source_lang, target_lang, "as-written") for w in words):
+            out.append(" ".join(words))
+        i = j
+    return out
+
+
+def _contains(tokens: list[str], run: list[str]) -> bool:
+    n = len(run)
+    return any(tokens[k:k + n] == run for k in range(len(tokens) - n + 1))

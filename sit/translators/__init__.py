@@ -68,6 +68,7 @@ TRANSLATORS = Registry(
         ),
     },
     group="sit.translators",
+    base="sit.translators.base:Translator",
 )
 
 

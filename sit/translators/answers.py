@@ -1,7 +1,8 @@
 """Checks of a translation answer, before anything of it is cached.
 
 :func:`failed` is the per-text rule every translator applies (:meth:`Translator.check_answer`): an
-answer must be text, and not empty (or only spaces) for a non-empty text.
+answer must be text UTF-8 can carry (no lone surrogate), and not empty (or only spaces) for a
+non-empty text.
 
 :func:`suspect_order` is the cheap per-batch check for APIs that answer a batch as a list and
 promise its order but prove nothing (DeepL, Google, Bing): a provider or a proxy that shuffles the
@@ -52,6 +53,10 @@ def failed(text: str, answer: Any) -> Optional[str]:
         return f"a {type(answer).__name__}, not text"
     if text.strip() and not answer.strip():
         return "empty"
+    try:
+        answer.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800" in a JSON answer): no file or cache can hold it
+        return "text holding a lone surrogate"
     return None
 
 

@@ -1,8 +1,9 @@
 """Apertium: rule-based machine translation, local and offline (Debian packages).
 
 A batch is one paragraph per text through the stages of ``apertium -u <pair>`` (``-u`` drops the
-``*`` that marks unknown words). Where the pair's mode allows (eng-spa, spa-eng), its tagger sees
-one text at a time (:mod:`.apertium_stages`), so each text translates as it does alone; otherwise
+``*`` that marks unknown words). Where the pair's mode allows (eng-spa, spa-eng), every stage ends
+each text at a NUL (null flush) and its tagger sees one text at a time (:mod:`.apertium_stages`),
+so each text translates as it does alone; otherwise
 (eng-cat: a constraint grammar, anaphora resolution) one ``apertium`` process takes the batch.
 """
 
@@ -89,11 +90,13 @@ class ApertiumTranslator(Translator):
         return "+".join(v for v in (_package_version("apertium"), _package_version(package) if package else "") if v)
 
     def signature(self) -> dict[str, str]:
-        # how a batch is made: "tagged-apart" (the mode stage by stage, see apertium_stages) or
-        # "paragraphs" (one apertium process for the batch, as for eng-cat). eng-spa entries made
-        # as "paragraphs" may hold another text's tagging, and older ones (one text per line)
-        # words of a neighbouring text: neither is reused.
-        return {**super().signature(), "batching": "tagged-apart" if self._stages else "paragraphs"}
+        # how a batch is made: "null-flush" (the mode stage by stage, every stage ending each text
+        # at a NUL, the tagger fed one text at a time: see apertium_stages) or "paragraphs" (one
+        # apertium process for the batch, as for eng-cat). eng-spa entries made as "paragraphs"
+        # may hold another text's tagging, as "tagged-apart" (before -z) a transfer rule matched
+        # across two texts ("no saben" after "... press@example.org"), and older ones (one text
+        # per line) words of a neighbouring text: none is reused.
+        return {**super().signature(), "batching": "null-flush" if self._stages else "paragraphs"}
 
     def _translate_batch(self, texts: list[str]) -> list[str]:
         # One text per paragraph: a blank line between texts is a sentence end that Apertium's

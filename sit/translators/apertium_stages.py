@@ -9,13 +9,22 @@ process is tagged from that smaller class, so "free tuition" ("tuition" is unkno
 "libre" or "gratis" depending on which text before it had such a word. Null flush (``-z``) does
 not restore the open class; nothing in the input can.
 
-How: the stages before the tagger (deformatter, morphological analysis) run once for the whole
-batch, and so do the stages after it (transfer, generation, reformatter): they keep nothing from
-one text to the next. The tagger gets the texts one at a time (``-z``: a NUL ends each text and
-flushes its answer) and reports, with ``-d``, each new ambiguity class it meets; after a text
-that had one, the next text goes to a fresh tagger process. A text is therefore always tagged by
-a tagger in the state a process of its own would be in, and a batch costs one tagger start-up
-(about 7 ms) per text that had a new ambiguity class, plus one.
+Why, too: the structural transfer matches patterns of chunks across the blank line between two
+texts wherever the first does not end in a sentence mark of its own (the full stop the
+deformatter adds to a paragraph is swallowed by a web address, an e-mail address or a handle:
+"... press@example.org." is one word). Then the rule that drops a subject pronoun and moves its
+capital to the next word no longer matches, and "They do not know" after such a text comes out
+"no saben" rather than "No saben".
+
+How: the deformatter runs once for the batch; its output is cut at the blank line between texts,
+and from there on every stage runs in null-flush mode (``-z``): a NUL ends each text, and a stage
+finishes (flushes, and forgets its pending matches) at each NUL, as at the end of its input. The
+analyser and the stages after the tagger (transfer, generation) run once a batch; they keep
+nothing across a NUL. The tagger gets the texts one at a time and reports, with ``-d``, each new
+ambiguity class it meets; after a text that had one, the next text goes to a fresh tagger
+process. A text is therefore always translated by stages in the state a process of its own would
+be in, and a batch costs one tagger start-up (about 7 ms) per text that had a new ambiguity
+class, plus one. (``benchmarks/bench_isolation.py`` re-translates every text of a run alone.)
 """
 
 from __future__ import annotations
@@ -45,16 +54,20 @@ TEXT_LOCAL = frozenset({"lt-proc", "apertium-wblank-attach", "apertium-wblank-de
                         "apertium-transfer", "lrx-proc", "apertium-interchunk", "apertium-postchunk"})
 #: what ``apertium -u`` passes a mode as $1 (generation: drop the unknown-word mark) and $2 (tagger)
 _MODE_ARGS = {"$1": ["-n"], "$2": []}
-#: the separator between texts: a blank line, which the deformatter turns into a sentence end
-#: and this superblank (a text has no newline, so it holds no other)
+#: the separator between texts: a blank line, which the deformatter turns into this superblank
+#: (a text has no newline, so it holds no other); from the analyser on, a NUL follows it
 SEPARATOR = b"[\n\n]"
+#: the programs of :data:`TEXT_LOCAL` that take ``-z`` (null flush); the wblank ones pass a NUL on
+NULL_FLUSH = frozenset({"lt-proc", "apertium-pretransfer", "apertium-transfer", "lrx-proc", "apertium-interchunk",
+                        "apertium-postchunk"})
 #: what ``apertium-tagger -d`` writes when a word has an ambiguity class it was not trained on
 _NEW_CLASS = b"new ambiguity class"
 
 
 @dataclass(frozen=True)
 class Stages:
-    """A mode split at its HMM tagger: ``front`` and ``back`` run once a batch, ``tagger`` per text."""
+    """A mode split at its HMM tagger: ``front`` (after the deformatter) and ``back`` run once a
+    batch, ``tagger`` per text; every stage in null-flush mode where it has one."""
 
     front: tuple[tuple[str, ...], ...]
     tagger: tuple[str, ...]
@@ -94,17 +107,44 @@ def split_mode(script: str) -> Optional[Stages]:
         return None
     t = taggers[0]
     tagger = stages[t]
-    return Stages(front=(("apertium-destxt",), *map(tuple, stages[:t])),
+    return Stages(front=tuple(map(_null_flush, stages[:t])),
                   tagger=(tagger[0], "-z", "-d", *tagger[1:]),
-                  back=(*map(tuple, stages[t + 1:]), ("apertium-retxt",)))
+                  back=(*map(_null_flush, stages[t + 1:]), ("apertium-retxt",)))
+
+
+def _null_flush(stage: list[str]) -> tuple[str, ...]:
+    """``stage`` with ``-z`` where its program has it (:data:`NULL_FLUSH`)."""
+    return (stage[0], "-z", *stage[1:]) if stage[0] in NULL_FLUSH and "-z" not in stage else tuple(stage)
+
+
+def deformat(source: bytes, n: int, timeout: float, env: dict[str, str]) -> bytes:
+    """``source`` (``n`` texts, one per paragraph) through ``apertium-destxt``, with a NUL after
+    each text (the null-flush input of the stages after it)."""
+    try:
+        proc = subprocess.run(["apertium-destxt"], input=source, capture_output=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as exc:
+        raise TranslationError(f"apertium-destxt timed out after {timeout:.0f} s", translator="apertium") from exc
+    except OSError as exc:
+        raise TranslationError(f"cannot run apertium: {exc}", translator="apertium") from exc
+    if proc.returncode != 0:
+        raise TranslationError(f"apertium-destxt failed (exit {proc.returncode}): {_line(proc.stderr)}",
+                               translator="apertium")
+    texts = proc.stdout.split(SEPARATOR)
+    if len(texts) != n:
+        raise TranslationError(f"apertium analysed {len(texts)} text(s) for {n}; the batch was not cached",
+                               translator="apertium")
+    return (SEPARATOR + b"\0").join(texts) + b"\0"
 
 
 def translate_apart(stages: Stages, source: bytes, n: int, timeout: float, env: dict[str, str]) -> bytes:
     """``source`` (``n`` texts, one per paragraph) through ``stages``: the front and the back
     each one pipeline for the batch, the tagger fed one text at a time (:func:`tag_apart`); the
     three run side by side, as the stages of ``apertium`` do. Returns the reformatted output."""
+    start = time.monotonic()
+    deformatted = deformat(source, n, timeout, env)
+    timeout = max(1.0, timeout - (time.monotonic() - start))
     with tempfile.TemporaryFile() as source_file, tempfile.TemporaryFile() as errors:
-        source_file.write(source)
+        source_file.write(deformatted)
         source_file.seek(0)
         with _pipeline(stages.front, source_file, errors, env) as front, \
                 _pipeline(stages.back, subprocess.PIPE, errors, env) as back:
@@ -167,29 +207,31 @@ def _kill(proc: subprocess.Popen) -> None:
 
 
 def _texts(stream, n: int) -> Iterator[bytes]:
-    """The ``n`` analysed texts of ``stream``, each with the separator that ends it, as they come."""
+    """The ``n`` analysed texts of ``stream`` (each ended by a NUL), without the NUL, as they come.
+    (A stage in null-flush mode may add an empty text at the end of its input: it is dropped.)"""
     buffer, count = b"", 0
     for data in iter(lambda: stream.read(1 << 16), b""):
-        *done, buffer = (buffer + data).split(SEPARATOR)
+        *done, buffer = (buffer + data).split(b"\0")
         for text in done:
+            if count == n and not text.strip():
+                continue
             count += 1
-            yield text + SEPARATOR
-    count += 1
-    if count != n:
+            yield text
+    if count != n or buffer.strip():
         raise TranslationError(f"apertium analysed {count} text(s) for {n}; the batch was not cached",
                                translator="apertium")
-    yield buffer
 
 
 def tag_apart(argv: tuple[str, ...], texts: Iterable[bytes], deadline: float, env: dict[str, str]) -> Iterator[bytes]:
     """Each of ``texts`` (analysed, one text each) through the tagger ``argv`` as a process of its
-    own would tag it: one process for as long as no text meets a new ambiguity class."""
+    own would tag it: one process for as long as no text meets a new ambiguity class. Each tagged
+    text comes with a NUL after it."""
     tagger: Optional[_Tagger] = None
     try:
         for text in texts:
             tagger = tagger or _Tagger(argv, env)
             out, err = tagger.exchange(text, deadline)
-            yield out
+            yield out + b"\0"  # the NUL that ends the text for the null-flush stages after the tagger
             if _NEW_CLASS in err:  # its open class is no longer what a fresh process starts with
                 tagger.close()
                 tagger = None

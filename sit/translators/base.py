@@ -4,6 +4,7 @@ batching; each adapter implements only :meth:`Translator._translate_batch`."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from ..batching import BatchJob, BatchStats, cached_batches
@@ -20,15 +21,19 @@ def _short(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
+@dataclass
 class TranslatorStats(BatchStats):
-    """:class:`~sit.batching.BatchStats` of a translator; ``translated`` is the texts it translated."""
+    """:class:`~sit.batching.BatchStats` of a translator; ``translated`` is the texts it translated,
+    ``empty`` those of them it answered emptily twice (kept as its answer, ``""``)."""
+
+    empty: int = 0
 
     @property
     def translated(self) -> int:
         return self.computed
 
     def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "translated": self.computed}
+        return {**super().to_dict(), "translated": self.computed, "empty": self.empty}
 
 
 class Translator(Stage):
@@ -118,30 +123,64 @@ class Translator(Stage):
         :class:`TranslationError` (a batch answered with the wrong number of translations is one)
         stops the work but does not propagate: the texts left untranslated come back as ``None``
         and are counted in :attr:`stats`.
+
+        A text answered emptily (or refused: ``None``) is asked once more, in a batch of its own
+        kind; an empty answer again is the translator's answer (Apertium answers the bare word
+        "will" with nothing, every time): it comes back, and is cached, as ``""`` (so a re-run asks
+        no more; ``sit cache prune --empty`` deletes such entries), and is counted in
+        ``stats.empty``. A refusal again stays untranslated and uncached (a re-run asks again).
         """
         texts = list(texts)
-        job = self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str) and bool(t.strip()),
-                             finish=self.check_answer, recoverable=(TranslationError,), strict=strict,
-                             unanswered=self._unanswered)
-        result = cached_batches([t for t in texts if t.strip()], job)
+        wanted = [t for t in texts if t.strip()]
+        retry: set[str] = set()
+        result = cached_batches(wanted, self._job(strict, retry=retry))
+        again = [t for t in dict.fromkeys(wanted) if t in retry and t not in result]
+        if again:
+            log.info("%s: %d text(s) answered emptily or refused; asking once more", self.name, len(again))
+            result.update(cached_batches(again, self._job(strict, retry=None)))
         return [result.get(t) if t.strip() else t for t in texts]
 
-    def check_answer(self, texts: list[str], answers: Sequence[Any]) -> list[Any]:
+    def _job(self, strict: bool, *, retry: Optional[set[str]]):
+        """The batch job of :meth:`translate`: on the first pass (``retry`` a set) an empty or
+        refused answer is left for a second pass (its text joins ``retry``); on the second
+        (``retry`` None) an empty answer is kept as ``""`` and a refusal is left untranslated."""
+        def unanswered(keys: list[str]) -> Optional[TranslationError]:
+            left = [k for k in keys if retry is None or k not in retry]
+            return self._unanswered(left) if left else None
+
+        return self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
+                              finish=lambda batch, answers: self.check_answer(batch, answers, retry=retry),
+                              strict=strict, unanswered=unanswered)
+
+    def check_answer(self, texts: list[str], answers: Sequence[Any], *,
+                     retry: Optional[set[str]] = None) -> list[Any]:
         """The one check of an answer before anything of it is cached: an answer that is not text
-        (or that is empty for a non-empty text: :func:`~sit.translators.answers.failed`) becomes
-        ``None``, left untranslated and uncached (a re-run asks again). A count that differs from
-        the texts' is left for the batch loop to refuse (:meth:`_mismatch`). Adapters that can
-        retry (the cloud ones) apply the same rule to each answer first and ask again."""
+        becomes ``None``, left untranslated and uncached (a re-run asks again). An empty answer for
+        a non-empty text, and a refusal (``None``), join ``retry`` where it is given (the first
+        pass of :meth:`translate`: they are asked once more) and become ``None``; without
+        ``retry`` an empty answer is the translator's answer, kept as ``""`` and counted in
+        ``stats.empty``. A count that differs from the texts' is left for the batch loop to refuse
+        (:meth:`_mismatch`). Adapters that can retry (the cloud ones) apply the same rule to each
+        answer first and ask again."""
         answers = list(answers)
         if len(answers) != len(texts):
             return answers
         out = []
         for text, answer in zip(texts, answers):
             why = failed(text, answer)
-            if why:
-                log.warning("%s: the answer to %s was %s; it is left untranslated and not cached",
-                            self.name, _short(text), why)
-            out.append(None if why else answer)
+            if retry is not None and (answer is None or why == "empty"):
+                retry.add(text)
+                out.append(None)
+            elif why == "empty":
+                log.warning("%s: the answer to %s was empty twice; it is kept as the translator's answer",
+                            self.name, _short(text))
+                self.stats.empty += 1
+                out.append("")
+            else:
+                if why:
+                    log.warning("%s: the answer to %s was %s; it is left untranslated and not cached",
+                                self.name, _short(text), why)
+                out.append(None if why else answer)
         return out
 
     # -- deliberate re-translations in chosen company (the batch relation) ----------------------

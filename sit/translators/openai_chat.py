@@ -212,13 +212,16 @@ class OpenAITranslator(HttpTranslator):
             out = out.replace(key, value)
         return out.replace("{text}", text)
 
+    def messages(self, texts: list[str]) -> list[dict[str, str]]:
+        """The chat messages of one request: the system prompt and the user's prompt."""
+        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": self.prompt_for(texts)}]
+
+    def answer_text(self, content: str, text: str) -> Optional[str]:
+        """What of a chat answer to one ``text`` is kept (:func:`clean_answer`: the translation)."""
+        return clean_answer(content, text)
+
     def _build_request(self, texts: list[str]) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [{"role": "system", "content": SYSTEM_PROMPT},
-                         {"role": "user", "content": self.prompt_for(texts)}],
-            "temperature": self.temperature,
-        }
+        body: dict[str, Any] = {"model": self.model, "messages": self.messages(texts), "temperature": self.temperature}
         if self.max_tokens:
             body["max_tokens"] = self.max_tokens
         headers = {"Content-Type": "application/json"}
@@ -257,7 +260,7 @@ class OpenAITranslator(HttpTranslator):
                         "max_tokens", self.name, self.where(texts))
             return [""] * len(texts) if len(texts) == 1 else self._batch_failed(texts, "was cut off")
         if len(texts) == 1:
-            return [clean_answer(content or "", texts[0])]
+            return [self.answer_text(content or "", texts[0])]
         items = parse_list(content or "", len(texts))
         if items is None:
             raise self.mismatch(texts, f"the answer is not an object of the {len(texts)} ids sent, each with a translation")

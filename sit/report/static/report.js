@@ -25,7 +25,7 @@
 
   var $ = function (id) { return document.getElementById(id); };
   var listEl = $("list"), moreBtn = $("b-more"), statusEl = $("status");
-  var state = {min: 0, group: "", rel: "", q: "", label: "all", sort: "worst"};
+  var state = {min: 0, group: "", cluster: "", rel: "", q: "", label: "all", sort: "worst"};
   var visible = [], shown = 0, flat = [], cur = null;
 
   function el(tag, cls, text) {
@@ -61,6 +61,7 @@
   }
   function passes(i) {
     if (state.group && i.group !== state.group) return false;
+    if (state.cluster && i.cluster !== state.cluster) return false;
     if (state.min > 0 && !(i.distance >= state.min)) return false;
     if (state.rel && !i.relations.some(function (r) { return r[0] === state.rel; })) return false;
     if (state.q && haystack(i).indexOf(state.q) < 0) return false;
@@ -309,7 +310,7 @@
         var m = marks[i.key];
         if (!m || !m.label) return;
         rows.push({issue_id: i.id, key: i.key, relation: i.relation, kind: i.kind || "", source_id: i.source_id, rank: i.rank,
-          label: m.label, category: m.category || null, perturbed: i.perturbed, run: data.run_key});
+          label: m.label, category: m.category || null, perturbed: i.perturbed, run: data.run_key, cluster_id: i.cluster || null});
       });
     });
     var order = {};
@@ -408,13 +409,14 @@
     var m = parseFloat($("f-min").value);
     state.min = isFinite(m) ? m : 0;
     state.group = $("f-group").value;
+    state.cluster = $("f-cluster").value;
     state.rel = $("f-rel").value;
     state.q = $("f-q").value.trim().toLowerCase();
     state.label = $("f-label").value;
     state.sort = $("f-sort").value;
     render();
   }
-  ["f-group", "f-min", "f-rel", "f-label", "f-sort"].forEach(function (id) { $(id).addEventListener("change", readFilters); });
+  ["f-group", "f-cluster", "f-min", "f-rel", "f-label", "f-sort"].forEach(function (id) { $(id).addEventListener("change", readFilters); });
   $("f-min").addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(readFilters, 200); });
   $("f-q").addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(readFilters, 200); });
   moreBtn.addEventListener("click", renderMore);
@@ -444,6 +446,26 @@
     b.addEventListener("click", function () {
       $("f-group").value = b.getAttribute("data-group"); $("f-q").value = b.getAttribute("data-word");
       readFilters(); listEl.scrollIntoView();
+    });
+  });
+  if ($("b-more-clusters")) $("b-more-clusters").addEventListener("click", function () {
+    var t = $("more-clusters"); t.hidden = !t.hidden; $("b-more-clusters").setAttribute("aria-expanded", String(!t.hidden));
+  });
+  // A root cause's title shows its findings; its marks apply to every one of them.
+  Array.prototype.forEach.call(document.querySelectorAll(".cluster-link"), function (b) {
+    b.addEventListener("click", function () {
+      $("f-group").value = ""; $("f-cluster").value = b.getAttribute("data-cluster");
+      readFilters(); listEl.scrollIntoView();
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll(".cluster-mark"), function (b) {
+    b.addEventListener("click", function () {
+      var cid = b.getAttribute("data-cluster"), on = b.getAttribute("aria-pressed") !== "true";
+      var label = on ? b.getAttribute("data-label") : null;
+      Object.keys(byId).forEach(function (id) { if (byId[id].cluster === cid) setMark(id, label); });
+      Array.prototype.forEach.call(document.querySelectorAll('.cluster-mark[data-cluster="' + cid + '"]'), function (o) {
+        o.setAttribute("aria-pressed", String(on && o === b));
+      });
     });
   });
   chartClick(".hist-bar", function (g) { $("f-min").value = g.getAttribute("data-min"); readFilters(); });

@@ -1,0 +1,195 @@
+"""How sit's single-translation checks agree with professional annotators: segment-level precision
+and recall of each check against the MQM error annotations of google/wmt-mqm-human-evaluation
+(docs/precision.md, "Checks against MQM annotations").
+
+    python3 benchmarks/bench_mqm.py MQM.tsv [MQM.tsv ...] [--source-lang en --target-lang de]
+        [--half dev|test|all] [--examples 3] [--limit N] [--relation-option numbers.units=true]
+
+The MQM files are not in this repository (their size; the licence is the data set's own, CC BY 4.0):
+fetch https://github.com/google/wmt-mqm-human-evaluation and pass the paths, e.g.
+``ted/ende/mqm_ted_ende.tsv``, ``ted/zhen/mqm_ted_zhen.tsv`` (``--source-lang zh --target-lang en``)
+or the newstest files (``newstest2020/ende/mqm_newstest2020_ende.tsv``, ``newstest2021/...``;
+put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path).
+
+Method. A segment is one system's translation of one source sentence (all raters' rows of it
+together). Every segment goes through ``sit check`` (the source and the translation with the
+annotators' ``<v>`` marks taken out). A check *fires* on a segment when it has a finding there. The
+annotators *mark* a segment for a check's category when:
+
+- numbers: a marked error span (in the translation or, for omissions, the source) holds a digit
+  and is short (at most 4 words) or is of a ``Locale convention`` category;
+- untranslated: an error of category ``Accuracy/Untranslated text``;
+- any other MQM category: an error of that category.
+
+Precision is the share of segments a check fires on that the annotators marked; recall the share
+of marked segments the check fires on. ``--half dev`` takes the talks/documents with an odd
+``doc_id`` (where the checks were developed), ``--half test`` the even ones (reported), so that
+nothing is tuned to the figures reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MARK = re.compile(r"</?v>")
+SPAN = re.compile(r"<v>(.*?)</v>")
+#: sit's groups read as one check each
+CHECKS = {"numbers": ("numbers.",), "untranslated": ("language.untranslated", "language.copied",
+                                                     "language.wrong_language")}
+
+
+@dataclass
+class Segment:
+    """One system's translation of one source sentence, with every category its raters marked."""
+
+    doc: str
+    source: str
+    translation: str
+    categories: set = field(default_factory=set)
+    examples: dict = field(default_factory=dict)  # truth -> a marked span
+
+
+def read_mqm(paths: list[str], limit: int = 0) -> list[Segment]:
+    """The segments of MQM TSV files (system, doc, doc_id, seg_id, rater, source, target,
+    category, severity[, comment])."""
+    csv.field_size_limit(10 ** 7)
+    segments: dict[tuple, Segment] = {}
+    for path in paths:
+        with open(path, encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
+                key = (path, row["system"], row["doc"], row["seg_id"])
+                seg = segments.get(key)
+                if seg is None:
+                    seg = segments[key] = Segment(row["doc_id"], MARK.sub("", row["source"]),
+                                                  MARK.sub("", row["target"]))
+                for truth in _truths(row):
+                    seg.categories.add(truth)
+                    seg.examples.setdefault(truth, (SPAN.findall(row["target"]) or SPAN.findall(row["source"])
+                                                    or [""])[0])
+                if limit and len(segments) >= limit:
+                    return list(segments.values())
+    return list(segments.values())
+
+
+def _truths(row: dict) -> list[str]:
+    """What a row marks: its category, and the checks' own truths (numbers, untranslated)."""
+    category = row["category"].strip()
+    if category in ("No-error", "no-error", ""):
+        return []
+    out = [category]
+    spans = SPAN.findall(row["target"]) + SPAN.findall(row["source"])
+    if any(re.search(r"\d", s) and (len(s.split()) <= 4 or category.startswith("Locale convention"))
+           for s in spans) or category.startswith("Locale convention/Number") \
+            or category.startswith("Locale convention/Currency"):
+        out.append("numbers")
+    if category == "Accuracy/Untranslated text":
+        out.append("untranslated")
+    return out
+
+
+def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
+    """Per segment: sit group -> its findings' evidence (``sit check`` over a TSV of them all)."""
+    from sit.check import CheckConfig, check
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tsv = Path(tmp) / "segments.tsv"
+        with open(tsv, "w", encoding="utf-8") as fh:
+            fh.write("source\ttranslation\n")
+            for s in segments:
+                fh.write(f"{_cell(s.source)}\t{_cell(s.translation)}\n")
+        result = check(CheckConfig(source=str(tsv), source_lang=source_lang, target_lang=target_lang,
+                                   out=str(Path(tmp) / "run"), cache_dir=str(Path(tmp) / "cache"),
+                                   report_formats=(), relation_options=options or {}))
+    out: list[dict[str, list]] = [defaultdict(list) for _ in segments]
+    for issue in result.issues:
+        out[issue.pair.source_id - 2][issue.group].append(issue.evidence)  # line 1 is the header
+    return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("\t", " ").replace("\n", " ") or " "
+
+
+def table(segments, found, examples: int) -> None:
+    """Precision and recall per check and per sit group, against the checks' truths and every
+    MQM category, with examples of each kind of disagreement."""
+    groups = sorted({g for f in found for g in f})
+    categories = sorted({c for s in segments for c in s.categories})
+    print(f"{len(segments)} segments; marked: " + ", ".join(
+        f"{c} {sum(c in s.categories for s in segments)}" for c in ("numbers", "untranslated")))
+    for check, prefixes in CHECKS.items():
+        fires = [any(g.startswith(p) for g in f for p in prefixes) for f in found]
+        _line(check, check, segments, fires)
+        _disagreements(check, segments, found, fires, prefixes, examples)
+    print("\nper sit group and MQM category (precision / recall, segments fired):")
+    for group in groups:
+        fires = [group in f for f in found]
+        best = sorted(categories, key=lambda c: -sum(f and c in s.categories for f, s in zip(fires, segments)))[:4]
+        for c in best:
+            _line(group, c, segments, fires)
+
+
+def _line(name: str, truth: str, segments, fires) -> None:
+    tp = sum(f and truth in s.categories for f, s in zip(fires, segments))
+    fp = sum(f and truth not in s.categories for f, s in zip(fires, segments))
+    fn = sum(not f and truth in s.categories for f, s in zip(fires, segments))
+    p = tp / (tp + fp) if tp + fp else float("nan")
+    r = tp / (tp + fn) if tp + fn else float("nan")
+    print(f"  {name:28} vs {truth:42} P {p:.2f} ({tp}/{tp + fp})  R {r:.2f} ({tp}/{tp + fn})")
+
+
+def _disagreements(check, segments, found, fires, prefixes, examples: int) -> None:
+    fp = [(s, f) for s, f, x in zip(segments, found, fires) if x and check not in s.categories]
+    fn = [s for s, x in zip(segments, fires) if not x and check in s.categories]
+    for s, f in fp[:examples]:
+        said = {g: e for g, e in f.items() if any(g.startswith(p) for p in prefixes)}
+        print(f"    fired, not marked: {s.source[:90]!r}\n      -> {s.translation[:90]!r}\n      {_short(said)}")
+    for s in fn[:examples]:
+        print(f"    marked, not fired: {s.source[:90]!r}\n      -> {s.translation[:90]!r}\n"
+              f"      marked span {s.examples.get(check, '')[:60]!r} ({', '.join(sorted(s.categories - set(CHECKS)))})")
+
+
+def _short(said: dict) -> str:
+    return "; ".join(f"{g}: {[{k: v for k, v in e.items() if k != 'variants'} for e in es]}"[:160]
+                     for g, es in said.items())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", help="MQM TSV files of google/wmt-mqm-human-evaluation")
+    ap.add_argument("--source-lang", default="en")
+    ap.add_argument("--target-lang", default="de")
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="test",
+                    help="dev: odd doc_id (developed on), test: even doc_id (reported, default), all")
+    ap.add_argument("--examples", type=int, default=3, help="examples of each kind of disagreement")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N segments")
+    ap.add_argument("--relation-option", action="append", default=[], metavar="CHECK.KEY=VALUE",
+                    help="an option of one check, e.g. numbers.units=true")
+    args = ap.parse_args()
+    for path in args.files:
+        if not Path(path).is_file():
+            sys.exit(f"bench_mqm: {path} is not a file; fetch github.com/google/wmt-mqm-human-evaluation and pass "
+                     "the path of an MQM TSV file (see this script's docstring)")
+    segments = read_mqm(args.files, args.limit)
+    if args.half != "all":
+        odd = 1 if args.half == "dev" else 0
+        segments = [s for s in segments if s.doc.isdigit() and int(s.doc) % 2 == odd]
+    from sit.commands.run import parse_relation_options
+
+    found = fired(segments, args.source_lang, args.target_lang, parse_relation_options(args.relation_option))
+    print(f"{', '.join(args.files)} ({args.half}), {args.source_lang}->{args.target_lang}")
+    table(segments, found, args.examples)
+
+
+if __name__ == "__main__":
+    main()

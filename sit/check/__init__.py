@@ -1,0 +1,206 @@
+"""``sit check``: the single-translation checks on translations that already exist, with no
+translator (docs/check.md). Each (source, translation) pair of a file goes through ``numbers``,
+``passthrough``, ``language``, ``length`` and ``punctuation`` by itself, exactly as a ``sit run``
+checks every text it translated (:mod:`sit.relations.every`), and the findings are written to a
+run directory as ``sit run`` writes one (``issues.jsonl`` with ``source_id`` the 1-based line,
+``run.json``, the reports).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ..errors import ConfigError
+from ..records import Issue, RunCounts, RunSignature, package_versions
+from ..runmeta import RunMeta
+from .files import Segment, read_segments
+
+#: the checks of one translation by itself, in the order they run
+CHECKS: tuple[str, ...] = ("numbers", "passthrough", "language", "length", "punctuation")
+#: what language data each check needs (docs/check.md says the same)
+NEEDS = {"numbers": "Babel's CLDR locale data for the source and the target language",
+         "language": "py3langid for the target language (wrong_language); wordfreq's word lists for both "
+                     "languages (untranslated, copied)",
+         "passthrough": "none", "length": "none", "punctuation": "none"}
+
+
+@dataclass
+class CheckConfig:
+    """What ``sit check`` is asked: the files, the languages, the checks and where to write."""
+
+    source: str
+    translation: Optional[str] = None
+    source_lang: str = "en"
+    target_lang: str = "es"
+    out: Optional[str] = None
+    format: str = "auto"
+    checks: tuple[str, ...] = CHECKS
+    relation_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cache_dir: Optional[str] = None
+    force: bool = False
+    report_formats: tuple[str, ...] = ("text", "html")
+    command: str = ""
+
+
+@dataclass
+class CheckResult:
+    """What :func:`check` did: its directory, run.json's record, the findings, the warnings."""
+
+    run_dir: Path
+    meta: RunMeta
+    issues: list[Issue]
+    warnings: list[str]
+    segments: int
+
+
+def check(config: CheckConfig) -> CheckResult:
+    """Read the segments of ``config``, check each translation by itself, write the run directory."""
+    from ..cache import Cache
+    from ..rundir import check_same_run, check_writable
+
+    start = time.perf_counter()
+    out = check_writable(config.out or _default_out(config), "--out", directory=True)
+    checks, warnings = usable_checks(config)
+    segments = read_segments(config.source, config.translation, config.format)
+    if not segments:
+        raise ConfigError(f"{config.source}: no segment with a source text to check; give a file with translations")
+    signature = _signature(config, checks)
+    source_name = str(Path(config.source).resolve())
+    check_same_run(out, signature, source_name, force=config.force)
+    cache = Cache(config.cache_dir)
+    relations, checked = _run_checks(config, checks, segments, cache)
+    issues = [i for name in checks for i in checked[name]]
+    counts = RunCounts(sentences=len(segments), translations=len(segments), compared=len(segments),
+                       relations={name: c for name, c in _counts(relations, checked, segments).items()})
+    meta = RunMeta(signature=signature, signature_line=signature.format(), input=source_name,
+                   counts=counts.with_findings(issues),
+                   relations_reason="; ".join(r.describe() for r in relations.values()),
+                   relations_told={n: r.telling() for n, r in relations.items()},
+                   warnings=tuple(warnings + cache.problems), cache=cache.describe(),
+                   created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                   command=config.command or " ".join(shlex.quote(a) for a in sys.argv),
+                   config={"source": source_name, "translation": str(Path(config.translation).resolve())
+                           if config.translation else None, "format": config.format, "checks": list(checks)},
+                   timings={"check": round(time.perf_counter() - start, 4)})
+    ranked = _write(out, meta, segments, issues, config.report_formats)
+    return CheckResult(out, meta, ranked, warnings, len(segments))
+
+
+def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
+    """The checks of ``config`` that the languages' data allow, and a warning for each left out
+    (``numbers`` where Babel does not know a language)."""
+    unknown = [c for c in config.checks if c not in CHECKS]
+    if unknown or not config.checks:
+        raise ConfigError(f"--checks: choose among {', '.join(CHECKS)} (got {', '.join(config.checks) or 'none'})")
+    extra = [n for n in config.relation_options if n not in config.checks]
+    if extra:
+        raise ConfigError(f"--relation-option names {', '.join(extra)}, which this check does not run")
+    warnings, kept = [], []
+    for name in config.checks:
+        if name == "numbers" and not (_babel_knows(config.source_lang) and _babel_knows(config.target_lang)):
+            warnings.append(f"numbers left out: Babel has no CLDR data for {config.source_lang!r} or "
+                            f"{config.target_lang!r}")
+            continue
+        kept.append(name)
+    return tuple(kept), warnings
+
+
+def _babel_knows(lang: str) -> bool:
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
+
+
+def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
+    """Each check over every segment: ({name: relation}, {name: its ranked findings}). A source
+    that stands on several lines with several translations is checked once per translation
+    (the segments are taken in layers, each source once a layer)."""
+    from ..relations import RunContext, create_relation
+    from ..relations.every import Origin
+
+    layers: list[list[Segment]] = []
+    seen: dict[str, int] = {}
+    for seg in segments:
+        n = seen[seg.source] = seen.get(seg.source, -1) + 1
+        if n == len(layers):
+            layers.append([])
+        layers[n].append(seg)
+    relations, checked = {}, {name: [] for name in checks}
+    for layer in layers:
+        ctx = RunContext(cache, config.source_lang, config.target_lang, top_k=0, progress=False)
+        ctx.origins = {s.source: Origin(s.line) for s in layer}
+        translation = {s.source: s.translation for s in layer}
+        for name in checks:
+            relation = relations.get(name) or create_relation(name, ctx, config.relation_options.get(name, {}))
+            relation.ctx = ctx
+            relations[name] = relation
+            checked[name].extend(relation.check([], translation).issues)
+    return relations, checked
+
+
+def _counts(relations, checked, segments) -> dict:
+    from ..records import RelationCounts
+
+    return {name: RelationCounts(0, len(segments), len(found), len({i.pair.source_id for i in found}),
+                                 {f"{k}_issues": sum(1 for i in found if i.kind == k) for k in r.kinds})
+            for (name, r), found in zip(relations.items(), checked.values())}
+
+
+def _signature(config: CheckConfig, checks: Sequence[str]) -> RunSignature:
+    name = Path(config.translation or config.source).name
+    return RunSignature(translator="file", translator_model=name, source_lang=config.source_lang,
+                        target_lang=config.target_lang, perturber="none", perturber_model="none", num_perturb=0,
+                        parser="none", parser_model="none", distance="none", threshold=0.0, top_k=0, seed=0,
+                        versions=package_versions(), relations={n: dict(config.relation_options.get(n, {}))
+                                                                for n in checks})
+
+
+def _default_out(config: CheckConfig) -> Path:
+    return Path("runs") / f"check-{Path(config.source).stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
+def _write(out: Path, meta: RunMeta, segments, issues, formats) -> list[Issue]:
+    """pairs.jsonl (none: no case was made), translations.jsonl, issues.jsonl, run.json, reports."""
+    from ..rank import worst_first
+    from ..report import write_reports
+    from ..rundir import RunData, write_json_atomic, write_jsonl_atomic
+
+    out.mkdir(parents=True, exist_ok=True)
+    ranked = worst_first(issues)
+    rows = [{"source_id": s.line, "role": "original", "text": s.source, "translation": s.translation}
+            for s in segments]
+    write_jsonl_atomic(out / "pairs.jsonl", [])
+    write_jsonl_atomic(out / "translations.jsonl", rows)
+    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
+                                              for i in ranked))
+    write_json_atomic(out / "run.json", meta.to_dict())
+    write_reports(RunData(out, meta, ranked, [], rows), formats=formats)
+    return ranked
+
+
+def gate(issues: Sequence[Issue], spec: str) -> Optional[str]:
+    """``--fail-on GROUPS[:N]``: why the gate fails (more than N findings in the named groups:
+    ``any``, a check such as ``numbers``, or a group such as ``language.untranslated``, comma
+    separated), else None."""
+    names, colon, allowed = spec.rpartition(":") if ":" in spec else (spec, "", "0")
+    if not names or not allowed.isdigit():
+        raise ConfigError(f"--fail-on takes GROUPS or GROUPS:N (any, a check or a group such as numbers.missing, "
+                          f"comma-separated; N findings allowed), got {spec!r}")
+    wanted = {n.strip() for n in names.split(",") if n.strip()}
+    hits = [i for i in issues if "any" in wanted or i.relation in wanted or i.group in wanted]
+    if len(hits) > int(allowed):
+        return f"{len(hits)} finding(s) in {', '.join(sorted(wanted))}, more than the {allowed} --fail-on allows"
+    return None
+
+
+__all__ = ["CHECKS", "NEEDS", "CheckConfig", "CheckResult", "check", "gate", "usable_checks"]

@@ -1,0 +1,142 @@
+"""The translations ``sit check`` reads: aligned text files, TSV, JSONL, and the localisation
+formats PO, XLIFF and TMX through translate-toolkit's readers (``translate.storage``).
+
+Every reader gives :class:`Segment` records numbered as the file is: the 1-based line of an
+aligned pair, a TSV row or a JSONL object; the line of a PO entry's ``msgid`` and of an XLIFF or
+TMX unit's element. A file sit cannot take is an :class:`~sit.errors.InputError` naming the line.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from ..errors import InputError, MissingDependencyError
+from ..inputs import decode_lines, read_file
+
+#: the formats by name, and the file endings that choose them (``--format auto``)
+FORMATS = ("auto", "text", "tsv", "jsonl", "po", "xliff", "tmx")
+ENDINGS = {".tsv": "tsv", ".jsonl": "jsonl", ".po": "po", ".pot": "po", ".xlf": "xliff", ".xliff": "xliff",
+           ".tmx": "tmx"}
+#: the column or key names a TSV header or a JSONL object may give the two texts
+SOURCE_NAMES = ("source", "src", "source_text")
+TRANSLATION_NAMES = ("translation", "target", "mt", "hyp", "tgt")
+TOOLKIT_HINT = "pip install 'sit[check]' (translate-toolkit reads PO, XLIFF and TMX)"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One source text and its translation, ``line`` the 1-based place in the file."""
+
+    line: int
+    source: str
+    translation: str
+
+
+def format_of(path: str | os.PathLike, given: str = "auto") -> str:
+    """The format of ``path``: ``given``, or by its ending (text where none is known)."""
+    if given not in FORMATS:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"--format {given!r}: choose one of {', '.join(FORMATS)}")
+    return ENDINGS.get(Path(path).suffix.lower(), "text") if given == "auto" else given
+
+
+def read_segments(source: str | os.PathLike, translation: Optional[str | os.PathLike] = None,
+                  fmt: str = "auto") -> list[Segment]:
+    """The segments of ``source`` and ``translation`` (two aligned UTF-8 files), or of ``source``
+    alone in one of the formats that hold both texts; pairs whose source is blank are left out."""
+    if translation is not None:
+        return _aligned(source, translation)
+    kind = format_of(source, fmt)
+    if kind == "text":
+        raise InputError(f"{source}: a text file holds only one side; give the translations with --translation, "
+                         "or a TSV, JSONL, PO, XLIFF or TMX file that holds both")
+    reader = {"tsv": _tsv, "jsonl": _jsonl}.get(kind, _toolkit)
+    return [s for s in reader(Path(source)) if s.source.strip()]
+
+
+def _aligned(source, translation) -> list[Segment]:
+    # two files, line n of one the translation of line n of the other
+    src = decode_lines(read_file(source, "source"), f"source file {source}")
+    mt = decode_lines(read_file(translation, "translation"), f"translation file {translation}")
+    if len(src) != len(mt):
+        shorter, longer = ("translation", "source") if len(mt) < len(src) else ("source", "translation")
+        raise InputError(f"{translation}: line {min(len(src), len(mt)) + 1} of the {longer} file has no line in the "
+                         f"{shorter} file ({len(src)} source lines, {len(mt)} translation lines); "
+                         "give files with one translation per source line")
+    return [Segment(n, s, t) for n, (s, t) in enumerate(zip(src, mt), start=1) if s.strip()]
+
+
+def _tsv(path: Path) -> list[Segment]:
+    # a header naming source and translation columns where the first row has them, else columns 1 and 2
+    rows = list(csv.reader(decode_lines(read_file(path, "TSV"), f"TSV file {path}"), delimiter="\t",
+                           quoting=csv.QUOTE_NONE))
+    first = [c.strip().lower() for c in rows[0]] if rows else []
+    header = any(c in SOURCE_NAMES for c in first) and any(c in TRANSLATION_NAMES for c in first)
+    s_col = next((first.index(c) for c in SOURCE_NAMES if c in first), 0) if header else 0
+    t_col = next((first.index(c) for c in TRANSLATION_NAMES if c in first), 1) if header else 1
+    out = []
+    for n, row in enumerate(rows, start=1):
+        if (header and n == 1) or not any(c.strip() for c in row):
+            continue
+        if len(row) <= max(s_col, t_col):
+            raise InputError(f"{path}: line {n} has {len(row)} column(s), not the {max(s_col, t_col) + 1} that hold "
+                             "the source and the translation; separate them with one tab")
+        out.append(Segment(n, row[s_col], row[t_col]))
+    return out
+
+
+def _jsonl(path: Path) -> list[Segment]:
+    # one object a line, its source and translation under one of the names above
+    from ..jsonio import read_jsonl
+
+    def segment(row: Any) -> tuple[str, str]:
+        if not isinstance(row, dict):
+            raise ValueError("not a JSON object")
+        src = next((row[k] for k in SOURCE_NAMES if k in row), None)
+        mt = next((row[k] for k in TRANSLATION_NAMES if k in row), None)
+        if not isinstance(src, str) or not isinstance(mt, str):
+            raise ValueError('no "source" and "translation" strings')
+        return src, mt
+
+    hint = 'give one object a line with "source" and "translation" strings'
+    return [Segment(n, *pair) for n, pair in read_jsonl(path, segment, hint=hint, with_lines=True)]
+
+
+def _toolkit(path: Path) -> list[Segment]:
+    # PO, XLIFF, TMX through translate-toolkit; units without a translation are left out
+    try:
+        from translate.storage import factory
+    except ImportError:
+        raise MissingDependencyError(f"{path}: reading it needs translate-toolkit; {TOOLKIT_HINT}") from None
+    try:
+        store = factory.getobject(str(path))
+    except Exception as exc:  # the readers raise what their parsers raise (lxml, ValueError ...)
+        line = getattr(exc, "lineno", None)  # lxml's syntax errors say where
+        where = f"line {line}: " if line else ""
+        raise InputError(f"{path}: {where}{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; "
+                         "give a well-formed PO, XLIFF or TMX file") from None
+    lines = _po_lines(path) if path.suffix.lower() in (".po", ".pot") else {}
+    out = []
+    for n, unit in enumerate(store.units, start=1):
+        if unit.isheader() or not unit.source or not unit.target:
+            continue
+        element = getattr(unit, "xmlelement", None)
+        line = getattr(element, "sourceline", None) or lines.get(n) or n
+        out.append(Segment(int(line), str(unit.source), str(unit.target)))
+    return out
+
+
+def _po_lines(path: Path) -> dict[int, int]:
+    """unit number (1-based, translate-toolkit's order, the header included) -> the line of its
+    ``msgid`` in the PO file."""
+    starts = [n for n, line in enumerate(decode_lines(read_file(path, "PO"), f"PO file {path}"), start=1)
+              if line.startswith("msgid ")]
+    return {unit: line for unit, line in enumerate(starts, start=1)}
+
+
+__all__ = ["ENDINGS", "FORMATS", "Segment", "format_of", "read_segments"]

@@ -1,0 +1,81 @@
+"""The rules that make the single-translation checks judge as MQM annotators do (issue 33 part 3;
+figures: benchmarks/bench_mqm.py, docs/precision.md): CLDR digit groups, numbers that name,
+numbers in words, Chinese number units, words the target language writes as the source does,
+stretches of source text left as they were."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sit.relations import RunContext
+from sit.relations.language import LanguageRelation
+from sit.relations.numbers import NumbersRelation
+from sit.relations.every import Origin
+from sit.textcheck.numbers import naming_number, numbers_of, scaled, spelled, ungrouped_in
+from sit.textcheck.untranslated import copied_runs, copied_words, written_as
+
+
+def _numbers(source, translation, target="es", source_lang="en", **options):
+    ctx = RunContext(None, source_lang, target)
+    ctx.origins = {source: Origin(1)}
+    found = NumbersRelation(ctx, **options).check([], {source: translation}).issues
+    return {i.kind: [n["number"] for n in i.evidence["numbers"]] for i in found}
+
+
+def test_numbers_that_name_stay_as_written_or_become_roman():
+    assert _numbers("We used SPSS 22.0 in phase 2 of the trial.", "Usamos SPSS 22.0 en la fase II del ensayo.") == {}
+    assert _numbers("The dose was 22.5 mg.", "La dosis fue de 22.5 mg.") == {"format": ["22.5"]}
+    assert _numbers("He took 2 pills.", "Tomó II pastillas.") == {"missing": ["2"]}  # Roman only where it names
+    text = "as shown in figure 3 [12]"
+    assert [naming_number(text, n) for n in numbers_of(text)] == [True, True]
+
+
+def test_numbers_in_words_or_with_a_scale_word_are_there():
+    n = numbers_of("about 10 years")[0]
+    assert spelled(n, "vor fast zehn Jahren", "de") and spelled(n, "hace casi diez años", "es")
+    assert not spelled(n, "vor fast neun Jahren", "de")
+    big = numbers_of("140亿年", "zh")[0]
+    assert big.value == Decimal(14 * 10 ** 9)
+    assert scaled(big, "14 billion years", "en") and scaled(big, "Fourteen billion years", "en")
+    assert not scaled(big, "1.4 billion years", "en")
+    assert _numbers("It cost 2,500,000 dollars.", "Es kostete 2,5 Millionen Dollar.", target="de") == {}
+
+
+def test_cldr_digit_groups_of_the_target():
+    assert _numbers("有两万种兰花。", "There are 20000 species of orchids.", target="en", source_lang="zh") == \
+        {"grouping": ["20000"]}
+    assert _numbers("有25万种。", "There are 250,000 species.", target="en", source_lang="zh") == {}
+    assert _numbers("有25万种。", "There are 250000 species.", target="en", source_lang="zh") == {"grouping": ["25"]}
+    assert ungrouped_in("postcode 10115 and 40000 stars", "postcode 10115", "de") == [("40000", "40.000")]
+    assert _numbers("In 2019 it rose.", "En 2019 subió.") == {}  # a year is no grouping error
+
+
+def test_imperial_units_only_where_asked():
+    assert _numbers("a 15-foot boat", "ein 15-Fuß-Boot", target="de") == {}
+    assert _numbers("a 15-foot boat", "ein 15-Fuß-Boot", target="de", units=True) == {"unit": ["15"]}
+    assert _numbers("a 15-foot boat", "ein fünf Meter langes Boot", target="de") == {}  # converted
+    assert _numbers("120 feet, or 40 meters", "120 Fuß oder 40 Meter", target="de", units=True) == {}
+
+
+def test_a_word_counts_as_copied_only_as_the_source_writes_it():
+    assert written_as("animation", "Animation zeigt") and not written_as("animation", "Diese Animation zeigt")
+    assert written_as("horse", "ein horse im Stall")
+    # as-written: German writes "aggressive", Spanish "molecular"; not "horse" or "budget"
+    assert copied_words("an aggressive horse", "ein aggressive horse", "en", "de", rule="as-written") == ["horse"]
+    assert copied_words("the molecular budget", "el molecular budget", "en", "es", rule="as-written") == ["budget"]
+
+
+def test_stretches_of_source_text_left_as_they_were():
+    assert copied_runs("This is just one example of it.", "This is just one example dafür.", "en", "de") == \
+        ["This is just one example"]
+    assert copied_runs("I read the New York Times.", "Ich lese die New York Times.", "en", "de") == []
+    assert copied_runs("He lives in Long Beach now.", "Er lebt jetzt in Long Beach.", "en", "de") == []
+
+
+def test_the_language_relation_reports_copied_stretches():
+    ctx = RunContext(None, "en", "de")
+    source = "And this is just one example of how it works in practice."
+    ctx.origins = {source: Origin(3)}
+    found = LanguageRelation(ctx).check([], {source: "Und this is just one example dafür, wie es geht."}).issues
+    assert [(i.kind, i.pair.source_id, i.evidence.get("runs")) for i in found] == \
+        [("copied", 3, ["this is just one example"])]

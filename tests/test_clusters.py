@@ -1,0 +1,170 @@
+"""Clusters of root causes, triage by cluster, and the regression suite (sit export, sit run --cases)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sit.cli import main
+from sit.records import Edit, Issue, Pair
+from sit.report.clusters import MEASURED, cluster_id, cluster_issues
+
+LABELS = Path(__file__).resolve().parent.parent / "docs" / "labels"
+
+
+def _issue(sid, relation, kind, evidence, original="A sentence.", perturbed="A sentence!", y="Una frase.",
+           y2="Una frase!", diff=None, rank=1):
+    return Issue(Pair(sid, original, perturbed, Edit(0, "", "", relation), relation), y, y2, 1.0, diff or {},
+                 rank=rank, kind=kind, evidence=evidence)
+
+
+def test_a_word_left_untranslated_is_one_cluster_across_relations_and_plurals():
+    issues = [
+        _issue(1, "sit", "untranslated", {"word": "shipments", "side": "perturbed"}),
+        _issue(2, "language", "copied", {"words": ["rallied", "shipment"]}),
+        _issue(3, "language", "copied", {"words": ["berth"]}),
+        _issue(4, "passthrough", "missing", {"tokens": [{"token": "#update", "type": "hashtag"}]}),
+        _issue(5, "passthrough", "missing", {"tokens": [{"token": "#update", "type": "hashtag"}]}),
+    ]
+    clusters = cluster_issues(issues)
+    by_key = {c.key: sorted(i.pair.source_id for i in c.issues) for c in clusters}
+    assert by_key == {("word", "shipment"): [1, 2], ("word", "berth"): [3], ("token", "hashtag"): [4, 5]}
+    assert sorted(i.pair.source_id for c in clusters for i in c.issues) == [1, 2, 3, 4, 5]  # each in exactly one
+    assert clusters[0].key == ("token", "hashtag")  # 95% precise, severity 3, two sentences: worst first
+    assert [c.rank for c in clusters] == [1, 2, 3]
+
+
+def test_cluster_ids_hash_the_key_not_the_order():
+    a = cluster_issues([_issue(1, "numbers", "format", {"numbers": [{"number": "4.25", "expected": ["4,25"]}]}),
+                        _issue(2, "numbers", "format", {"numbers": [{"number": "1,000", "expected": ["1.000"]}]})])
+    b = cluster_issues([_issue(9, "numbers", "format", {"numbers": [{"number": "1,000", "expected": ["1.000"]}]})])
+    assert {c.cluster_id for c in b} <= {c.cluster_id for c in a}
+    assert cluster_id(("number", "format", ",")) in {c.cluster_id for c in b}
+    assert b[0].title == "numbers keep the source's “,” (e.g. 1,000; expected 1.000)"
+
+
+def test_case_variants_cluster_on_the_change_they_show():
+    upper = _issue(7, "case", "upper", {"difference": [["quién", "oms"]]})
+    title = _issue(7, "case", "title", {"difference": [["por ciento", "porcentaje"]]})
+    other = _issue(8, "case", "upper", {"difference": [["quiénes han", "oms ha"]]})
+    lone = _issue(9, "case", "lower", {"difference": [["", "nato"]]})
+    keys = {c.key: len(c.issues) for c in cluster_issues([upper, title, other, lone], target_lang="es")}
+    assert keys == {("case-word", "oms"): 2, ("case", "title"): 1, ("case", "lower"): 1}
+
+
+def test_measured_precision_is_what_the_committed_labels_say():
+    for group, (bugs, labelled, name) in MEASURED.items():
+        rows = [json.loads(line) for line in (LABELS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        relation, _, kind = group.partition(".")
+        mine = [r for r in rows if r.get("relation", "sit") == relation
+                and (r.get("kind") or "") in ((kind,) if kind else ("", "structure"))]
+        assert (sum(r["label"] == "bug" for r in mine), len(mine)) == (bugs, labelled), group
+
+
+def test_cluster_purity_labels_are_committed_and_pure_enough():
+    rows = [json.loads(line) for line in (LABELS / "clusters-news.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 20
+    assert sum(r["same_bug"] for r in rows) / sum(r["read"] for r in rows) >= 0.8
+
+
+@pytest.fixture(scope="module")
+def news_run(tmp_path_factory):
+    if not shutil.which("apertium"):
+        pytest.skip("needs Apertium (apt-get install apertium apertium-eng-spa)")
+    root = tmp_path_factory.mktemp("clusters")
+    out, cache = root / "run", root / "cache"
+    assert main(["run", "--dataset", "news", "--limit", "40", "--relation", "numbers,passthrough,case",
+                 "--translator", "apertium", "--cache-dir", str(cache), "--out", str(out), "--no-progress"]) == 0
+    return root, out, cache
+
+
+def test_every_run_writes_clusters_and_every_report_shows_them(news_run, capsys):
+    _root, out, _cache = news_run
+    issues = [json.loads(line) for line in (out / "issues.jsonl").read_text(encoding="utf-8").splitlines()]
+    clusters = [json.loads(line) for line in (out / "clusters.jsonl").read_text(encoding="utf-8").splitlines()]
+    members = [i for c in clusters for i in c["issue_ids"]]
+    assert sorted(members) == sorted(i["issue_id"] for i in issues)  # every finding in exactly one cluster
+    assert len(clusters) < len(issues)
+    assert [c["rank"] for c in clusters] == list(range(1, len(clusters) + 1))
+    text = (out / "report.txt").read_text(encoding="utf-8")
+    assert f"{len(clusters):,} cluster(s) of {len(issues):,} finding(s)" in text
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert f"The bugs: {len(clusters):,} root cause(s) of {len(issues):,} finding(s)" in html
+    assert main(["report", str(out), "-f", "jsonl", "-o", "-"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {r["cluster_id"] for r in rows} == {c["cluster_id"] for c in clusters}
+
+
+def test_a_mark_on_a_cluster_applies_to_its_findings_and_shows_in_compare(news_run, tmp_path, capsys):
+    _root, out, cache = news_run
+    run = tmp_path / "run"
+    shutil.copytree(out, run)
+    worst = json.loads((run / "clusters.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert main(["mark", str(run), worst["cluster_id"], "--as", "bug"]) == 0
+    assert "[marked bug]" in (run / "report.txt").read_text(encoding="utf-8")
+    from sit.report import saved_labels
+    from sit.rundir import load_run
+
+    labels = saved_labels(load_run(run))
+    assert len(labels) == worst["findings"] and all(lab.is_bug for lab in labels.values())
+    kept = [line for line in (out / "issues.jsonl").read_text(encoding="utf-8").splitlines()
+            if json.loads(line)["issue_id"] not in worst["issue_ids"]]
+    (run / "issues.jsonl").write_text("".join(k + "\n" for k in kept), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["compare", str(out), str(run), "--cache-dir", str(cache), "-f", "text", "-o", "-"]) == 0
+    text = capsys.readouterr().out
+    assert "bugs by root cause: 0 new, 1 fixed" in text
+    line = next(x for x in text.splitlines() if worst["cluster_id"] in x)
+    assert line.split()[:4] == ["fixed", str(worst["findings"]), "->", "0"] and "[marked bug]" in line
+    page = tmp_path / "compare.html"
+    assert main(["compare", str(out), str(run), "--cache-dir", str(cache), "-f", "html", "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "Bugs by root cause: 0 new, 1 fixed" in html
+    assert '<td class="status-fixed">fixed</td>' in html
+
+
+def test_exported_cases_run_again_from_the_cache_find_every_finding(news_run, capsys):
+    root, out, cache = news_run
+    cases = root / "cases.jsonl"
+    assert main(["export", str(out), "-o", str(cases)]) == 0
+    exported = [json.loads(line) for line in cases.read_text(encoding="utf-8").splitlines()]
+    assert exported and all(r["failures"] and r["source"] and r["variant"] for r in exported)
+    again = root / "again"
+    capsys.readouterr()
+    assert main(["run", "--cases", str(cases), "--translator", "apertium", "--cache-dir", str(cache),
+                 "--out", str(again), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "by the translator in 0 calls" in err
+    before = {json.loads(line)["key"] for line in (out / "issues.jsonl").read_text(encoding="utf-8").splitlines()}
+    after = {json.loads(line)["key"] for line in (again / "issues.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert before == after
+    results = [json.loads(line) for line in (again / "regression.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(results) == len(exported) and all(r["still_fails"] for r in results)
+    assert f"{len(exported)} of {len(exported)} exported case(s) still fail" in err
+
+
+def test_rti_and_patinv_findings_cluster_on_their_phrase_and_change():
+    def edited(sid, relation, before, after):
+        return Issue(Pair(sid, "The big red car stopped.", "the big red car", Edit(0, before, after, relation),
+                          relation), "x", "y", 1.0, {}, kind="")
+
+    clusters = cluster_issues([edited(1, "rti", "the big red car", "the big red car"),
+                               edited(2, "rti", "The big red car", "The big red car"),
+                               edited(3, "patinv", "big", "large"), edited(4, "patinv", "big", "")])
+    assert sorted((c.key, len(c.issues)) for c in clusters) == [
+        (("patinv", "big", ""), 1), (("patinv", "big", "large"), 1), (("rti", "the big red car", ""), 2)]
+    titles = {c.key: c.title for c in clusters}
+    assert titles[("patinv", "big", "")] == "“big” and “(removed)” share one translation though they differ in meaning"
+
+
+def test_a_bad_cases_file_is_a_one_line_error(tmp_path, capsys):
+    assert main(["run", "--cases", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "o")]) == 2
+    assert "no such file; write it with `sit export RUN -o" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"relation": "case", "source_id": 1}\n', encoding="utf-8")
+    assert main(["run", "--cases", str(bad), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:1" in err and "`source` is missing" in err and len(err.strip().splitlines()) == 1

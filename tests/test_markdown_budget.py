@@ -1,0 +1,66 @@
+"""`sit report -f markdown` and `sit compare -f markdown` keep to --max-chars (a pull-request
+comment holds 65,536 characters): summary first, then the top items while they fit, then a line
+saying how many were left out and where the full report is. On a real Apertium run."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import requires_apertium
+
+pytestmark = requires_apertium
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sit(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sit.cli", *args], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    from sit.pipeline import RunConfig, run
+
+    root = tmp_path_factory.mktemp("budget")
+    return run(RunConfig(dataset="news", limit=12, top_k=0, translator="apertium", out=str(root / "run"),
+                         cache_dir=str(root / "cache"), progress=False, command="test")).run_dir
+
+
+def test_the_report_keeps_to_max_chars_summary_first_and_says_what_it_left_out(run_dir):
+    whole = _sit("report", str(run_dir), "-f", "markdown", "--max-chars", "10000000")
+    assert whole.returncode == 0 and "left out" not in whole.stdout
+    sentences = len(re.findall(r"^#### ", whole.stdout, flags=re.M))
+    assert len(whole.stdout) > 8000 and sentences > 3  # a report worth cutting
+
+    cut = _sit("report", str(run_dir), "-f", "markdown", "--max-chars", "8000")
+    assert cut.returncode == 0 and len(cut.stdout) <= 8000
+    assert cut.stdout.startswith(whole.stdout[:300])  # the summary comes first, as in the whole report
+    kept = re.findall(r"^#### .*", cut.stdout, flags=re.M)
+    assert kept == re.findall(r"^#### .*", whole.stdout, flags=re.M)[: len(kept)]  # the top ones, in order
+    said = re.search(r"\*\*(\d+) table\(s\) and flagged sentence\(s\) left out\*\*.*report\.html", cut.stdout)
+    assert said and int(said.group(1)) >= sentences - len(kept) > 0
+    bad = _sit("report", str(run_dir), "-f", "markdown", "--max-chars", "10")
+    assert bad.returncode == 2 and "--max-chars" in bad.stderr
+
+
+def test_the_comparison_keeps_to_max_chars_and_the_default_is_60000(run_dir):
+    whole = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "10000000")
+    assert whole.returncode == 0 and len(whole.stdout) > 4000 and "left out" not in whole.stdout
+    listed = len(re.findall(r"^- \*\*\[", whole.stdout, flags=re.M))
+
+    cut = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "4000")
+    assert cut.returncode == 0 and len(cut.stdout) <= 4000
+    assert cut.stdout.count("<details") == cut.stdout.count("</details>")  # every section closed
+    said = re.search(r"\*\*(\d+) case\(s\) left out\*\*.*-f text", cut.stdout)
+    assert said and int(said.group(1)) == listed - len(re.findall(r"^- \*\*\[", cut.stdout, flags=re.M))
+
+    from sit.compare import compare_runs, render
+
+    default = render(compare_runs(run_dir, run_dir), "markdown")
+    assert default == whole.stdout  # under the default 60,000: nothing cut
