@@ -471,7 +471,7 @@ class Prefetch:
         if self.parser is not None:
             todo = [t for t in dict.fromkeys(translated) if t and t not in self.trees]
             try:
-                self.trees.add(todo, self.parser.parse(todo))
+                self.trees.parse(todo)
             except Exception as exc:  # the check stage parses these again and reports what fails
                 log.debug("parsing early failed (%s); the check stage parses these translations", exc)
         return translated

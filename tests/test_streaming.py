@@ -101,3 +101,22 @@ def test_a_tree_the_cache_does_not_give_is_parsed_again(tmp_path):
     assert early[text] == other.parse([text])[0]
     assert parser.computed == 1  # parsed again, and now in the cache
     assert early[text] == other.parse([text])[0] and parser.computed == 1
+
+
+@requires_apertium
+def test_what_the_cache_holds_is_not_read_early_and_counts_as_its_hits(tmp_path):
+    # a re-run: the early parse finds every translation in the parser's cache and reads none of
+    # them (the check stage reads each window's once); they count as the parser's cache hits
+    from sit.parse import get_parser
+    from sit.parse.base import EarlyTrees
+
+    cache = Cache(tmp_path)
+    texts = ["El senador criticó al gobernador.", "Los votantes rechazaron el plan.", "La ciudad abrió un hospital."]
+    first = get_parser("spacy", "es", cache=cache)
+    trees = first.parse(texts)
+    assert cache.store("parses", first.signature()).keys_in([*texts, "otra cosa"]) == set(texts)
+    again = get_parser("spacy", "es", cache=cache)
+    early = EarlyTrees(again)
+    early.parse([*texts, "Otra frase nueva."])
+    assert (again.cache_hits, again.computed) == (3, 1) and early.held == {}
+    assert early.many(texts) == dict(zip(texts, trees))

@@ -90,6 +90,18 @@ class EarlyTrees(Mapping):
         self.held: dict[str, Tree] = {}
         self.stored: set[str] = set()
 
+    def parse(self, texts: Sequence[str]) -> None:
+        """Parse ``texts`` now, through the parser's cache. Those the cache holds already are not
+        read here (the check stage reads them, once) and count as the parser's cache hits, as a
+        parse would count them."""
+        store = self.parser.store
+        have = store.keys_in(texts) if store is not None else set()
+        todo = [t for t in texts if t not in have]
+        self.add(todo, self.parser.parse(todo))
+        if have:
+            self.parser.stats.cache_hits += len(have)
+            self.stored.update(t for t in texts if t in have)
+
     def add(self, texts: Sequence[str], trees: Sequence[Tree]) -> None:
         """Texts just parsed by :attr:`parser` (through its cache, where it has one) and their trees."""
         if self.parser.store is None:
