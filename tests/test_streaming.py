@@ -116,7 +116,10 @@ def test_what_the_cache_holds_is_not_read_early_and_counts_as_its_hits(tmp_path)
     trees = first.parse(texts)
     assert cache.store("parses", first.signature()).keys_in([*texts, "otra cosa"]) == set(texts)
     again = get_parser("spacy", "es", cache=cache)
-    early = EarlyTrees(again)
+    early = EarlyTrees(again, hold=2)  # past two trees: read back from the cache
     early.parse([*texts, "Otra frase nueva."])
     assert (again.cache_hits, again.computed) == (3, 1) and early.held == {}
     assert early.many(texts) == dict(zip(texts, trees))
+    held = EarlyTrees(get_parser("spacy", "es", cache=cache))  # a few hundred sentences: held, read once
+    held.parse(texts)
+    assert list(held.held) == texts and held.parser.cache_hits == 3 and held[texts[0]] == trees[0]

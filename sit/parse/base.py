@@ -79,23 +79,29 @@ def segment_chinese(text: str) -> list[str]:
 
 class EarlyTrees(Mapping):
     """Trees of translations a run parsed early (beside the perturber), by translation, for the
-    check stage (``RunContext.early_trees``). Where ``parser`` has a cache, only which texts were
-    parsed is held here and each tree is read back from the cache when it is asked for (a run's
-    trees are not all held at once: memory follows the check stage's window, not the input);
-    without a cache, the trees themselves are held. A tree the cache no longer gives is parsed
-    again."""
+    check stage (``RunContext.early_trees``). The first ``hold`` trees are held; past them, where
+    ``parser`` has a cache, only which texts were parsed is held here and each tree is read back
+    from the cache when it is asked for (a run's trees are not all held at once: memory follows
+    the check stage's window, not the input); without a cache, the trees themselves are held. A
+    tree the cache no longer gives is parsed again."""
 
-    def __init__(self, parser: Parser):
+    def __init__(self, parser: Parser, hold: int = 5_000):
         self.parser = parser
+        #: trees held (about 3 KB each) before the rest are read back from the cache: a run of a
+        #: few hundred sentences reads each tree once, beside the perturber, as it always did
+        self.hold = hold
         self.held: dict[str, Tree] = {}
         self.stored: set[str] = set()
 
     def parse(self, texts: Sequence[str]) -> None:
-        """Parse ``texts`` now, through the parser's cache. Those the cache holds already are not
-        read here (the check stage reads them, once) and count as the parser's cache hits, as a
-        parse would count them."""
+        """Parse ``texts`` now, through the parser's cache; their trees are held up to
+        :attr:`hold`. Past it, those the cache holds already are not read here (the check stage
+        reads them, once) and count as the parser's cache hits, as a parse would count them."""
         store = self.parser.store
-        have = store.keys_in(texts) if store is not None else set()
+        if store is None or len(self.held) + len(texts) <= self.hold:
+            self.held.update(zip(texts, self.parser.parse(texts)))
+            return
+        have = store.keys_in(texts)
         todo = [t for t in texts if t not in have]
         self.add(todo, self.parser.parse(todo))
         if have:
