@@ -42,8 +42,35 @@ def test_cluster_ids_hash_the_key_not_the_order():
                         _issue(2, "numbers", "format", {"numbers": [{"number": "1,000", "expected": ["1.000"]}]})])
     b = cluster_issues([_issue(9, "numbers", "format", {"numbers": [{"number": "1,000", "expected": ["1.000"]}]})])
     assert {c.cluster_id for c in b} <= {c.cluster_id for c in a}
-    assert cluster_id(("number", "format", ",")) in {c.cluster_id for c in b}
-    assert b[0].title == "numbers keep the source's “,” (e.g. 1,000; expected 1.000)"
+    assert cluster_id(("number", "format")) in {c.cluster_id for c in b}
+    assert b[0].title == "numbers keep the source's format instead of the target's (“,” in 1,000, expected 1.000)"
+    # a thousands comma and a decimal point kept are one bug: numbers not written the target's way
+    assert len(a) == 1 and a[0].title == ("numbers keep the source's format instead of the target's "
+                                         "(“,” in 1,000, expected 1.000; “.” in 4.25, expected 4,25)")
+
+
+def test_names_left_in_english_once_lower_cased_are_one_bug():
+    monday = _issue(1, "case", "lower", {}, original="It rained on Monday.", perturbed="it rained on monday.",
+                    y="Llovió el lunes.", y2="llovió en monday.")
+    europe = _issue(2, "case", "lower", {}, original="Europe votes.", perturbed="europe votes.",
+                    y="Europa vota.", y2="europe vota.")
+    upper = _issue(3, "case", "upper", {}, original="Said votes.", perturbed="SAID VOTES.",
+                   y="Dicho vota.", y2="SAID VOTA.")
+    clusters = {c.key: c for c in cluster_issues([monday, europe, upper])}
+    assert sorted(clusters) == [("case", "upper"), ("lower-copied",)]
+    assert clusters[("lower-copied",)].title == ("lower-cased names and days are left untranslated "
+                                                 "(known only capitalised): “monday”, “europe”")
+
+
+def test_a_word_left_untranslated_is_one_cluster_whoever_put_it_there_and_is_titled_as_written():
+    issues = [_issue(1, "sit", "untranslated", {"word": "mosquitoes"}),
+              _issue(2, "sit", "untranslated_substitute", {"word": "mosquitoes", "word_of": "substitute"}),
+              _issue(3, "sit", "untranslated_substitute", {"word": "skiing", "word_of": "substitute"}),
+              _issue(4, "sit", "untranslated_substitute", {"word": "villagers", "word_of": "substitute"})]
+    clusters = {c.key: c for c in cluster_issues(issues)}
+    assert sorted(clusters) == [("word", "mosquitoe"), ("word", "skiing"), ("word", "villager")]
+    assert len(clusters[("word", "mosquitoe")].issues) == 2
+    assert clusters[("word", "mosquitoe")].title == "“mosquitoes” is left untranslated (in English)"
 
 
 def test_case_variants_cluster_on_the_change_they_show():

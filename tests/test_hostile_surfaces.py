@@ -292,13 +292,13 @@ def test_an_error_naming_a_hostile_path_prints_no_control_character(tmp_path, ca
 
 @pytest.mark.parametrize("value, message", [
     ("", "--fail-on takes new or new:N"),
-    ("new:²", "--fail-on takes new or new:N (N new findings allowed, a whole number >= 0), got 'new:²'"),
+    ("new:²", "got 'new:²'"),
     ("new:" + "9" * 36, "--fail-on new:N must be at most"),
     ("new:-1", "--fail-on takes new or new:N"),
 ])
 def test_a_fail_on_that_is_not_new_or_new_n_is_one_line(value, message, run_dir, capsys):
     assert main(["compare", str(run_dir), str(run_dir), "--fail-on", value]) == 2
-    _one_line(capsys.readouterr().err, message)
+    _one_line(capsys.readouterr().err, "sit: error: --fail-on ", message)
 
 
 @pytest.mark.parametrize("edit, message", [

@@ -24,7 +24,7 @@ ENDINGS = {".tsv": "tsv", ".jsonl": "jsonl", ".po": "po", ".pot": "po", ".xlf": 
 #: the column or key names a TSV header or a JSONL object may give the two texts
 SOURCE_NAMES = ("source", "src", "source_text")
 TRANSLATION_NAMES = ("translation", "target", "mt", "hyp", "tgt")
-TOOLKIT_HINT = "pip install 'sit[check]' (translate-toolkit reads PO, XLIFF and TMX)"
+TOOLKIT_HINT = "pip install translate-toolkit==3.20.4 (it reads PO, XLIFF and TMX)"
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,9 @@ def _number_key(issue: Issue) -> tuple[str, ...]:
     numbers = issue.evidence.get("numbers") or []
     text = str(numbers[0].get("number", "")) if numbers and isinstance(numbers[0], dict) else ""
     seps = "".join(dict.fromkeys(c for c in text.strip("$€£¥%+-") if not c.isdigit()))
-    return ("number", issue.kind, seps) if seps else ("group", issue.group)
+    # one bug whatever the separator: the translator does not write numbers the target's way
+    # (a thousands comma and a decimal point kept are one fault, not two)
+    return ("number", issue.kind) if seps else ("group", issue.group)
 
 
 def _token_kinds(issue: Issue) -> list[str]:
@@ -224,7 +226,7 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
     shared with another finding). ``stops``: the target language's function words."""
     group = issue.group
     fallback = ("group", group)
-    if group == "sit.untranslated" and issue.evidence.get("word"):
+    if group in ("sit.untranslated", "sit.untranslated_substitute") and issue.evidence.get("word"):
         key = ("word", word_key(str(issue.evidence["word"])))
         return [key], key
     if group == "language.copied":
@@ -233,7 +235,10 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
     if issue.relation == "case":
         copied = copied_words(issue)
         changed = [("case-word", w) for w in changed_words(issue, stops) if w not in copied]
-        return [("word", word_key(w)) for w in copied] + changed + _case_pairs(issue), ("case", issue.kind or "")
+        # words the translator knows only capitalised ("monday", "europe" left in English once
+        # lower-cased) are one bug, whichever word shows it
+        left = [("lower-copied",)] if copied and issue.kind == "lower" else [("word", word_key(w)) for w in copied]
+        return left + changed + _case_pairs(issue), ("case", issue.kind or "")
     if group == "sit":
         edit = issue.pair.edit
         slot = ("slot", str(issue.pair.source_id), edit.before.lower())
@@ -275,12 +280,14 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
     """What the bug of ``key`` is, in words."""
     kind = key[0]
     if kind == "word":
-        return f"{_quote(key[1])} is left untranslated (in English)"
+        return f"{_quote(_as_written(key[1], issues))} is left untranslated (in English)"
     if kind == "number":
-        seps = " and ".join(_quote(c) for c in key[2])
-        example = issues[0].evidence.get("numbers", [{}])[0]
-        expected = (example.get("expected") or [""])[0] if isinstance(example, dict) else ""
-        return f"numbers keep the source's {seps} (e.g. {example.get('number', '')}; expected {expected})"
+        return _number_title(issues)
+    if kind == "lower-copied":
+        named = list(dict.fromkeys(w for i in issues for w in copied_words(i)))
+        more = f" and {len(named) - 5} more" if len(named) > 5 else ""
+        return (f"lower-cased names and days are left untranslated (known only capitalised): "
+                f"{', '.join(_quote(w) for w in named[:5])}{more}")
     if kind == "token":
         return f"{key[1]} tokens are not carried over verbatim (e.g. {_token_example(issues)})"
     if kind == "token-context":
@@ -307,6 +314,30 @@ def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> s
     if kind == "case":
         return f"the {_CASE_NAMES.get(key[1], key[1])} sentence translates differently (beyond case)"
     return (group_title(key[1]) if group_title else "") or f"{key[1]} findings"
+
+
+def _as_written(key: str, issues: Sequence[Issue]) -> str:
+    """The word of ``key`` as the findings write it, lower-cased (the key takes a plural's ``s``
+    off: "mosquitoes", not "mosquitoe"); the commonest spelling, the key where none is found."""
+    seen = Counter()
+    for issue in issues:
+        named = [issue.evidence.get("word")] + list(issue.evidence.get("words") or [])
+        seen.update(str(w).lower() for w in named if w and word_key(str(w)) == key)
+    return seen.most_common(1)[0][0] if seen else key
+
+
+def _number_title(issues: Sequence[Issue]) -> str:
+    """The title of a number-format cluster: the separators kept, with an example of each."""
+    examples: dict[str, tuple[str, str]] = {}
+    for issue in issues:
+        for number in issue.evidence.get("numbers") or []:
+            if not isinstance(number, dict):
+                continue
+            text = str(number.get("number", ""))
+            for sep in (c for c in text.strip("$€£¥%+-") if not c.isdigit()):
+                examples.setdefault(sep, (text, (number.get("expected") or [""])[0]))
+    shown = "; ".join(f"{_quote(sep)} in {text}, expected {want}" for sep, (text, want) in sorted(examples.items()))
+    return f"numbers keep the source's format instead of the target's ({shown})"
 
 
 def _case_change(word: str, issues: Sequence[Issue]) -> tuple[str, str]:
