@@ -205,6 +205,25 @@ class Store:
     def get(self, key: str, default: Any = MISSING) -> Any:
         return self.get_many([key]).get(key, default)
 
+    def keys_in(self, keys: Iterable[str]) -> set[str]:
+        """Which of ``keys`` have an entry, without reading the values (a damaged one is found
+        when it is read, by :meth:`get_many`)."""
+        self._first_use()
+        keys = list(dict.fromkeys(keys))
+        found: set[str] = set()
+        for start in range(0, len(keys), _CHUNK):
+            wanted = {key_hash(k): k for k in keys[start : start + _CHUNK]}
+            rows = self.cache.db.read(lambda c: self._lookup_keys(c, wanted), default=[])
+            found.update(k for h, k in rows if wanted.get(h) == k)
+        return found
+
+    def _lookup_keys(self, conn, wanted: dict[int, str]) -> list[tuple]:
+        ns = self._ns(conn, create=False)
+        if ns is None:
+            return []
+        marks = ",".join("?" * len(wanted))
+        return conn.execute(f"SELECT h, k FROM entries WHERE ns = ? AND h IN ({marks})", (ns, *wanted)).fetchall()
+
     def __contains__(self, key: str) -> bool:
         return key in self.get_many([key])
 

@@ -43,7 +43,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """The ``sit`` parser. Each sub-command's module is imported and its options added, or, given
+    ``command`` (the one a command line names), only that one's: the others keep their one-line
+    help (``sit --help`` lists them), and ``sit eval`` does not import what ``sit run`` needs."""
     parser = argparse.ArgumentParser(
         prog="sit",
         description="Find translation bugs without references (structure-invariant testing) and "
@@ -58,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="debug logging and tracebacks (as before the sub-command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if command is not None and name != command:
+            sub.add_parser(name, help=help_text, description=help_text)
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:  # a sub-command still being written
@@ -132,8 +138,14 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
                         "then run the same command again", 4)
 
 
+def chosen_command(argv: Sequence[str]) -> Optional[str]:
+    """The sub-command a command line names (its first word that is not an option), or None."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in SUBCOMMANDS else None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = build_parser()
+    parser = build_parser(chosen_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not getattr(args, "command_run", None):
         parser.print_help()

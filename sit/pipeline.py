@@ -452,8 +452,11 @@ class Prefetch:
     parses it again (and reports its error)."""
 
     def __init__(self, translator, engine, parser=None):
+        from .parse.base import EarlyTrees
+
         self.translator, self.engine, self.parser = translator, engine, parser
-        self.trees: dict = {}  # translation -> its tree
+        #: translation -> its tree, read back from the parser's cache when asked (not held)
+        self.trees = EarlyTrees(parser) if parser is not None else {}
         self.sent: set[str] = set()
         self.futures: list = []
 
@@ -468,7 +471,7 @@ class Prefetch:
         if self.parser is not None:
             todo = [t for t in dict.fromkeys(translated) if t and t not in self.trees]
             try:
-                self.trees.update(zip(todo, self.parser.parse(todo)))
+                self.trees.parse(todo)
             except Exception as exc:  # the check stage parses these again and reports what fails
                 log.debug("parsing early failed (%s); the check stage parses these translations", exc)
         return translated

@@ -6,9 +6,11 @@ process). Paths resolve when called, from arguments or environment variables.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
@@ -27,6 +29,10 @@ verb.change verb.cognition verb.communication verb.competition verb.consumption 
 verb.creation verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative
 verb.weather adj.ppl""".split()
 _LEX_POS = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+#: what ``import nltk`` imports whenever it is installed, for parts of NLTK sit never uses (its
+#: scikit-learn classifier, statistics): about 1.9 s, 1,400 modules and 150 MB (benchmarks/bench_run.py)
+NLTK_OPTIONAL = ("sklearn", "scipy")
 
 WORDNET_SYSTEM_DIRS = ("/usr/share/wordnet",)
 WORDNET_FILES = ("data.noun", "index.noun", "data.adj", "index.adj", "data.verb", "index.verb",
@@ -69,19 +75,15 @@ def _prepare_nltk_wordnet(system_dir: Path, root: Path) -> Path:
 def nltk_data_dirs() -> list[str]:
     """NLTK's data search path: ``nltk.data.path`` where NLTK is imported, else the path NLTK sets
     on import (``$NLTK_DATA``, ``~/nltk_data``, the interpreter's prefix, the system folders),
-    worked out without importing it: ``import nltk`` takes seconds (it imports scipy and
-    scikit-learn), which a re-run answered from the cache never needs."""
-    import sys
-
+    worked out without importing it: ``import nltk`` takes seconds, which a re-run answered from
+    the cache never needs."""
     if "nltk.data" in sys.modules:
         return list(sys.modules["nltk.data"].path)
     dirs = [os.path.expanduser(d) for d in os.environ.get("NLTK_DATA", "").split(os.pathsep) if d]
     if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
         dirs.append(os.path.expanduser("~/nltk_data"))
     if sys.platform.startswith("win"):  # NLTK's Windows folders: ask NLTK itself
-        import nltk.data
-
-        return list(nltk.data.path)
+        return list(nltk_module("nltk.data").path)
     dirs += [os.path.join(sys.prefix, "nltk_data"), os.path.join(sys.prefix, "share", "nltk_data"),
              os.path.join(sys.prefix, "lib", "nltk_data"), "/usr/share/nltk_data", "/usr/local/share/nltk_data",
              "/usr/lib/nltk_data", "/usr/local/lib/nltk_data"]
@@ -98,10 +100,8 @@ def wordnet_root(root: Optional[str] = None) -> str:
         if (Path(d) / "corpora" / "wordnet").is_dir():
             return d
         if (Path(d) / "corpora" / "wordnet.zip").is_file():  # zipped: NLTK's own lookup decides
-            import nltk
-
             try:
-                return str(Path(str(nltk.data.find("corpora/wordnet"))).parent.parent)
+                return str(Path(str(nltk_module("nltk.data").find("corpora/wordnet"))).parent.parent)
             except LookupError:
                 break
     for d in WORDNET_SYSTEM_DIRS:
@@ -126,12 +126,30 @@ def wordnet_version(root: Optional[str | os.PathLike] = None) -> str:
     return "unknown"
 
 
+def nltk_module(name: str):
+    """NLTK's module ``name`` (``nltk.stem``, ``nltk.corpus.reader.wordnet`` ...), imported as
+    usual except that NLTK does not see the packages of :data:`NLTK_OPTIONAL` that are not loaded
+    yet: NLTK imports each in a ``try``, and goes on without it. They are seen again once NLTK is
+    in (a later ``import sklearn`` works); where one is loaded already, NLTK gets it."""
+    if name in sys.modules:
+        return sys.modules[name]
+    hidden = [m for m in NLTK_OPTIONAL if m not in sys.modules]
+    for m in hidden:
+        sys.modules[m] = None  # the import system's "not there": ``import m`` raises ImportError
+    try:
+        return importlib.import_module(name)
+    finally:
+        for m in hidden:
+            if m in sys.modules and sys.modules[m] is None:
+                del sys.modules[m]
+
+
 @lru_cache(maxsize=4)
 def _wordnet(root: str):
     import warnings
 
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
-    from nltk.data import SeekableUnicodeStreamReader
+    WordNetCorpusReader = nltk_module("nltk.corpus.reader.wordnet").WordNetCorpusReader
+    SeekableUnicodeStreamReader = nltk_module("nltk.data").SeekableUnicodeStreamReader
 
     class Reader(WordNetCorpusReader):
         def open(self, file):
@@ -155,18 +173,17 @@ def _wordnet(root: str):
             (60% of the reader's load time)."""
             return None
 
-    import nltk.data
-
-    added = root not in nltk.data.path
+    data = nltk_module("nltk.data")
+    added = root not in data.path
     if added:  # NLTK's reader checks its folder against the data path once, as it is built
-        nltk.data.path.append(root)
+        data.path.append(root)
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="The multilingual functions")
             return Reader(str(Path(root) / "corpora" / "wordnet"), None)
     finally:
         if added:  # NLTK's data path is left as it was
-            nltk.data.path.remove(root)
+            data.path.remove(root)
 
 
 def wordnet(root: Optional[str | os.PathLike] = None):

@@ -25,6 +25,7 @@ from .core import (
     rd_score,
     read_lines,
     reference_less_scores,
+    reference_less_summary,
 )
 from .scorers import (
     BLEU,
@@ -56,7 +57,7 @@ __all__ = [
     "BLEU", "METEOR", "ChrF", "ZeroOne", "Scorer", "SacreBLEUScorer", "register_scorer", "get_scorer_class",
     "scorer_names", "load_scorers_source", "parse_meteor_output", "SCORERS",
     "evaluate", "evaluate_files", "EvalResult", "SideResult", "format_report", "format_terse", "make_scorer",
-    "rd_score", "read_lines", "reference_less_scores", "pair_scores", "NO_REFERENCE_NOTE",
+    "rd_score", "read_lines", "reference_less_scores", "reference_less_summary", "pair_scores", "NO_REFERENCE_NOTE",
     "Summary", "summarize", "relative_decrease", "looks_tokenized", "reference_less_success",
     "with_reference_success",
 ]

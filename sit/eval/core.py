@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 from .. import inputs
-from ..batching import cached_batches
 from ..errors import ConfigError, InputError
-from ..stage import Stage
 from ..validate import check_number
 from . import fast
 from .scorers import SacreBLEUScorer, Scorer, warn_tokenized, get_scorer_class
@@ -354,36 +352,13 @@ def pair_scores(kind: str, hyps: Sequence[str], refs: Sequence[str], *, cache=No
     hyps, refs = list(hyps), list(refs)
     if len(hyps) != len(refs):
         raise InputError(f"mismatched input lengths: {len(hyps)} hypotheses but {len(refs)} references")
+    from ..batching import cached_batches  # the cache's modules load only where pairs are scored
+    from .pairs import PairScorer, is_score
+
     keys = [json.dumps([h, r], ensure_ascii=False) for h, r in zip(hyps, refs)]
     scorer = PairScorer(kind, cache=cache, jobs=jobs)
-    known = cached_batches(keys, scorer.batch_job("_score_batch", valid=_is_score))
+    known = cached_batches(keys, scorer.batch_job("_score_batch", valid=is_score))
     return [known[k] for k in keys]
-
-
-def _is_score(value: Any) -> bool:
-    """A sentence score in [0, 1] (sacrebleu's BLEU of a perfect match is 100.00000000000004 / 100)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0 + 1e-9
-
-
-class PairScorer(Stage):
-    """Sentence scores of (hypothesis, reference) pairs, keyed ``json.dumps([hyp, ref])``, through
-    the one cached batch loop: the ``scores`` store under the metric's sacrebleu signature."""
-
-    kind = "scores"
-    verb = "score"
-    unit = "pair"
-    batch_size = 100_000  # one call scores a whole column in parallel (``jobs``)
-
-    def __init__(self, metric: str, *, cache=None, jobs: Optional[int] = None):
-        super().__init__(cache=cache)
-        self.name, self.jobs = metric, jobs
-
-    def signature(self) -> dict[str, Any]:
-        return {"name": self.name, "signature": fast.signature(self.name)}
-
-    def _score_batch(self, keys: list[str]) -> list[float]:
-        pairs = [json.loads(k) for k in keys]
-        return fast.score_columns(self.name, [[h for h, _ in pairs]], [r for _, r in pairs], jobs=self.jobs)[0]
 
 
 def reference_less_scores(
@@ -416,24 +391,28 @@ def reference_less_scores(
                          cache=cache, jobs=jobs)
     s_src, s_tgt = scores[:n], scores[n:]
     success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
+    return {"s_src": s_src, "s_tgt": s_tgt, "success": success,
+            "summary": reference_less_summary(s_src, s_tgt, threshold)}
+
+
+def reference_less_summary(s_src: Sequence[float], s_tgt: Sequence[float], threshold: float = 1.0) -> dict[str, Any]:
+    """:func:`reference_less_scores`' ``summary`` of the scores ``s_src`` and ``s_tgt`` (of one
+    call, or of several calls' scores put end to end)."""
+    n = len(s_src)
+    success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
     return {
-        "s_src": s_src,
-        "s_tgt": s_tgt,
-        "success": success,
-        "summary": {
-            "n": n,
-            "threshold": threshold,
-            "criterion": REFERENCE_LESS_CRITERION,
-            "success_rate": (sum(success) / n) if n else None,
-            "s_src": _summary_dict(s_src),
-            "s_tgt": _summary_dict(s_tgt),
-            "signature": {"chrf": fast.signature("chrf")},
-        },
+        "n": n,
+        "threshold": threshold,
+        "criterion": REFERENCE_LESS_CRITERION,
+        "success_rate": (sum(success) / n) if n else None,
+        "s_src": _summary_dict(s_src),
+        "s_tgt": _summary_dict(s_tgt),
+        "signature": {"chrf": fast.signature("chrf")},
     }
 
 
 __all__ = [
     "EvalResult", "SideResult", "evaluate", "evaluate_files", "format_report", "format_terse", "read_lines",
-    "reference_less_scores", "pair_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
+    "reference_less_scores", "reference_less_summary", "pair_scores", "rd_score", "make_scorer", "NO_REFERENCE_NOTE", "looks_tokenized",
     "tokenized_line_count",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Optional, Sequence
 
 from ..batching import cached_batches
@@ -74,3 +75,79 @@ def segment_chinese(text: str) -> list[str]:
 
     jieba.setLogLevel(60)
     return [w for w in jieba.lcut(text) if w.strip()]
+
+
+class EarlyTrees(Mapping):
+    """Trees of translations a run parsed early (beside the perturber), by translation, for the
+    check stage (``RunContext.early_trees``). The first ``hold`` trees are held; past them, where
+    ``parser`` has a cache, only which texts were parsed is held here and each tree is read back
+    from the cache when it is asked for (a run's trees are not all held at once: memory follows
+    the check stage's window, not the input); without a cache, the trees themselves are held. A
+    tree the cache no longer gives is parsed again."""
+
+    def __init__(self, parser: Parser, hold: int = 5_000):
+        self.parser = parser
+        #: trees held (about 3 KB each) before the rest are read back from the cache: a run of a
+        #: few hundred sentences reads each tree once, beside the perturber, as it always did
+        self.hold = hold
+        self.held: dict[str, Tree] = {}
+        self.stored: set[str] = set()
+
+    def parse(self, texts: Sequence[str]) -> None:
+        """Parse ``texts`` now, through the parser's cache; their trees are held up to
+        :attr:`hold`. Past it, those the cache holds already are not read here (the check stage
+        reads them, once) and count as the parser's cache hits, as a parse would count them."""
+        store = self.parser.store
+        if store is None or len(self.held) + len(texts) <= self.hold:
+            self.held.update(zip(texts, self.parser.parse(texts)))
+            return
+        have = store.keys_in(texts)
+        todo = [t for t in texts if t not in have]
+        self.add(todo, self.parser.parse(todo))
+        if have:
+            self.parser.stats.cache_hits += len(have)
+            self.stored.update(t for t in texts if t in have)
+
+    def add(self, texts: Sequence[str], trees: Sequence[Tree]) -> None:
+        """Texts just parsed by :attr:`parser` (through its cache, where it has one) and their trees."""
+        if self.parser.store is None:
+            self.held.update(zip(texts, trees))
+        else:
+            self.stored.update(texts)
+
+    def many(self, texts: Sequence[str]) -> dict[str, Tree]:
+        """The trees of ``texts`` (each one this holds), read from the cache in one go."""
+        stored = [t for t in dict.fromkeys(texts) if t in self.stored and t not in self.held]
+        hits = self.parser.store.get_many(stored) if stored else {}
+        out = {t: self.held[t] for t in texts if t in self.held}
+        for text in stored:
+            tree = _tree_or_none(hits.get(text))
+            out[text] = tree if tree is not None else self.parser.parse([text])[0]
+        return out
+
+    def __getitem__(self, text: str) -> Tree:
+        if text in self.held:
+            return self.held[text]
+        if text not in self.stored:
+            raise KeyError(text)
+        tree = _tree_or_none(self.parser.store.get(text, None))
+        return tree if tree is not None else self.parser.parse([text])[0]
+
+    def __contains__(self, text: object) -> bool:
+        return text in self.held or text in self.stored
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.held
+        yield from self.stored
+
+    def __len__(self) -> int:
+        return len(self.held) + len(self.stored)
+
+
+def _tree_or_none(value) -> Optional[Tree]:
+    """A cached tree decoded, or None where the cache has none or a damaged one."""
+    try:
+        tree = Tree.from_dict(value)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        return None
+    return tree if well_formed(tree) else None

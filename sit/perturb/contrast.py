@@ -112,9 +112,9 @@ class ContrastPerturber(WordNetPerturber):
 
     def _stemmer(self):
         if self._stem is None:
-            from nltk.stem import PorterStemmer
+            from ..wordnetdb import nltk_module
 
-            self._stem = PorterStemmer()
+            self._stem = nltk_module("nltk.stem").PorterStemmer()
         return self._stem
 
     def lexfiles(self) -> dict[str, list[str]]:

@@ -88,9 +88,12 @@ class RunContext:
     def parse(self, texts: Sequence[str]) -> list:
         """The target-language trees of ``texts`` (non-empty translations): those the run parsed
         early (:attr:`early_trees`, filled beside the perturber), the others by :meth:`parser`."""
-        todo = [t for t in texts if t not in self.early_trees]
+        early = self.early_trees
+        todo = [t for t in texts if t not in early]
         parsed = dict(zip(todo, self.parser()[0].parse(todo))) if todo else {}
-        return [self.early_trees[t] if t in self.early_trees else parsed[t] for t in texts]
+        known = [t for t in texts if t in early]
+        parsed.update(early.many(known) if hasattr(early, "many") else {t: early[t] for t in known})
+        return [parsed[t] for t in texts]
 
     def substitutions(self, ids: Sequence[int], texts: Sequence[str], *,
                       on_texts: Optional[Callable[[list[str]], None]] = None) -> list[Pair]:

@@ -139,9 +139,9 @@ class PatInvRelation(Relation):
     def different_meaning(self, edit: Edit) -> bool:
         """A substitution changes the meaning: another stem, and WordNet knows no sense of the
         one word that is a sense of the other, similar to it, or its pertainym."""
-        from nltk.stem import PorterStemmer
+        from ..wordnetdb import nltk_module
 
-        self._stem = self._stem or PorterStemmer()
+        self._stem = self._stem or nltk_module("nltk.stem").PorterStemmer()
         before, after = edit.before.lower(), edit.after.lower()
         if self._stem.stem(before) == self._stem.stem(after):
             return False

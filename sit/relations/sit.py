@@ -27,6 +27,9 @@ from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; name
     COMMON_TARGET_ZIPF, LOAN_ZIPF_GAP, TARGET_WORD_ZIPF, UNTRANSLATED_RULES, left_untranslated,
     source_language_gap, target_language_word, untranslated, verbatim_count)
 from ..words import stop_words
+
+#: cases a check compares at a time (their trees and comparisons held, then let go)
+WINDOW = 2000
 from .base import Checked, Relation
 
 
@@ -70,6 +73,37 @@ class SitRelation(Relation):
         return self.ctx.substitutions(ids, texts)
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        """Compare the cases :data:`WINDOW` at a time: a window's trees and comparisons are let go
+        once its top-k per sentence and TEAPOT's scores are kept, so memory follows the window,
+        not the input. The top k of each window's top k are the top k of the whole: the issues are
+        those of one pass over all cases, in the same order."""
+        from ..eval import reference_less_summary
+
+        kept: list[Issue] = []
+        s_src: list[float] = []
+        s_tgt: list[float] = []
+        n = {"compared": 0, "untranslated": 0, "parallel": 0}
+        for start in range(0, len(cases), WINDOW):
+            compared = self._compare(cases[start:start + WINDOW], translation)
+            n["compared"] += len(compared)
+            n["untranslated"] += sum(1 for c in compared if c.kind)
+            n["parallel"] += sum(1 for c in compared if self._parallel(c) and c.distance > self.ctx.threshold)
+            keep = rank_issues([c for c in compared if not self._parallel(c)], threshold=self.ctx.threshold,
+                               top_k=self.ctx.top_k)
+            scores, issues = _teapot(compared, keep, self.ctx.cache)
+            s_src.extend(scores[0])
+            s_tgt.extend(scores[1])
+            kept.extend(issues)
+        issues = rank_issues(kept, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        teapot = reference_less_summary(s_src, s_tgt) if n["compared"] else {"n": 0, "success_rate": None}
+        structure = [i for i in issues if not i.kind]
+        counts = RelationCounts(len(cases), n["compared"], len(structure), len({i.pair.source_id for i in structure}),
+                                {"untranslated_pairs": n["untranslated"], "parallel_pairs": n["parallel"],
+                                 "untranslated_issues": len(issues) - len(structure)})
+        return Checked(issues, counts, {"teapot": teapot})
+
+    def _compare(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> list[Issue]:
+        """Every case whose two translations parse, compared: its structure (or untranslated) issue."""
         done = [t for t in dict.fromkeys(translation.get(x) for p in cases for x in (p.original, p.perturbed)) if t]
         trees = dict(zip(done, self.ctx.parse(done)))
         distance_fn = DISTANCES[self.distance]
@@ -88,16 +122,7 @@ class SitRelation(Relation):
                 compared.append(self._untranslated(pair, y, y2, missing, d))
             else:
                 compared.append(self._structure(pair, y, y2, a, b, d, stops))
-        parallel = [c for c in compared if self._parallel(c)]
-        keep = [c for c in compared if not self._parallel(c)]
-        issues = rank_issues(keep, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        teapot, issues = _teapot(compared, issues, self.ctx.cache)
-        structure = [i for i in issues if not i.kind]
-        counts = RelationCounts(len(cases), len(compared), len(structure), len({i.pair.source_id for i in structure}),
-                                {"untranslated_pairs": sum(1 for c in compared if c.kind),
-                                 "parallel_pairs": sum(1 for c in parallel if c.distance > self.ctx.threshold),
-                                 "untranslated_issues": len(issues) - len(structure)})
-        return Checked(issues, counts, {"teapot": teapot})
+        return compared
 
     def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float) -> Issue:
         """The finding of a word left untranslated: ``untranslated`` where it is the input's word
@@ -128,11 +153,11 @@ class SitRelation(Relation):
 def _teapot(compared: list[Issue], issues: list[Issue], cache=None):
     """TEAPOT's reference-less scores: s_src (chrF of the perturbed vs the original source) and
     s_tgt (chrF of the two translations) on every compared pair, attached to the issues; scores
-    are kept in ``cache`` so a re-run only reads them."""
+    are kept in ``cache`` so a re-run only reads them. Returns ((s_src, s_tgt), scored issues)."""
     from ..eval import reference_less_scores
 
     if not compared:
-        return {"n": 0, "success_rate": None}, issues
+        return ([], []), issues
     res = reference_less_scores(
         [c.pair.original for c in compared],
         [c.pair.perturbed for c in compared],
@@ -147,4 +172,4 @@ def _teapot(compared: list[Issue], issues: list[Issue], cache=None):
     for issue in issues:
         s, t = by_key[(issue.pair.source_id, issue.pair.perturbed)]
         scored.append(replace(issue, scores={**issue.scores, "s_src": s, "s_tgt": t}))
-    return res["summary"], scored
+    return (res["s_src"], res["s_tgt"]), scored

@@ -68,7 +68,7 @@ class LanguageIdentifier(Stage):
             known = self.cache.store(self.kind, {**self.signature(), "of": "known"}) if self.cache else None
             cached = known.get("known", None) if known is not None else None
             if not (isinstance(cached, list) and all(isinstance(lang, str) for lang in cached)):
-                cached = [lang for lang in self.requested if lang in set(self._loaded().nb_classes)]
+                cached = [lang for lang in self.requested if lang in self._known()]
                 if known is not None:
                     known.put("known", cached)
             self._languages = tuple(cached)
@@ -86,12 +86,23 @@ class LanguageIdentifier(Stage):
         ranked = cached_batches(list(dict.fromkeys(texts)), self.batch_job("_rank_batch", valid=_probabilities))
         return [_best(ranked[text], expected) for text in texts]
 
+    def _known(self) -> set[str]:
+        """The languages py3langid knows. Asked at set-up (the run's signature names them), long
+        before the check stage identifies anything: a model loaded only for them is let go at once,
+        so its 60-90 MB are not held through the perturber and the parser (benchmarks/bench_run.py)."""
+        model = self._model or self._load_model()
+        return set(model.nb_classes)
+
     def _loaded(self):
         if self._model is None:
-            from py3langid.langid import MODEL_FILE, LanguageIdentifier as Model
-
-            self._model = Model.from_model_file(MODEL_FILE, norm_probs=True)
+            self._model = self._load_model()
         return self._model
+
+    @staticmethod
+    def _load_model():
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier as Model
+
+        return Model.from_model_file(MODEL_FILE, norm_probs=True)
 
     def _rank_batch(self, texts: list[str]) -> list[dict[str, float]]:
         model = self._loaded()

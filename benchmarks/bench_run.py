@@ -1,0 +1,129 @@
+"""Bar figures of issue 36 (prints figures; asserts nothing).
+
+    python benchmarks/bench_run.py [--skip-default] [--sizes 500,5000,20000] [--engine local,ray]
+                                   [--against DIR] [--repeat 1]
+
+1. **The default run on the news set** (200 sentences, ``sit/datasets/news.txt``; Apertium; the
+   default relations sit, numbers, passthrough, case, language; the offline defaults): a cold run
+   (empty cache) and a cached re-run, each the ``sit run`` command as a user types it, in a process
+   of its own: wall time from start to exit, peak memory (max RSS, from ``wait4``) and the time of
+   each stage (``run.json``). Targets (quiet 2-core machine): cold <= 30 s and <= 900 MB, cached
+   <= 1.2 s.
+2. **Memory against input size**: ``--relation sit --perturber character_swap`` (Apertium) on
+   500, 5,000 and 20,000 generated news-like sentences (``benchmarks/newslike.py``: distinct
+   sentences, so the cache answers nothing of a cold run), cold and cached, per engine. Targets: the
+   peak at 5,000 at most 1.25x that at 500 (cold and cached), 20,000 under 1 GB; the same with
+   ``--engine ray`` for the driver (the process of ``sit run``; Ray's workers are apart).
+
+``--against DIR`` runs every measurement also with the checkout at DIR (another branch, say main),
+each pair of runs one after the other, so both see the same load: on a shared machine compare
+paired figures only. The load average is printed beside each figure. ``sit eval``'s figure is
+``benchmarks/bench_eval.py``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NEWS = ROOT / "sit" / "datasets" / "news.txt"
+STAGES = ("setup", "perturb", "cases", "translate", "check", "write", "report")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def sit_run(code: Path, args: list[str], out: Path) -> dict:
+    """``sit run ARGS --out OUT`` with the checkout ``code``, in a process of its own: run.json's
+    counts and timings, the process's wall time and peak memory (MB)."""
+    env = {**os.environ, "PYTHONPATH": str(code), "HF_HUB_OFFLINE": os.environ.get("HF_HUB_OFFLINE", "1")}
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    with open(out.with_suffix(".log"), "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "sit.cli", "run", *args, "--out", str(out), "--no-progress"],
+                                stdout=log, stderr=subprocess.STDOUT, cwd=code, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(out.with_suffix(".log").read_text())
+    meta = json.loads((out / "run.json").read_text())
+    return {"wall": wall, "mb": usage.ru_maxrss / 1024, "load": load, "timings": meta["timings"],
+            "counts": meta["counts"]}
+
+
+def checkouts(args) -> list[tuple[str, Path]]:
+    out = [("this", ROOT)]
+    if args.against:
+        out.append(("against", Path(args.against).resolve()))
+    return out
+
+
+def default_run(work: Path, args) -> None:
+    print(f"1. default relations on {NEWS.name} (200 sentences), Apertium; cores {os.cpu_count()}")
+    print(f"{'checkout':<9} {'run':<7} {'load':>5} {'wall s':>7} {'peak MB':>8}  " + " ".join(f"{s[:9]:>9}" for s in STAGES))
+    for rep in range(args.repeat):
+        for label, code in checkouts(args):
+            cache = work / f"cache-default-{label}-{rep}"
+            for kind in ("cold", "cached"):
+                r = sit_run(code, ["--dataset", "news", "--translator", "apertium", "--cache-dir", str(cache)],
+                            work / f"default-{label}-{kind}-{rep}")
+                t = r["timings"]
+                print(f"{label:<9} {kind:<7} {r['load']:>5.1f} {r['wall']:>7.2f} {r['mb']:>8.0f}  "
+                      + " ".join(f"{t.get(s, 0):>9.2f}" for s in STAGES), flush=True)
+    print("targets (quiet 2-core machine): cold <= 30 s and <= 900 MB; cached <= 1.2 s")
+
+
+def scale(work: Path, args) -> None:
+    from newslike import sentences
+
+    sizes = [int(s) for s in args.sizes.split(",")]
+    corpus = sentences(max(sizes))
+    print(f"2. --relation sit --perturber character_swap, Apertium, on generated news-like sentences")
+    print(f"{'checkout':<9} {'engine':<6} {'sentences':>9} {'run':<7} {'load':>5} {'wall s':>8} {'peak MB':>8} {'cases':>7}")
+    peaks: dict = {}
+    for engine in args.engine.split(","):
+        for n in sizes:
+            source = work / f"news-{n}.txt"
+            source.write_text("".join(s + "\n" for s in corpus[:n]), encoding="utf-8")
+            for label, code in checkouts(args):
+                cache = work / f"cache-{engine}-{n}-{label}"
+                for kind in ("cold", "cached"):
+                    r = sit_run(code, ["--input", str(source), "--translator", "apertium", "--relation", "sit",
+                                       "--perturber", "character_swap", "--engine", engine, "--cache-dir", str(cache)],
+                                work / f"scale-{engine}-{n}-{label}-{kind}")
+                    peaks[(label, engine, n, kind)] = r["mb"]
+                    print(f"{label:<9} {engine:<6} {n:>9,} {kind:<7} {r['load']:>5.1f} {r['wall']:>8.2f} "
+                          f"{r['mb']:>8.0f} {r['counts']['cases']:>7,}", flush=True)
+    for (label, engine, n, kind), mb in sorted(peaks.items()):
+        if n != sizes[0]:
+            base = peaks[(label, engine, sizes[0], kind)]
+            print(f"{label}, {engine}, {kind}: peak at {n:,} / at {sizes[0]:,} = {mb / base:.2f}x")
+    print("targets: 5,000 / 500 <= 1.25x (cold and cached, each engine's driver); 20,000 < 1024 MB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--skip-default", action="store_true", help="leave out the default run on news")
+    ap.add_argument("--sizes", default="500,5000,20000", help="corpus sizes of the memory figures ('' for none)")
+    ap.add_argument("--engine", default="local", help="engines of the memory figures: local, ray or local,ray")
+    ap.add_argument("--against", default=None, help="another checkout to measure beside this one, run by run")
+    ap.add_argument("--repeat", type=int, default=1, help="repeats of the default run")
+    ap.add_argument("--work", type=Path, default=None, help="keep the runs here (default: a temporary folder)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.work or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        print(f"load average {os.getloadavg()[0]:.1f} at the start; {os.cpu_count()} cores")
+        if not args.skip_default:
+            default_run(work, args)
+        if args.sizes:
+            scale(work, args)
+
+
+if __name__ == "__main__":
+    main()
