@@ -75,9 +75,16 @@ def _is_tree(v: Any) -> bool:
     return all(isinstance(p, list) for p in parts) and len({len(p) for p in parts}) == 1 and len(parts[0]) > 0
 
 
+#: the cached value of a sentence the perturber has no perturbation for: marked, since an empty
+#: list read back cannot be told from one damaged or cut short
+NO_PERTURBATION = {"perturbations": 0}
+
+
 def _is_perturbations(v: Any) -> bool:
-    """At least one perturbation: a sentence with none is never cached (it is perturbed again:
-    an empty list read back cannot be told from one damaged or cut short)."""
+    """At least one perturbation, or the mark of none (:data:`NO_PERTURBATION`); a bare empty
+    list is damage (copied aside, the sentence perturbed again)."""
+    if v == NO_PERTURBATION:
+        return True
     return isinstance(v, list) and len(v) > 0 and all(
         isinstance(d, dict) and isinstance(d.get("perturbed"), str) and isinstance(d.get("edit"), dict) for d in v
     )

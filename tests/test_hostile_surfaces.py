@@ -185,7 +185,7 @@ def test_a_cached_empty_parse_is_copied_aside_and_parsed_again(tmp_path, caplog)
     assert len(list(tmp_path.glob("cache.sqlite3.corrupt-*.jsonl"))) == 1
 
 
-def test_a_cached_empty_perturbation_list_is_perturbed_again_and_none_is_ever_cached(tmp_path):
+def test_a_cached_empty_perturbation_list_is_perturbed_again_and_no_perturbation_is_cached_marked(tmp_path):
     import random
 
     from sit.perturb import PERTURBERS
@@ -197,13 +197,16 @@ def test_a_cached_empty_perturbation_list_is_perturbed_again_and_none_is_ever_ca
     first = perturber().perturb(sentences, random.Random(1))
     assert first and {p.source_id for p in first} == {0}
     p = perturber()
-    assert [k for k, _ in p.store.items()] == [sentences[0]]  # the sentence without a perturbation is not cached
+    # the sentence without a perturbation is cached as the mark of none, never as a bare []
+    stored = dict(p.store.items())
+    assert set(stored) == set(sentences) and stored[sentences[1]] == {"perturbations": 0}
+    assert isinstance(stored[sentences[0]], list) and len(stored[sentences[0]]) == len(first)
     conn = sqlite3.connect(tmp_path / "cache.sqlite3")
     conn.execute("UPDATE entries SET v = '[]' WHERE k = ?", (sentences[0],))
     conn.commit()
     conn.close()
     again = perturber()
-    assert again.perturb(sentences, random.Random(1)) == first and again.cache_hits == 0
+    assert again.perturb(sentences, random.Random(1)) == first and again.cache_hits == 1  # "Hi." from its mark
     assert "1 value(s) of the wrong shape" in again.store.problems[0]
 
 

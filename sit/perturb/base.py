@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..batching import cached_batches
-from ..cache import Cache
+from ..cache import NO_PERTURBATION, Cache
 from ..errors import ModelError
 from ..records import Edit, Pair
 from ..stage import Stage
@@ -33,6 +33,16 @@ def _well_formed(outs) -> bool:
         isinstance(o, (list, tuple)) and len(o) == 2 and isinstance(o[0], str) and isinstance(o[1], Edit)
         and isinstance(o[1].position, int) and not isinstance(o[1].position, bool)
         and isinstance(o[1].before, str) and isinstance(o[1].after, str) for o in outs)
+
+
+def _encode_outs(outs) -> Any:
+    """A sentence's perturbations as cached: their rows, or the mark of none (a deterministic
+    perturber's "nothing here" is its answer: a re-run does not perturb the sentence again)."""
+    return [{"perturbed": p, "edit": e.to_dict()} for p, e in outs] if outs else dict(NO_PERTURBATION)
+
+
+def _decode_outs(rows) -> list:
+    return [] if rows == NO_PERTURBATION else [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows]
 
 
 class Perturber(Stage):
@@ -94,9 +104,8 @@ class Perturber(Stage):
         job = self.batch_job(
             "_perturb_keys",
             valid=_well_formed,
-            cacheable=bool,  # a sentence with no perturbation is perturbed again next time, never cached as []
-            encode=lambda outs: [{"perturbed": p, "edit": e.to_dict()} for p, e in outs],
-            decode=lambda rows: [(d["perturbed"], Edit.from_dict(d["edit"])) for d in rows],
+            encode=_encode_outs,
+            decode=_decode_outs,
             finish=self._finish_batch,
             on_batch=None if on_texts is None else partial(self._texts_done, on_texts),
         )
