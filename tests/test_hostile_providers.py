@@ -59,18 +59,20 @@ def test_an_empty_translation_is_asked_again_then_left_untranslated_and_never_ca
     tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
     out = tr.translate(TEXTS[:3], strict=False)
     assert out == [None] * 3 and tr.stats.failed == 3 and "empty or refused answer" in tr.stats.errors[0]
-    assert len(fake.calls) == 1 + ANSWER_RETRIES and _entries(tmp_path / "c") == 0
+    # the adapter asks again (ANSWER_RETRIES), then the translator's second pass once more
+    assert len(fake.calls) == 2 * (1 + ANSWER_RETRIES) and _entries(tmp_path / "c") == 0
     switch.healed = True  # the next run asks again, and caches the real answers
     again = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
     assert again.translate(TEXTS[:3]) == dictionary_translate(TEXTS[:3], "en", "es") and again.stats.cache_hits == 0
 
 
-def test_an_empty_cache_entry_written_by_an_older_sit_is_asked_again(serve, clock, tmp_path):
+def test_a_cached_empty_answer_is_the_translators_and_a_wrong_typed_entry_is_asked_again(serve, clock, tmp_path):
     fake = serve("deepl")
     tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    # "" is a translator's empty answer, kept (asked twice, empty both times); a list is damage
     tr.store.put_many([(TEXTS[0], ""), (TEXTS[1], ["not", "text"])])
-    assert tr.translate(TEXTS[:2]) == dictionary_translate(TEXTS[:2], "en", "es")
-    assert tr.stats.cache_hits == 0 and fake.translated_texts == TEXTS[:2]
+    assert tr.translate(TEXTS[:2]) == [""] + dictionary_translate(TEXTS[1:2], "en", "es")
+    assert tr.stats.cache_hits == 1 and fake.translated_texts == TEXTS[1:2]
 
 
 # -- 2: answers in another order --------------------------------------------------------------
@@ -100,10 +102,10 @@ def test_openai_batches_carry_ids_and_answers_are_placed_by_them(serve, clock):
 # -- 3, 4: answers cut off or not text ---------------------------------------------------------
 @pytest.mark.parametrize("fault", ["cut", "nontext"])
 def test_an_openai_answer_cut_off_or_not_text_is_asked_again_and_never_cached(serve, fault, clock, tmp_path):
-    fake = serve("openai").script(*[Fault(fault)] * (1 + ANSWER_RETRIES))
+    fake = serve("openai").script(*[Fault(fault)] * (2 * (1 + ANSWER_RETRIES)))  # the second pass too
     tr = make(fake, clock=clock, model=MODEL, cache=Cache(tmp_path / "c"))
     assert tr.translate(TEXTS[:1], strict=False) == [None] and tr.stats.failed == 1
-    assert len(fake.calls) == 1 + ANSWER_RETRIES and _entries(tmp_path / "c") == 0
+    assert len(fake.calls) == 2 * (1 + ANSWER_RETRIES) and _entries(tmp_path / "c") == 0
     fake.script(Fault(fault))  # once: the retry gets the whole translation
     assert make(fake, clock=clock, model=MODEL).translate(TEXTS[1:2]) == dictionary_translate(TEXTS[1:2], "en", "es")
 

@@ -96,20 +96,24 @@ def test_llm_wrappers_are_cleaned(serve, fault):
 
 
 @pytest.mark.parametrize("fault", ["refuse", "empty", "filtered"])
-def test_an_empty_or_refused_answer_is_left_untranslated_and_asked_again(serve, tmp_path, fault):
+def test_an_empty_or_refused_answer_is_asked_once_more_then_left_untranslated(serve, tmp_path, fault):
     kind = "missing" if fault == "empty" else fault  # "missing": the fake's broken reply is an empty answer
-    fake = serve("openai").script(None, Fault(kind))
-    cache = Cache(tmp_path / "c")
+    fake = serve("openai").script(None, Fault(kind))  # once: the translator's second pass gets the answer
+    tr = openai(fake, cache=Cache(tmp_path / "c"))
+    assert tr.translate(TEXTS[:3], strict=False) == dictionary_translate(TEXTS[:3], "en", "es")
+    assert tr.stats.failed == 0 and fake.calls[-1].texts == [TEXTS[1]]  # asked again, alone
+    fake.script(Fault(kind), None, Fault(kind))  # twice for the first text: left untranslated, uncached
+    cache = Cache(tmp_path / "d")
     tr = openai(fake, cache=cache)
-    out = tr.translate(TEXTS[:3], strict=False)
-    assert out[1] is None and out[0] is not None and out[2] is not None  # the work went on
+    out = tr.translate(TEXTS[:2], strict=False)
+    assert out[0] is None and out[1] == dictionary_translate(TEXTS[1:2], "en", "es")[0]
     assert tr.stats.failed == 1 and "empty or refused answer" in tr.stats.errors[0]
-    again = openai(fake, cache=cache)
-    assert again.translate(TEXTS[:3]) == dictionary_translate(TEXTS[:3], "en", "es")
-    assert again.stats.cache_hits == 2 and fake.calls[-1].texts == [TEXTS[1]]
+    again = openai(fake, cache=cache)  # a re-run asks again for that one only
+    assert again.translate(TEXTS[:2]) == dictionary_translate(TEXTS[:2], "en", "es")
+    assert again.stats.cache_hits == 1 and fake.calls[-1].texts == [TEXTS[0]]
     with pytest.raises(TranslationError, match="empty or refused"):  # strict: an error, after saving the rest
-        fake.script(Fault("refuse"))
-        openai(fake, cache=Cache(tmp_path / "d")).translate(TEXTS[3:4])
+        fake.script(Fault("refuse"), Fault("refuse"))
+        openai(fake, cache=Cache(tmp_path / "e")).translate(TEXTS[3:4])
 
 
 def test_clean_answer_keeps_what_the_source_had():
