@@ -76,6 +76,20 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _indented(message: str) -> str:
+    """A message as printed: on one line, except where sit lists items on lines of their own
+    indented by two spaces (what a command needs and lacks); any other newline (a path or text
+    quoted in the message) is written ``\\x0a``, so nothing quoted can pass for a line of its own."""
+    first, *rest = message.split("\n")
+    out = [first]
+    for line in rest:
+        if line.startswith("  "):
+            out.append("\n" + line)
+        else:
+            out.append("\\x0a" + line)
+    return "".join(out)
+
+
 def _setup_logging(verbose: bool, redactor=None) -> None:
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING,
@@ -119,7 +133,7 @@ def run_command(run: Callable[[argparse.Namespace], Optional[int]], args: argpar
             print(redactor(traceback.format_exc()).rstrip(), file=sys.stderr)
         if len(message) > MAX_MESSAGE:  # a message quoting a huge input is cut, never megabytes on stderr
             message = f"{message[:MAX_MESSAGE]}... (cut at {MAX_MESSAGE} of {len(message):,} characters)"
-        print(redactor(f"{prog}: error: {printable(message, one_line=True)}"), file=sys.stderr)
+        print(redactor(f"{prog}: error: {_indented(printable(message))}"), file=sys.stderr)
         return code
 
     with scope(redactor):
