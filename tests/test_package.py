@@ -70,16 +70,20 @@ def test_the_wheel_installed_in_a_fresh_environment_runs_the_main_job(built, tmp
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
     wheel = next(built.glob("sit_mt-*.whl"))
+    # without PYTHONPATH: a checkout on it (with the editable install's sit_mt.egg-info) reads as
+    # sit-mt already installed, and pip would install nothing
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     got = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index",
-                          str(wheel)], capture_output=True, text=True, timeout=300)
+                          str(wheel)], capture_output=True, text=True, timeout=300, env=env)
     assert got.returncode == 0, got.stderr[-2000:]
     site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "shared-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
 
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     where = subprocess.run([str(py), "-c", "import sit; print(sit.__file__)"], capture_output=True, text=True,
-                           env=env, cwd=tmp_path, check=True).stdout.strip()
+                           env=env, cwd=tmp_path)
+    assert where.returncode == 0, where.stderr[-3000:]
+    where = where.stdout.strip()
     assert Path(where).is_relative_to(venv)  # the wheel's sit, not the checkout's
     run = subprocess.run([str(venv / "bin" / "sit"), "run", "--dataset", "politics", "--translator", "apertium",
                           "--limit", "3", "--out", "runs/politics", "--no-progress"], capture_output=True, text=True,
