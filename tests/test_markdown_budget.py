@@ -50,13 +50,21 @@ def test_the_report_keeps_to_max_chars_summary_first_and_says_what_it_left_out(r
     assert bad.returncode == 2 and "--max-chars" in bad.stderr
 
 
+def test_a_summary_longer_than_the_budget_is_cut_with_its_sections_closed(run_dir):
+    cut = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "1500")
+    assert cut.returncode == 0 and len(cut.stdout) <= 1500 and "**cut at 1,500 characters**" in cut.stdout
+    assert cut.stdout.count("<details") == cut.stdout.count("</details>")
+
+
 def test_the_comparison_keeps_to_max_chars_and_the_default_is_60000(run_dir):
     whole = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "10000000")
     assert whole.returncode == 0 and len(whole.stdout) > 4000 and "left out" not in whole.stdout
     listed = len(re.findall(r"^- \*\*\[", whole.stdout, flags=re.M))
 
-    cut = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "4000")
-    assert cut.returncode == 0 and len(cut.stdout) <= 4000
+    budget = whole.stdout.index("</details>") + 2500  # the summary, tables, signatures, and room for a few cases
+    assert len(whole.stdout) > budget + 1000  # a comparison worth cutting
+    cut = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", str(budget))
+    assert cut.returncode == 0 and len(cut.stdout) <= budget
     assert cut.stdout.count("<details") == cut.stdout.count("</details>")  # every section closed
     said = re.search(r"\*\*(\d+) case\(s\) left out\*\*.*-f text", cut.stdout)
     assert said and int(said.group(1)) == listed - len(re.findall(r"^- \*\*\[", cut.stdout, flags=re.M))

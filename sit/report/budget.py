@@ -53,5 +53,8 @@ def fit(text: str, max_chars: Optional[int], where: str) -> str:
     if max_chars is None or len(text) <= max_chars:
         return text
     tail = f"\n\n**cut at {max_chars:,} characters** (--max-chars); {where}\n"
-    cut = text[: max(0, max_chars - len(tail))]
-    return (cut[: cut.rfind("\n")] if "\n" in cut else cut) + tail
+    close = "\n</details>"
+    room = len(close) * text.count("<details")  # every collapsed section cut open is closed again
+    cut = text[: max(0, max_chars - len(tail) - room)]
+    cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
+    return cut + close * max(0, cut.count("<details") - cut.count("</details>")) + tail
