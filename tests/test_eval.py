@@ -493,7 +493,17 @@ class LengthRatio(teapot.Scorer):
 '''
 
 
-def test_a_teapot_file_loads_without_touching_sys_modules(tmp_path):
+@pytest.fixture
+def _scorer_unregistered():
+    """The scorer a test registers is gone after it (`sit list` in a later test of the same
+    process must not show it)."""
+    from sit.eval.scorers import SCORERS
+
+    yield
+    SCORERS.unregister("teapot_style_len")
+
+
+def test_a_teapot_file_loads_without_touching_sys_modules(tmp_path, _scorer_unregistered):
     """`import teapot` inside a custom scorer file gives sit's modules, redirected for that file
     alone: no `teapot` entry appears in sys.modules, not even while the file runs."""
     import sys
