@@ -51,6 +51,15 @@ class Stage(Counted):
         """The model or engine of this stage (recorded in signatures and cache keys)."""
         return self.name
 
+    def close(self) -> None:
+        """Release models, sessions or processes (a stage that holds none has nothing to do)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def version(self) -> str:
         """A version of the engine or model, so that an upgrade does not reuse stale entries."""
         return ""

@@ -109,18 +109,10 @@ class FaultyTranslator(DictTranslator):
         if fault is None:
             cased = self.faults.get(_original_case.get(text.lower(), ""))
             return " ".join(out.split()[:-1]) + "." if cased == "case" else out
-        if fault == "number":
-            return re.sub(r"\d(?=\D*$)", lambda m: str((int(m.group()) + 1) % 10), out, count=1)
-        if fault == "token":
-            return _KEEP.sub("", out, count=1)
-        if fault == "loop":
-            return out + " la casa la casa la casa la casa la casa"
-        if fault == "untranslated":
-            return text
         if fault == "batch":
             pick = int(hashlib.sha256("\n".join(batch).encode()).hexdigest(), 16) % len(_EXTRA)
             return out.rstrip(".") + " " + _EXTRA[pick] + "."
-        return out
+        return injected(text, out, fault)
 
 
 _original_case: dict[str, str] = {}
@@ -238,7 +230,11 @@ def fault_of(text: str, rate: float = 0.15):
 
 def with_fault(text: str, fault) -> str:
     """The clean translation of ``text`` (unknown words invented) with ``fault`` injected."""
-    out = clean_translation(text, invent=True)
+    return injected(text, clean_translation(text, invent=True), fault)
+
+
+def injected(text: str, out: str, fault) -> str:
+    """``out``, the translation of ``text``, with ``fault`` injected (as it is for no known fault)."""
     if fault == "number":
         return re.sub(r"\d(?=\D*$)", lambda m: str((int(m.group()) + 1) % 10), out, count=1)
     if fault == "token":

@@ -193,11 +193,3 @@ class Judge(Stage):
     def _judge_batch(self, triples: list[tuple[str, str, str]]) -> list[Verdict]:
         raise NotImplementedError
 
-    def close(self) -> None:
-        """Release models or sessions."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

@@ -227,11 +227,3 @@ class Translator(Stage):
     def _translate_batch(self, texts: list[str]) -> list[str]:
         raise NotImplementedError
 
-    def close(self) -> None:
-        """Release models, sessions or processes."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
