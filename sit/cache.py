@@ -201,13 +201,14 @@ class Store:
                 self._quarantine(bad)
         return found
 
-    def _lookup(self, conn, wanted: dict[int, str]) -> list[tuple]:
+    def _lookup(self, conn, wanted: dict[int, str], columns: str = "h, k, CAST(v AS BLOB)") -> list[tuple]:
+        """The rows of ``wanted``'s key hashes in this store, with ``columns`` (``"h, k"``: the keys
+        alone, no value read)."""
         ns = self._ns(conn, create=False)
         if ns is None:
             return []
         marks = ",".join("?" * len(wanted))
-        return conn.execute(f"SELECT h, k, CAST(v AS BLOB) FROM entries WHERE ns = ? AND h IN ({marks})",
-                            (ns, *wanted)).fetchall()
+        return conn.execute(f"SELECT {columns} FROM entries WHERE ns = ? AND h IN ({marks})", (ns, *wanted)).fetchall()
 
     def get(self, key: str, default: Any = MISSING) -> Any:
         return self.get_many([key]).get(key, default)
@@ -220,16 +221,9 @@ class Store:
         found: set[str] = set()
         for start in range(0, len(keys), _CHUNK):
             wanted = {key_hash(k): k for k in keys[start : start + _CHUNK]}
-            rows = self.cache.db.read(lambda c: self._lookup_keys(c, wanted), default=[])
+            rows = self.cache.db.read(lambda c: self._lookup(c, wanted, "h, k"), default=[])
             found.update(k for h, k in rows if wanted.get(h) == k)
         return found
-
-    def _lookup_keys(self, conn, wanted: dict[int, str]) -> list[tuple]:
-        ns = self._ns(conn, create=False)
-        if ns is None:
-            return []
-        marks = ",".join("?" * len(wanted))
-        return conn.execute(f"SELECT h, k FROM entries WHERE ns = ? AND h IN ({marks})", (ns, *wanted)).fetchall()
 
     def __contains__(self, key: str) -> bool:
         return key in self.get_many([key])
