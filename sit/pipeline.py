@@ -220,23 +220,19 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     timer, warnings = _Timer(), []
     cache = Cache(config.cache_dir)
     with timer.stage("read"):
-        ids, texts, source_name = _read(config, warnings)
+        given = _given_cases(config)
+        ids, texts, source_name = _read(config, warnings, given)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
         from .rerun import keep_auto_choices
         from .translators import TRANSLATORS
 
         target = config.target_lang or TRANSLATORS.get(config.translator).default_target
         config, kept = keep_auto_choices(config, out, target)  # a re-run into --out chooses as the first run did
-        translator, ctx, relations = _build(config, engine, cache, kept)
+        translator, ctx, relations = _build(config, engine, cache, target, kept)
     signature = _signature(config, translator, ctx, relations, ctx.target_lang)
     check_same_run(out, signature, source_name, force=config.force)
-    given = None
-    if config.cases:
-        from .regression import load_cases
-
-        given = load_cases(config.cases).pairs
     cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts,
-                                                            given)
+                                                            given.pairs if given else None)
     issues = [i for r in relations for i in checked[r.name].issues]
     counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
     warnings.extend(cache.problems)
@@ -256,13 +252,11 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     return RunResult(out, meta, data.issues, warnings, incomplete)
 
 
-def _build(config: RunConfig, engine, cache: Cache, kept: Optional[dict[str, str]] = None):
-    """The run's translator, its RunContext and its relations, each checked as it is built;
-    ``kept``: the reasons of the choices kept from the run already in --out (:mod:`sit.rerun`)."""
+def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[dict[str, str]] = None):
+    """The run's translator, its RunContext and its relations, each checked as it is built, for
+    the ``target`` language; ``kept``: the reasons of the choices kept from the run already in
+    --out (:mod:`sit.rerun`)."""
     from .relations import RunContext, create_relation, parse_relations
-    from .translators import TRANSLATORS
-
-    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
     from .downloads import check_needs, hub_translator
 
     kept = kept or {}
@@ -352,11 +346,18 @@ def _attached(engine, built: tuple):
     return built
 
 
-def _read(config: RunConfig, warnings: list[str]) -> tuple[list[int], list[str], str]:
-    if config.cases:  # the sentences of a cases file (sit export): its cases are read again at _test
-        from .regression import load_cases
+def _given_cases(config: RunConfig):
+    """The cases file's test cases (``sit export``; :mod:`sit.regression`), read once; None
+    without ``--cases``."""
+    if not config.cases:
+        return None
+    from .regression import load_cases
 
-        given = load_cases(config.cases)
+    return load_cases(config.cases)
+
+
+def _read(config: RunConfig, warnings: list[str], given=None) -> tuple[list[int], list[str], str]:
+    if given is not None:  # the sentences of a cases file: its cases are run at _test
         return given.ids, given.texts, str(Path(config.cases).resolve())
     sentences: Sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
     ids, texts = list(sentences.ids), list(sentences.texts)
