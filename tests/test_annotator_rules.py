@@ -11,8 +11,8 @@ from sit.relations import RunContext
 from sit.relations.language import LanguageRelation
 from sit.relations.numbers import NumbersRelation
 from sit.relations.every import Origin
-from sit.textcheck.numbers import naming_number, numbers_of, scaled, spelled, ungrouped_in
-from sit.textcheck.untranslated import copied_runs, copied_words, written_as
+from sit.textcheck.numbers import month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
+from sit.textcheck.untranslated import copied_runs, copied_words, foreign_script_runs, written_as
 
 
 def _numbers(source, translation, target="es", source_lang="en", **options):
@@ -79,3 +79,46 @@ def test_the_language_relation_reports_copied_stretches():
     found = LanguageRelation(ctx).check([], {source: "Und this is just one example dafür, wie es geht."}).issues
     assert [(i.kind, i.pair.source_id, i.evidence.get("runs")) for i in found] == \
         [("copied", 3, ["this is just one example"])]
+
+
+# stop 40: what the WMT23 side-by-side MQM files showed (docs/precision.md, "Stop 40")
+
+def test_a_month_the_source_writes_with_digits_may_be_named():
+    # CLDR's Chinese month names are "2月"; English names it "February" (Babel for both sides)
+    assert _numbers("2月10日，中国理财网发布名单。", "On February 10, the network released a list.",
+                    target="en", source_lang="zh") == {}
+    assert _numbers("于9 月在该国死亡。", "died there in September.", target="en", source_lang="zh") == {}
+    assert _numbers("2月10日发布。", "Am 10. Feb. veröffentlicht.", target="de", source_lang="zh") == {}
+    # another month, or no month at all, is still a missing number
+    assert _numbers("2月10日发布。", "Released on March 10.", target="en", source_lang="zh") == {"missing": ["2"]}
+    assert _numbers("他买了2本书。", "He bought February books.", target="en", source_lang="zh") == {"missing": ["2"]}
+    iso = "2023-02-11 13:09:10 来源"
+    assert [month_of(iso, n, "zh") for n in numbers_of(iso, "zh")] == [0, 2, 0, 0, 0, 0]
+    assert _numbers(iso, "February 11, 2023, 13:09:10 Source", target="en", source_lang="zh") == {}
+    assert month_named(5, "le 3 mai", "fr") and month_named(5, "Mai 2023", "fr") and not month_named(5, "you may", "en")
+
+
+def test_ranges_ordinals_codes_and_approximate_units():
+    assert _numbers("可达1200万至1400万人次", "could reach 12 to 14 million visitors", target="en", source_lang="zh") == {}
+    assert _numbers("可达138亿至143亿新元", "could reach S$13.8 to S$14.3 billion", target="en", source_lang="zh") == {}
+    assert _numbers("可达1200万至1400万人次", "could reach 12 to 14 visitors", target="en", source_lang="zh") == \
+        {"missing": ["1200", "1400"]}
+    assert numbers_of("500余万的缺口", "zh")[0].value == Decimal(5 * 10 ** 6)
+    assert _numbers("尚有500余万的供给缺口", "a gap of over 5 million", target="en", source_lang="zh") == {}
+    assert _numbers("已是第5度出现", "it was the fifth time", target="en", source_lang="zh") == {}
+    assert _numbers("Er kam zum 5. Mal.", "He came for the fifth time.", target="en", source_lang="de") == {}
+    assert _numbers("杉杉股份（600884.SH）上市", "Shanshan (600884.SH) went public", target="en", source_lang="zh") == {}
+    assert _numbers("The code 00123 stays.", "El código 00123 se queda.") == {}  # zero-padded: no format error
+    assert _numbers("The dose was 22.5 mg.", "La dosis fue de 22.5 mg.") == {"format": ["22.5"]}
+
+
+def test_source_script_left_in_a_target_written_in_another():
+    assert foreign_script_runs("据经济观察网报道", "According to 经济观察网, prices rose", "en") == ["经济观察网"]
+    assert foreign_script_runs("据经济观察网报道", "According to Jingji Guancha", "en") == []
+    assert foreign_script_runs("The iPhone 据说", "iPhone 据说", "zh") == []  # Latin and the target's own script
+    assert foreign_script_runs("Москва", "Москва", "ru") == [] and foreign_script_runs("Привет мир", "Hallo мир", "de") == ["мир"]
+    ctx = RunContext(None, "zh", "en")
+    source = "经济观察网－专业财经新闻网站"
+    ctx.origins = {source: Origin(2)}
+    found = LanguageRelation(ctx).check([], {source: "经济观察网 - Professional financial news website"}).issues
+    assert [(i.kind, i.pair.source_id, i.evidence.get("script")) for i in found] == [("copied", 2, ["经济观察网"])]

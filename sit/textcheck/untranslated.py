@@ -215,3 +215,46 @@ def copied_runs(source: str, translation: str, source_lang: str, target_lang: st
 def _contains(tokens: list[str], run: list[str]) -> bool:
     n = len(run)
     return any(tokens[k:k + n] == run for k in range(len(tokens) - n + 1))
+
+
+#: the Unicode character-name words of each ISO 15924 script a target language may be written in
+#: (CLDR's likely script through Babel); Latin is never flagged (names and brands stand in Latin in
+#: any script's texts, and copied Latin words are :func:`copied_words`' business)
+SCRIPT_NAMES = {"Cyrl": ("CYRILLIC",), "Grek": ("GREEK",), "Arab": ("ARABIC",), "Hebr": ("HEBREW",),
+                "Deva": ("DEVANAGARI",), "Thai": ("THAI",), "Hans": ("CJK",), "Hant": ("CJK",),
+                "Hani": ("CJK",), "Jpan": ("CJK", "HIRAGANA", "KATAKANA"), "Kore": ("HANGUL", "CJK"),
+                "Latn": ()}
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+def foreign_script_runs(source: str, translation: str, target_lang: str) -> list[str]:
+    """The stretches of two letters or more of ``source`` that stand in ``translation`` in a script
+    the target language is not written in (CLDR's likely script for ``target_lang``: Chinese
+    characters left in an English translation, ``经济观察网``); Latin letters never count. Empty
+    where Babel does not know the target's script."""
+    allowed = _target_script(target_lang)
+    if allowed is None:
+        return []
+    out = []
+    for m in _LETTERS.finditer(translation):
+        for run in re.findall(r"(?:(?!\d)\w){2,}", "".join(c if _foreign(c, allowed) else " " for c in m.group())):
+            if run in source and run not in out:
+                out.append(run)
+    return out
+
+
+def _foreign(char: str, allowed: tuple) -> bool:
+    import unicodedata
+
+    script = unicodedata.name(char, "").split(" ")[0]
+    return bool(script) and script != "LATIN" and script not in allowed
+
+
+@lru_cache(maxsize=64)
+def _target_script(lang: str) -> Optional[tuple]:
+    # the character-name words of the target language's likely script; None where unknown
+    from babel.core import get_global
+
+    likely = get_global("likely_subtags").get(lang.replace("-", "_"), "")
+    parts = likely.split("_")
+    return SCRIPT_NAMES.get(parts[1]) if len(parts) >= 2 else None
