@@ -11,8 +11,8 @@ from sit.relations import RunContext
 from sit.relations.language import LanguageRelation
 from sit.relations.numbers import NumbersRelation
 from sit.relations.every import Origin
-from sit.textcheck.numbers import month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
-from sit.textcheck.untranslated import copied_runs, copied_words, foreign_script_runs, written_as
+from sit.textcheck.numbers import misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
+from sit.textcheck.untranslated import calendar_words, copied_runs, copied_words, foreign_script_runs, written_as
 
 
 def _numbers(source, translation, target="es", source_lang="en", **options):
@@ -122,3 +122,38 @@ def test_source_script_left_in_a_target_written_in_another():
     ctx.origins = {source: Origin(2)}
     found = LanguageRelation(ctx).check([], {source: "经济观察网 - Professional financial news website"}).issues
     assert [(i.kind, i.pair.source_id, i.evidence.get("script")) for i in found] == [("copied", 2, ["经济观察网"])]
+
+
+def test_day_and_month_names_of_the_source_left_in_the_translation():
+    assert calendar_words("in a statement shared on Friday", "in einer am Friday geteilten Erklärung", "en", "de") == ["Friday"]
+    assert calendar_words("shared on Friday", "am Freitag geteilt", "en", "de") == []
+    assert calendar_words("in April", "im April", "en", "de") == []  # German names it so too
+    assert calendar_words("Sherwood told Soccer Saturday.", "sagte Sherwood Soccer Saturday.", "en", "de") == []
+    assert calendar_words("It was Black Friday.", "Es war Black Friday.", "en", "de") == []  # names
+    assert calendar_words("On Friday, he left.", "Am Friday ging er.", "en", "de") == ["Friday"]
+    assert calendar_words("on Friday", "am Friday", "en", "xx") == []  # a target CLDR does not know
+    ctx = RunContext(None, "en", "de")
+    source = "In a statement shared on Friday with the Times, a spokesman said so."
+    ctx.origins = {source: Origin(4)}
+    found = LanguageRelation(ctx).check([], {source: "In einer am Friday geteilten Erklärung sagte ein Sprecher das."}).issues
+    assert [(i.kind, i.evidence.get("calendar")) for i in found] == [("copied", ["Friday"])]
+
+
+def test_a_stretch_with_two_source_function_words_is_copied_but_not_a_name():
+    assert copied_runs("to play Gallant to the Republicans now", "von Gallant to the Republicans auszuspielen",
+                       "en", "de") == ["Gallant to the Republicans"]
+    assert copied_runs("The Department of Homeland Security has hired", "Das Department of Homeland Security hat",
+                       "en", "de") == []  # one such word inside a name
+    assert copied_runs("at the high school in Texas", "an der High School in Texas", "en", "de") == []
+    assert copied_runs("at the high school in Texas", "an der high school in Texas", "en", "de") == ["high school in Texas"]
+
+
+def test_a_percent_sign_spaced_the_way_cldr_writes_the_target():
+    # CLDR (Babel): German and Spanish "18 %", English "18%"; a narrow no-break space counts as one
+    assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18% an.", target="de") == {"format": ["18"]}
+    assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18\u202f% an.", target="de") == {}
+    assert _numbers("增长8.6%", "grew 8.6 %", target="en", source_lang="zh") == {"format": ["8.6"]}
+    assert _numbers("增长8.6%", "grew 8.6%", target="en", source_lang="zh") == {}
+    assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18 Prozent an.", target="de") == {}
+    n = numbers_of("rose 18%")[0]
+    assert misspaced_percent(n, "stieg um 18%", "de") == "18 %" and misspaced_percent(n, "%18 arttı", "tr") == ""

@@ -27,7 +27,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import normalized
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
-                                 month_named, month_of, naming_number, numbers_of, scaled, spelled, target_forms,
+                                 misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, target_forms,
                                  to_convert, ungrouped, ungrouped_in)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
@@ -99,9 +99,11 @@ class NumbersRelation(Relation):
         target = self.ctx.target_lang
         by_kind: dict[str, list[dict]] = {}
         for number in numbers_of(text, self.ctx.source_lang):
-            forms = target_forms(number, target)
+            forms = expected = target_forms(number, target)
             if any(find(f, y) for f in forms):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
+                if not kind and misspaced_percent(number, y, target):  # CLDR: German 18 %, English 18%
+                    kind, expected = "format", (misspaced_percent(number, y, target),)
                 if not kind and ungrouped(number, y, target) and not naming_number(text, number):
                     kind = "grouping"  # 40000 where the target writes 40,000
                 if not kind and self.units and to_convert(text, number) and metric_target(target):
@@ -117,7 +119,7 @@ class NumbersRelation(Relation):
                 kind = "missing"
             if kind:
                 by_kind.setdefault(kind, []).append(
-                    {"number": (number.currency or "") + number.text, "expected": list(forms)})
+                    {"number": (number.currency or "") + number.text, "expected": list(expected)})
         seen = {item["expected"][0] for item in by_kind.get("grouping", ())}
         for digits, grouped in ungrouped_in(y, text, target):  # a number the source writes otherwise (两万)
             if grouped not in seen:

@@ -92,6 +92,38 @@ def find(form: str, translation: str) -> int:
     return len(re.findall(pattern, translation.translate(_SPACES)))
 
 
+def misspaced_percent(number: Number, translation: str, target_lang: str) -> str:
+    """Where ``translation`` writes the percentage ``number`` with its percent sign only against the
+    target language's CLDR percent pattern (Babel: German, Spanish, French ``18 %``; English,
+    Chinese ``18%``), the form the target writes; "" where it writes it so once, writes no percent
+    sign after it, or CLDR puts the sign first (Turkish ``%18``)."""
+    spaced = _percent_spaced(target_lang)
+    if spaced is None or not number.percent:
+        return ""
+    text = translation.translate(_SPACES)
+    gaps = [m.group(1) for form in target_forms(number, target_lang)
+            for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", text)]
+    if not gaps or any(bool(g) == spaced for g in gaps):
+        return ""
+    return target_forms(number, target_lang)[0] + (" %" if spaced else "%")
+
+
+@lru_cache(maxsize=64)
+def _percent_spaced(lang: str) -> Optional[bool]:
+    # whether CLDR's percent pattern of ``lang`` puts a space before a trailing percent sign; None
+    # where the sign comes first or Babel does not know the locale
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+
+    try:
+        pattern = Locale.parse(lang.replace("-", "_")).percent_formats[None].pattern.translate(_SPACES)
+    except (UnknownLocaleError, ValueError, KeyError):
+        return None
+    if not re.search(r"[0#]\s?%", pattern):
+        return None
+    return bool(re.search(r"[0#]\s%", pattern))
+
+
 def currency_kept(symbol: str, translation: str, target_lang: str) -> bool:
     """Whether ``translation`` keeps the currency ``symbol``: the symbol, its ISO code, or a word
     of its CLDR name in the target language (``dólar`` for ``$`` in Spanish)."""
