@@ -157,3 +157,11 @@ def test_a_percent_sign_spaced_the_way_cldr_writes_the_target():
     assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18 Prozent an.", target="de") == {}
     n = numbers_of("rose 18%")[0]
     assert misspaced_percent(n, "stieg um 18%", "de") == "18 %" and misspaced_percent(n, "%18 arttı", "tr") == ""
+
+
+def test_a_currency_kept_by_the_unit_word_of_its_cldr_name():
+    # CLDR's German names: "Britisches Pfund", "US-Dollar"; the unit is the last word there
+    assert _numbers("fake claims totalling £52,000", "gefälschte Abrechnungen über 52.000 Pfund", target="de") == {}
+    assert _numbers("it cost $50", "es kostete 50 Dollar", target="de") == {}
+    assert _numbers("fake claims totalling £52,000", "gefälschte Abrechnungen über 52.000 Euro", target="de") == \
+        {"currency": ["£52,000"]}

@@ -125,8 +125,9 @@ def _percent_spaced(lang: str) -> Optional[bool]:
 
 
 def currency_kept(symbol: str, translation: str, target_lang: str) -> bool:
-    """Whether ``translation`` keeps the currency ``symbol``: the symbol, its ISO code, or a word
-    of its CLDR name in the target language (``dólar`` for ``$`` in Spanish)."""
+    """Whether ``translation`` keeps the currency ``symbol``: the symbol, its ISO code, or the first
+    or last word of its CLDR name in the target language (``dólar`` for ``$`` in Spanish, ``Pfund``
+    for ``£`` in German)."""
     if symbol in translation:
         return True
     code = CURRENCIES.get(symbol)
@@ -134,21 +135,25 @@ def currency_kept(symbol: str, translation: str, target_lang: str) -> bool:
         return True
     if code in translation:
         return True
-    name = _currency_word(code, target_lang)
-    return bool(name) and name in translation.lower()
+    folded = translation.lower()
+    return any(word in folded for word in _currency_words(code, target_lang))
 
 
 @lru_cache(maxsize=64)
-def _currency_word(code: str, lang: str) -> Optional[str]:
-    # the first word of the currency's name in ``lang``, without its plural ending ("dólar")
+def _currency_words(code: str, lang: str) -> tuple[str, ...]:
+    # the first and the last word of the currency's name in ``lang`` (Spanish "dólar"
+    # estadounidense, German Britisches "Pfund", US-"Dollar"), of three letters or more
     from babel.core import UnknownLocaleError
     from babel.numbers import get_currency_name
 
     try:
         name = get_currency_name(code, locale=lang)
     except (UnknownLocaleError, ValueError):
-        return None
-    return name.split()[0].lower() if name and name != code else None
+        return ()
+    if not name or name == code:
+        return ()
+    words = [w.lower() for w in re.split(r"[\s-]+", name) if len(w) >= 3]
+    return tuple(dict.fromkeys(words[:1] + words[-1:]))
 
 
 def changed_number(number: Number) -> str:
