@@ -7,24 +7,31 @@ and recall of each check against the MQM error annotations of google/wmt-mqm-hum
 
 The MQM files are not in this repository (their size; the licence is the data set's own, CC BY 4.0):
 fetch https://github.com/google/wmt-mqm-human-evaluation and pass the paths, e.g.
-``ted/ende/mqm_ted_ende.tsv``, ``ted/zhen/mqm_ted_zhen.tsv`` (``--source-lang zh --target-lang en``)
-or the newstest files (``newstest2020/ende/mqm_newstest2020_ende.tsv``, ``newstest2021/...``;
-put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path).
+``ted/ende/mqm_ted_ende.tsv``, ``ted/zhen/mqm_ted_zhen.tsv`` (``--source-lang zh --target-lang en``),
+the newstest files (``newstest2020/ende/mqm_newstest2020_ende.tsv``, ``newstest2021/...``) or WMT23's
+side-by-side files, unpacked (``tar xzf generalMT2023/ende/sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz``;
+a segment there is a paragraph; rows of severity ``HOTW-test``, the tool's attention checks, are
+left out); put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path.
 
 Method. A segment is one system's translation of one source sentence (all raters' rows of it
 together). Every segment goes through ``sit check`` (the source and the translation with the
 annotators' ``<v>`` marks taken out). A check *fires* on a segment when it has a finding there. The
 annotators *mark* a segment for a check's category when:
 
-- numbers: a marked error span (in the translation or, for omissions, the source) holds a digit
-  and is short (at most 4 words) or is of a ``Locale convention`` category;
-- untranslated: an error of category ``Accuracy/Untranslated text``;
+- numbers (``--numbers-truth category``, :func:`number_error`): a marked error span (in the
+  translation or, for omissions, the source) holds a digit and is of a ``Locale convention``
+  category of numbers, currency, dates or times, or an omission, or another ``Accuracy`` error
+  (not a gender mismatch) of at most 4 words, or, of any other category, the number itself
+  (``18%``); ``--numbers-truth span``, the first reading: any span with a digit of at most 4 words;
+- untranslated: an error of category ``Accuracy/Untranslated text`` (``Accuracy/Source language
+  fragment`` in the WMT23 files);
 - any other MQM category: an error of that category.
 
 Precision is the share of segments a check fires on that the annotators marked; recall the share
 of marked segments the check fires on. ``--half dev`` takes the talks/documents with an odd
 ``doc_id`` (where the checks were developed), ``--half test`` the even ones (reported), so that
-nothing is tuned to the figures reported.
+nothing is tuned to the figures reported; files whose documents have names, not numbers (WMT23),
+split by the parity of the name's CRC-32.
 """
 
 from __future__ import annotations
