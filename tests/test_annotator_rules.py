@@ -165,3 +165,12 @@ def test_a_currency_kept_by_the_unit_word_of_its_cldr_name():
     assert _numbers("it cost $50", "es kostete 50 Dollar", target="de") == {}
     assert _numbers("fake claims totalling £52,000", "gefälschte Abrechnungen über 52.000 Euro", target="de") == \
         {"currency": ["£52,000"]}
+
+
+def test_chinese_units_in_a_row_multiply():
+    assert [n.value for n in numbers_of("约26万亿元，3千万人", "zh")] == [Decimal(26 * 10 ** 12), Decimal(3 * 10 ** 7)]
+    assert _numbers("规模约26万亿元", "assets of about 26 trillion yuan", target="en", source_lang="zh") == {}
+    # a thousand times less: 26 stands, but not as 26 trillion is written
+    assert _numbers("规模约26万亿元", "assets of about 26 billion yuan", target="en", source_lang="zh") == \
+        {"format": ["26"]}
+    assert _numbers("规模约26万亿元", "assets of about 26,000,000,000,000 yuan", target="en", source_lang="zh") == {}

@@ -108,7 +108,7 @@ class NumbersRelation(Relation):
                     kind = "grouping"  # 40000 where the target writes 40,000
                 if not kind and self.units and to_convert(text, number) and metric_target(target):
                     kind = "unit"  # 15 feet -> 15 Fuß: annotators ask for metres
-            elif number.text not in forms and find(number.text, y):
+            elif number.text not in forms and find(number.text, y) and not scaled(number, y, target):
                 # a version stays as written, and so does a zero-padded number (CLDR writes no
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
                 kind = "" if naming_number(text, number) or _zero_padded(number) else "format"

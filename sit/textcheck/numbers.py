@@ -58,14 +58,23 @@ def numbers_of(text: str, source_lang: str = "en") -> list[Number]:
         except (NumberFormatError, InvalidOperation, ValueError):
             continue
         decimals = len(written.rpartition(_decimal_symbol(source_lang))[2]) if _decimal_symbol(source_lang) in written else 0
-        after = text[m.end("number"):m.end("number") + 2]
-        scale = MYRIADS.get(after[1:] if after[:1] in APPROXIMATE else after[:1], 1)
+        scale = _units(text, m.end("number"))
         if scale != 1:  # 25万 is 250,000: the number is the product, written without decimals
             value, decimals = value * scale, max(0, decimals - len(str(scale)) + 1)
             value = value.quantize(Decimal(1)) if decimals == 0 else value
         out.append(Number(written, value, decimals, m.start("number"), m.end("number"),
                           m.group("currency") or "", bool(m.group("percent"))))
     return out
+
+
+def _units(text: str, end: int) -> int:
+    # the product of the Chinese and Japanese units right after a number (an approximate 余 or 多
+    # first allowed): 万 10**4, 万亿 10**12, 千万 10**7; 1 where none follows
+    at = end + (text[end:end + 1] in APPROXIMATE and text[end + 1:end + 2] in MYRIADS)
+    scale = 1
+    while at < len(text) and text[at] in MYRIADS and scale < 10 ** 12:
+        scale, at = scale * MYRIADS[text[at]], at + 1
+    return scale
 
 
 @lru_cache(maxsize=64)
@@ -313,8 +322,8 @@ def ungrouped(number: Number, translation: str, target_lang: str) -> bool:
 #: word ("to", "bis", "à") and the second number, perhaps with its currency ("12 to 14 million" for
 #: 1200万至1400万, "S$13.8 to S$14.3 billion")
 RANGE = r"(?:\s*[-–]\s*|\s+[^\W\d_]{1,4}\s+)[^\s\d]{0,3}\d[\d.,]*"
-#: the scales a translation may write a large number with ("14 billion", "250 thousand")
-SCALES = (10 ** 9, 10 ** 6, 10 ** 3)
+#: the scales a translation may write a large number with ("26 trillion", "14 billion", "250 thousand")
+SCALES = (10 ** 12, 10 ** 9, 10 ** 6, 10 ** 3)
 
 
 def scaled(number: Number, translation: str, target_lang: str) -> bool:
