@@ -16,8 +16,10 @@ import time
 from pathlib import Path
 
 from sit.report import FILENAMES, render
-from sit.report.sample import sample_issues, write_sample_run
 from sit.rundir import load_run, write_text_atomic
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the synthetic runs are a test fixture
+from sample_runs import sample_issues, write_sample_run  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -89,7 +89,7 @@ def test_a_relation_told_in_a_damaged_shape_is_told_by_defaults():
 
 
 def test_a_run_json_of_the_wrong_types_is_refused_in_one_line(tmp_path):
-    from sit.report.sample import write_sample_run
+    from sample_runs import write_sample_run
 
     root = write_sample_run(tmp_path / "run", input=["a", "list"])
     with pytest.raises(InputError, match=r"'input' is a list, not a str.*run `sit run` again"):
