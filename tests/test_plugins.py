@@ -127,3 +127,64 @@ def test_a_plugin_report_format(plugin_env, copied_run):
                                     "text" in proc.stderr and "Traceback" not in proc.stderr
     proc = sit({**os.environ, "PYTHONPATH": str(ROOT)}, "report", str(copied_run), "-f", "csv")
     assert proc.returncode != 0 and "unknown report format 'csv'; use one of: html, jsonl, markdown, text" in proc.stderr
+
+
+EXTRAS = {  # a package of its own: a scorer and a summarizer, found through entry points
+    "pyproject.toml": """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "sit-tiny-extras"
+version = "0.2.0"
+
+[project.entry-points."sit.scorers"]
+overlap = "sit_tiny_extras:Overlap"
+
+[project.entry-points."sit.summarizers"]
+first = "sit_tiny_extras:FirstWords"
+
+[tool.setuptools]
+packages = ["sit_tiny_extras"]
+""",
+    "sit_tiny_extras/__init__.py": '''
+from sit.eval import Scorer, register_scorer
+from sit.summarize import Summarizer
+
+
+@register_scorer("overlap", "WordOverlap")
+class Overlap(Scorer):
+    def score_sentence(self, hyp, ref, lang=None):
+        a, b = set(hyp.split()), set(ref.split())
+        return len(a & b) / len(a | b) if a | b else 1.0
+
+
+class FirstWords(Summarizer):
+    name = "first"
+
+    def _summarize_batch(self, docs):
+        return [" ".join(d.split()[:2]) for d in docs]
+''',
+}
+
+
+def test_plugin_scorers_and_summarizers(tmp_path):
+    src = tmp_path / "src"
+    for name, text in EXTRAS.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text, encoding="utf-8")
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                    "--target", str(site), str(src)], check=True, capture_output=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)])}
+    code = ("from sit.eval.core import make_scorer\nfrom sit.summarize import SUMMARIZERS\n"
+            "print(make_scorer('overlap').score_sentence('a b c', 'a b d'), make_scorer('overlap').name)\n"
+            "print(SUMMARIZERS.create('first').summarize(['One two three.', '']))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["0.5 WordOverlap", "['One two', '']"]
+    assert "overlap" in sit(env, "list", "scorers").stdout
+    # the allow-list keeps them out: the names are unknown, in one line
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**env, "SIT_PLUGINS": ""}, timeout=300)
+    assert "unknown scorer 'overlap'" in proc.stderr
