@@ -94,7 +94,8 @@ class RelationTold:
             return cls()
         kinds = d.get("kinds")
         sides = d.get("sides")
-        tables = [FigureTable.from_dict(t) for t in d.get("figures") or () if isinstance(d.get("figures"), list)]
+        figures = d.get("figures")
+        tables = [FigureTable.from_dict(t) for t in figures] if isinstance(figures, list) else []
         return cls(title=_text(d.get("title")),
                    kinds={str(k): str(v) for k, v in kinds.items()} if isinstance(kinds, Mapping) else {},
                    sides=(str(sides[0]), str(sides[1])) if isinstance(sides, list) and len(sides) == 2
