@@ -167,8 +167,9 @@ def fetch_wordnet(*, url: Optional[str] = None, system_dirs: tuple[str, ...] = W
     try:
         downloader.download("wordnet", download_dir=str(target), quiet=True, raise_on_error=True, extract=True)
     except Exception as exc:  # the index or the file unreachable, a file that fails its checksum ...
+        said = " ".join(str(exc).split())[:160]
         raise ModelError(f"NLTK's downloader could not fetch WordNet from {index} ({type(exc).__name__}: "
-                         f"{str(exc)[:160]}); run the same command again where it is reachable, or `{hints.WORDNET}`"
+                         f"{said}); run the same command again where it is reachable, or `{hints.WORDNET}`"
                          ) from exc
     if not _complete(target):
         raise ModelError(f"NLTK's downloader fetched no complete WordNet into {target} (from {index}); "
