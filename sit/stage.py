@@ -78,6 +78,11 @@ class Declares:
         return fetch_data(need)
 
 
+def declares_needs(component: type) -> bool:
+    """Whether ``component`` declares models or data of its own (overrides :meth:`Declares.needs`)."""
+    return getattr(component.needs, "__func__", None) is not Declares.needs.__func__
+
+
 class Stage(Declares, Counted):
     """One cached, batched stage. Subclasses set :attr:`name`, :attr:`kind` (the cache's kind of
     entry), :attr:`verb` and :attr:`unit` (the progress bar: ``parse (spacy)``, 12 text/s) and
