@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair, RelationCounts
 from ..runmeta import FigureTable, RelationTold, plain_figures
+from ..stage import Declares
 
 
 @dataclass
@@ -118,7 +119,7 @@ class RunContext:
         return [self._docs[t] for t in texts]
 
 
-class Relation:
+class Relation(Declares):
     """One metamorphic relation. Subclasses set ``name``, declare how their findings are told
     (``title``, ``kinds``, ``sides``) and implement :meth:`cases` and :meth:`check`; the conductor
     and the reports read only these declarations, never a relation's name."""
