@@ -5,7 +5,10 @@ Cases are the run's substitution pairs; both translations are parsed in the targ
 compared by relation counts (:mod:`sit.distance`). With ``surface`` (the default), a pair is a
 structure finding only if the translations also differ on the surface beyond the substitute's own
 translation and agreement (:func:`sit.distance.surface_change`): parallel translations that the
-parser labels differently are parser noise, counted as ``parallel``. A substitute the translator left as it was
+parser labels differently are parser noise, counted as ``parallel``. With ``phrases`` (the default),
+nor is a difference that the substitute's own phrase, translated alone on both sides, explains
+("ministros de asuntos exteriores" / "embajadores extranjeros": :mod:`sit.relations.phrases`),
+counted as ``phrase``. A substitute the translator left as it was
 (the word itself in the translation where the original's translation did not have it, and no
 word of the target language by its frequencies there and in the source language: option
 ``untranslated``, :func:`target_language_word`) is an ``untranslated_substitute`` finding (the
@@ -52,7 +55,6 @@ class SitRelation(Relation):
         self.surface = check_bool(surface, "sit.surface")
         self.phrases = check_bool(phrases, "sit.phrases")
         self._phrase: dict[tuple[str, str], Optional[Phrase]] = {}  # (original, perturbed) -> its phrase
-        self._nmod_first = False  # the window's trees put nmod before its head (phrases.nmod_before)
         if untranslated not in UNTRANSLATED_RULES:
             raise ConfigError(f"unknown sit.untranslated rule {untranslated!r}; choose one of: "
                               f"{', '.join(UNTRANSLATED_RULES)}")
@@ -135,7 +137,7 @@ class SitRelation(Relation):
         done = [t for t in dict.fromkeys(translation.get(x) for x in texts) if t]
         trees = dict(zip(done, self.ctx.parse(done)))
         sentences = [trees[y] for p in cases for x in (p.original, p.perturbed) if (y := translation.get(x)) in trees]
-        self._nmod_first = nmod_before(sentences) if self.phrases else False
+        nmod_first = nmod_before(sentences) if self.phrases else False
         distance_fn = DISTANCES[self.distance]
         stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
         compared: list[Issue] = []
@@ -152,7 +154,7 @@ class SitRelation(Relation):
                 compared.append(self._untranslated(pair, y, y2, missing, d))
             else:
                 issue = self._structure(pair, y, y2, a, b, d, stops)
-                compared.append(self._with_phrase(issue, a, b, trees, translation, stops))
+                compared.append(self._with_phrase(issue, (a, b), trees, translation, stops, nmod_first))
         return compared
 
     def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float) -> Issue:
@@ -176,18 +178,21 @@ class SitRelation(Relation):
         evidence = {"surface": surface_change(a.tokens, b.tokens, stops)} if self.surface else {}
         return Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount), evidence=evidence)
 
-    def _with_phrase(self, issue: Issue, a, b, trees, translation, stops: frozenset[str]) -> Issue:
+    def _with_phrase(self, issue: Issue, pair_trees, trees, translation, stops: frozenset[str],
+                     nmod_first: bool) -> Issue:
         """``issue`` with ``evidence["phrase"]`` where the translations differ on the surface and
         the substitute has a phrase both of whose translations alone parsed: the English phrases,
         their translations alone, and whether they explain the difference
-        (:func:`sit.relations.phrases.explained`; then the pair is no finding)."""
+        (:func:`sit.relations.phrases.explained`; then the pair is no finding). ``pair_trees``: the
+        two sentence translations' trees; ``nmod_first``: the window's trees put ``nmod`` before
+        its head (:func:`sit.relations.phrases.nmod_before`)."""
         phrase = self.phrase(issue.pair) if self.phrases and issue.evidence.get("surface") else None
         alone = [translation.get(t) for t in phrase.texts()] if phrase else []
         if not alone or not all(alone) or not all(trees.get(t) for t in alone):
             return issue
         ta, tb = (trees[t] for t in alone)
         verdict = {"original": phrase.original, "perturbed": phrase.perturbed, "translations": alone,
-                   "explained": explained(a, b, ta.tokens, tb.tokens, phrase.pos, stops, self._nmod_first)}
+                   "explained": explained(*pair_trees, ta.tokens, tb.tokens, phrase.pos, stops, nmod_first)}
         return replace(issue, evidence={**issue.evidence, "phrase": verdict})
 
     def _phrase_only(self, issue: Issue) -> bool:
