@@ -575,9 +575,14 @@ def _translation_rows(ids, texts, cases, translation, pairs, relations) -> list[
                 seen.add(text)
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
-    for r in relations:  # what else a relation had translated (patinv's words alone, sit's phrases): every text once
-        for text in [*r.sources(cases[r.name]), *r.probes(cases[r.name])]:
+    for r in relations:  # what else a relation had translated (patinv's words alone): every text once
+        for text in r.sources(cases[r.name]):
             if text not in seen:
                 seen.add(text)
                 rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
+    for r in relations:  # texts only a relation's own check read (sit's phrases alone)
+        for text in r.probes(cases[r.name]):
+            if text not in seen:
+                seen.add(text)
+                rows.append({"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)})
     return rows

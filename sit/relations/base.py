@@ -173,7 +173,7 @@ class Relation:
 
     def probes(self, cases: Sequence[Pair]) -> list[str]:
         """Texts the check reads translated that are no texts of the run (``sit``'s phrases alone):
-        translated with the others, listed in ``translations.jsonl`` (role ``auxiliary``), and
+        translated with the others, listed in ``translations.jsonl`` (role ``probe``), and
         shown to no other relation's check, so that the single-translation checks never judge
         them."""
         return []
