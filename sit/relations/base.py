@@ -181,6 +181,13 @@ class Relation(Declares):
         """Every source text the check needs translated (the pipeline adds the sentences)."""
         return [t for p in cases for t in (p.original, p.perturbed)]
 
+    def probes(self, cases: Sequence[Pair]) -> list[str]:
+        """Texts the check reads translated that are no texts of the run (``sit``'s phrases alone):
+        translated with the others, listed in ``translations.jsonl`` (role ``probe``), and
+        shown to no other relation's check, so that the single-translation checks never judge
+        them."""
+        return []
+
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         raise NotImplementedError
 
