@@ -208,9 +208,11 @@ def test_console_runs_exit_functions_and_keeps_the_exit_code():
 
 
 def test_console_waits_for_a_thread_that_is_not_a_daemon():
-    # such a thread must finish: the process then ends Python's own way, after it
-    prelude = ("import threading, time\n"
-               "threading.Thread(target=lambda: (time.sleep(1.0), print('thread finished', flush=True))).start()")
+    # such a thread must finish: the process then ends Python's own way, after it. The thread waits
+    # for the main thread to end (at interpreter shutdown), not for a time, so load cannot reorder it
+    prelude = ("import threading\n"
+               "threading.Thread(target=lambda: (threading.main_thread().join(), print('thread finished', flush=True)))"
+               ".start()")
     p = _console(prelude, "list")
     assert p.returncode == 0 and p.stdout.rstrip().endswith("thread finished"), p.stdout[-300:]
 
