@@ -35,11 +35,11 @@ def judge():
 
 
 def test_a_changed_number_an_omission_and_a_negation_are_worse_on_either_side(judge):
-    """The number and the negation are decided by the checks, the omission by the fitted model."""
+    """The number and the negation are decided by the checks, the omission by the encoder."""
     triples = [(SOURCE, GOOD, bad) for bad in WORSE.values()] + [(SOURCE, bad, GOOD) for bad in WORSE.values()]
     verdicts = judge.judge(triples)
     assert [v.worse for v in verdicts] == ["b"] * 3 + ["a"] * 3
-    assert [v.basis for v in verdicts[:3]] == ["numbers", "model", "negation"]  # the checks, else the model
+    assert [v.basis for v in verdicts[:3]] == ["numbers", "encoder", "negation"]  # the checks, else the encoder
     number = verdicts[0]
     assert number.score_a > number.score_b and number.span_text == "54" and number.reason == ""
     assert verdicts[2].span_text == "no"
@@ -79,12 +79,13 @@ def test_a_loop_is_worse_before_any_check_or_model(judge):
     assert [(v.worse, v.basis) for v in verdicts] == [("a", "loop"), ("b", "loop")]
 
 
-def test_the_encoder_alone_and_the_tie_margin_are_options(judge):
-    with get_judge("use", target_lang="es", decide="encoder") as j:
-        verdicts = j.judge([(SOURCE, GOOD, WORSE["omission"])])
-        assert (verdicts[0].worse, verdicts[0].basis) == ("b", "encoder") and j.tie_below == 0
-    assert judge.tie_below == judge.fitted.tie_below > 0  # the model's own margin by default
-    with get_judge("use", target_lang="es", tie_below=100) as j:  # nothing is that far apart
+def test_the_fitted_model_and_the_tie_margin_are_options(judge):
+    assert judge.decision == "encoder" and judge.tie_below == 0
+    with get_judge("use", target_lang="es", decide="model") as j:
+        verdicts = j.judge([(SOURCE, GOOD, WORSE["omission"]), (SOURCE, WORSE["number"], GOOD)])
+        assert [(v.worse, v.basis) for v in verdicts] == [("b", "model"), ("a", "numbers")]  # the checks still first
+        assert j.tie_below == j.fitted.tie_below > 0  # the margin chosen with the model
+    with get_judge("use", target_lang="es", decide="model", tie_below=100) as j:  # nothing is that far apart
         assert [v.worse for v in j.judge([(SOURCE, GOOD, WORSE["omission"])])] == ["tie"]
     with pytest.raises(ConfigError, match="choose model or encoder"):
         get_judge("use", target_lang="es", decide="vote")

@@ -14,10 +14,12 @@ How a pair is decided, first rule that answers:
    the two translations differ in how many of the source's numbers, negations or names they miss,
    the one that misses more is worse (``basis`` names the check): a sentence encoder barely moves
    for a changed digit or an added "not";
-3. ``decide=model`` (the default): the judge's fitted :class:`~sit.judge.features.Model` on the
-   encoder's closeness and the length ratio, a tie where its score is within ``tie_below``
-   (default: the margin chosen with the model); ``decide=encoder``: the translation further from its
-   source is worse, a tie within ``tie_below`` (default 0).
+3. ``decide=encoder`` (the default): the translation further from its source is worse, a tie
+   within ``tie_below`` (default 0); ``decide=model``: the judge's fitted
+   :class:`~sit.judge.features.Model` on the encoder's closeness and the length ratio, a tie where
+   its score is within ``tie_below`` (default: the margin chosen with the model). The model agrees
+   more with WMT23's raters and calls most additions the better translation (docs/judge.md): it
+   is an option, not the default.
 
 A translation's closeness (its score) is the cosine of its sentence vector to the source's; where
 the source has several sentences, the mean of that whole-text cosine and the cosine of the source
@@ -72,7 +74,7 @@ class EncoderJudge(Judge):
     option_names = ("tie_below", "threads", "checks", "decide")
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, tie_below: Optional[float] = None,
-                 threads: int = 2, checks: Any = CHECKS, decide: str = "model", **kwargs: Any):
+                 threads: int = 2, checks: Any = CHECKS, decide: str = "encoder", **kwargs: Any):
         super().__init__(source_lang, target_lang, **kwargs)
         checks = [c for c in (checks.split(",") if isinstance(checks, str) else checks or ()) if c and c != "none"]
         unknown = [c for c in checks if c not in CHECKS]
