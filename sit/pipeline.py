@@ -257,13 +257,16 @@ def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[
     the ``target`` language; ``kept``: the reasons of the choices kept from the run already in
     --out (:mod:`sit.rerun`)."""
     from .relations import RunContext, create_relation, parse_relations
-    from .downloads import check_needs, hub_translator
+    from .downloads import check_needs
+    from .stage import declares_needs
+    from .translators import TRANSLATORS
 
     kept = kept or {}
 
-    # every model that is neither here nor fetchable, in one message; a translator that takes no
-    # hub model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
-    translator = None if hub_translator(config.translator) else engine.attach(_translator(config, cache, target))
+    # every model that is neither here nor fetchable, in one message; a translator that declares
+    # no model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
+    first = not declares_needs(TRANSLATORS.get(config.translator))
+    translator = engine.attach(_translator(config, cache, target)) if first else None
     check_needs(config, target)
     translator = translator or engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
@@ -323,7 +326,7 @@ def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, war
         perturber_reason=ctx.reasons.get("perturber", ""),
         parser_reason=ctx.reasons.get("parser", ""),
         relations_reason="; ".join(r.describe() for r in relations),
-        relations_told={r.name: r.telling() for r in relations},
+        relations_told={r.name: r.telling(checked[r.name].extra) for r in relations},
         warnings=tuple(warnings),
         engine=engine.describe(),
         cache=cache.describe(),
