@@ -1,5 +1,5 @@
-"""Fit the offline judges' logistic model (sit/judge/features.py) on the dev half of WMT23's
-side-by-side MQM ratings, and choose its tie margin there.
+"""Fit the offline judges' logistic model (sit/judge/features.py, ``--judge-option decide=model``)
+on the dev half of WMT23's side-by-side MQM ratings, and choose its tie margin there.
 
 Data and pairs as ``bench_judge.py`` (clearly decided pairs: the raters' mean MQM penalties at
 least ``--margin`` apart, no rater preferring the other), on the ``dev`` documents only
@@ -20,8 +20,8 @@ features divided by their standard deviation, fitted by Newton's method on the d
 outvote another). Prints the weights as :class:`sit.judge.features.Model` takes them, and dev figures
 along the margins.
 
-    python3 benchmarks/fit_judge.py --judge e5 --sxs /tmp/sxs_ende.tsv.tar.gz:en-de \\
-        --sxs /tmp/sxs_zhen.tsv.tar.gz:zh-en [--vectors /tmp/e5-vectors.pkl]
+    python3 benchmarks/fit_judge.py --judge use --sxs /tmp/sxs_ende.tsv.tar.gz:en-de \\
+        --sxs /tmp/sxs_zhen.tsv.tar.gz:zh-en [--vectors /tmp/use-vectors.pkl]
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def figures(z: np.ndarray, y: np.ndarray, tie_below: float) -> tuple[float, floa
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--judge", default="e5")
+    p.add_argument("--judge", default="use")
     p.add_argument("--sxs", action="append", required=True, help="FILE:SRC-TGT (repeatable)")
     p.add_argument("--margin", type=float, default=5.0)
     p.add_argument("--l2", type=float, default=1.0)
