@@ -57,6 +57,14 @@ class Phrase:
     def texts(self) -> tuple[str, str]:
         return self.original, self.perturbed
 
+    def to_dict(self) -> dict:
+        return {"original": self.original, "perturbed": self.perturbed, "pos": sorted(self.pos)}
+
+    @classmethod
+    def from_dict(cls, d: Optional[dict]) -> Optional["Phrase"]:
+        """The phrase :meth:`to_dict` wrote (None stays None)."""
+        return d and cls(d["original"], d["perturbed"], frozenset(d["pos"]))
+
 
 def _head(tok):
     """The noun a modifier belongs to (``school`` -> ``gyms``; ``member`` -> ``states``), the first

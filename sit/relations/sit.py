@@ -19,6 +19,7 @@ structure violations, so they never take a place in the structure ranking.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
@@ -38,8 +39,15 @@ SUCCESS_RULE = ("TEAPOT's rule: a perturbation succeeds when s_src / s_tgt > 1, 
 
 #: cases a check compares at a time (their trees and comparisons held, then let go)
 WINDOW = 2000
+
 from .base import Checked, Relation
 from .phrases import Phrase, explained, nmod_before, source_phrase
+
+
+def _phrase_key(pair: Pair) -> str:
+    """A case's key in the phrase cache: the two sentences and where the word stands."""
+    e = pair.edit
+    return json.dumps([pair.original, pair.perturbed, e.level, e.position, e.char_start, e.char_end])
 
 
 class SitRelation(Relation):
@@ -90,8 +98,25 @@ class SitRelation(Relation):
         ambassadors"."""
         if not self.phrases:
             return []
-        self.ctx.english(list(dict.fromkeys(p.original for p in cases if p.edit.level == "word")))  # one batch
+        self._find_phrases(cases)
         return list(dict.fromkeys(t for p in cases if (ph := self.phrase(p)) is not None for t in ph.texts()))
+
+    def _find_phrases(self, cases: Sequence[Pair]) -> None:
+        """The phrases of ``cases`` not yet known: from the cache (a re-run parses nothing), else
+        from one batch of English parses, then cached (by the perturber's signature, whose English
+        pipeline made the cases)."""
+        todo = {_phrase_key(p): p for p in cases if (p.original, p.perturbed) not in self._phrase}
+        signature = getattr(self.ctx.perturber(), "signature", None)
+        store = self.ctx.cache.store("phrase", {"perturber": signature(), "v": 1}) \
+            if self.ctx.cache is not None and signature is not None and todo else None
+        known = store.get_many(todo) if store is not None else {}
+        for key, value in known.items():
+            pair = todo.pop(key)
+            self._phrase[(pair.original, pair.perturbed)] = Phrase.from_dict(value["phrase"])
+        self.ctx.english(list(dict.fromkeys(p.original for p in todo.values() if p.edit.level == "word")))
+        found = [(key, self.phrase(pair)) for key, pair in todo.items()]
+        if store is not None and found:
+            store.put_many((key, {"phrase": ph and ph.to_dict()}) for key, ph in found)
 
     def phrase(self, pair: Pair) -> Optional[Phrase]:
         """The substitute's :class:`~sit.relations.phrases.Phrase` in ``pair`` (None: a word with no
@@ -101,7 +126,7 @@ class SitRelation(Relation):
             edit = pair.edit
             doc = self.ctx.english([pair.original])[0] if edit.level == "word" and edit.after else None
             self._phrase[key] = doc and source_phrase(doc, pair.original, pair.perturbed, edit.position,
-                                                      edit.char_start, edit.char_end)
+                                                      edit.char_start, edit.char_end) or None
         return self._phrase[key]
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
