@@ -31,6 +31,7 @@ from collections import Counter
 from statistics import median
 from typing import Any, Optional, Sequence
 
+from ..textcheck.tokens import tokens_of
 from ..words import ANSWER_WORD
 
 _DIGITS = re.compile(r"\d+")
@@ -42,6 +43,14 @@ COGNATES = 4.0
 #: texts of fewer words take no part: a word alone has too little to tell its answer by ("funding"
 #: shares more letters with "Fundación" than with its own "Financiación")
 MIN_WORDS = 3
+#: how much better (in weight: a letter 4-gram 1, a name 2, a number or a token 3) two answers
+#: must fit each other's text, by what tells the two texts apart, to call the batch suspect
+SWAP_MARGIN = 3.0
+#: an answer whose length over its text's is this far (in natural log) from the batch's typical
+#: ratio contradicts its text on its own (e**1.4: four times longer or shorter)
+LENGTH_LIMIT = 1.4
+#: two texts sharing this share of their words are near copies (:func:`_near`)
+NEAR = 0.6
 
 
 def failed(text: str, answer: Any) -> Optional[str]:
@@ -82,6 +91,12 @@ class _Side:
         self.words = set(ANSWER_WORD.findall(text))
         self.size = len(text) + 5
         self.grams = letter_grams(self.words)
+        self.tokens = {t.text for t in tokens_of(text)}
+        #: what of it a translation keeps: numbers, tokens, names and letter 4-grams, weighed
+        self.kept = {**dict.fromkeys(self.grams, 1.0), **dict.fromkeys(("=" + w for w in self.words), 0.0),
+                     **dict.fromkeys(("=" + w for w in self.anchors), 2.0),
+                     **dict.fromkeys(("@" + t for t in self.tokens), 3.0),
+                     **dict.fromkeys(("#" + n for n in self.numbers), 3.0)}
 
 
 def letter_grams(words) -> set[str]:
@@ -104,6 +119,36 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
     return score - abs(math.log(answer.size / text.size) - ratio)
 
 
+def _own_evidence(text: _Side, answer: _Side, ratio: float) -> Optional[str]:
+    """Why ``answer`` contradicts ``text`` on the text's own evidence alone (None: it does not):
+    numbers all changed, pass-through tokens all changed, or a length far from the batch's ratio."""
+    if text.numbers and answer.numbers and not text.numbers & answer.numbers:
+        return "holds none of its numbers and others instead"
+    if text.tokens and answer.tokens and not text.tokens & answer.tokens:
+        return "holds none of its tokens (URLs, placeholders, code) and others instead"
+    if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
+        return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
+    return None
+
+
+def _near(t1: _Side, t2: _Side) -> bool:
+    """Whether two texts are near copies (most of their words shared: a sentence and its
+    perturbation), whose answers only the few words that tell them apart can place."""
+    return len(t1.words & t2.words) >= NEAR * len(t1.words | t2.words)
+
+
+def _crossed(t1: _Side, t2: _Side, a1: _Side, a2: _Side) -> float:
+    """How much better two answers fit their texts swapped than as given, by what tells the two
+    texts apart (a sentence and its copy with one word replaced differ only there)."""
+    d1, d2 = t1.kept.keys() - t2.kept.keys(), t2.kept.keys() - t1.kept.keys()
+    e1, e2 = a1.kept.keys() - a2.kept.keys(), a2.kept.keys() - a1.kept.keys()
+
+    def weight(keys) -> float:
+        return sum(max(t1.kept.get(k, 0.0), t2.kept.get(k, 0.0)) for k in keys)
+
+    return weight(d1 & e2) + weight(d2 & e1) - weight(d1 & e1) - weight(d2 & e2)
+
+
 def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Optional[str]:
     """Why the answers of a batch look misaligned with its texts (module documentation), or None."""
     pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
@@ -112,8 +157,19 @@ def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Opt
         return None
     ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
     for i, text, own in pairs:
+        why = _own_evidence(text, own, ratio)
+        if why:
+            return f"answer {i + 1} {why}"
         mine = _fit(text, own, ratio)
-        for j, _, other in pairs:
+        for j, other_text, other in pairs:
             if j != i and _fit(text, other, ratio) >= mine + MARGIN:
                 return f"answer {j + 1} fits text {i + 1} better than its own answer"
+            if j > i and _near(text, other_text) and _crossed(text, other_text, own, other) >= SWAP_MARGIN:
+                return f"answers {i + 1} and {j + 1} fit each other's text better than their own"
     return None
+
+
+def moved(batch: Sequence[Any], alone: Sequence[Any]) -> bool:
+    """Whether a batch's answers were moved: some text asked alone got, not its own batch answer,
+    but the one the batch gave another text."""
+    return any(isinstance(a, str) and a != batch[i] and a in list(batch[:i]) + list(batch[i + 1:]) for i, a in enumerate(alone))
