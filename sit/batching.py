@@ -193,7 +193,6 @@ def _compute(job: BatchJob, todo: list, result: dict, claims: Optional[Claims]) 
             _save(job, result, done)
             if claims is not None:
                 claims.release(batch)
-                claims.renew()
             if job.on_batch is not None and done:
                 job.on_batch([k for k, _ in done], [v for _, v in done])
             bar.update(len(batch))

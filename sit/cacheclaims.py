@@ -81,17 +81,18 @@ class Claims:
         return [wanted[h] for h in mine]
 
     def release(self, keys: Iterable[str]) -> None:
-        """Give up this run's claims on ``keys`` (their values are written, or will not be)."""
+        """Give up this run's claims on ``keys`` (their values are written, or will not be) and
+        renew the others: this run is making progress, they last another :attr:`ttl` seconds."""
         hashes = [key_hash(k) for k in keys]
-        for start in range(0, len(hashes), _CHUNK):
-            chunk = hashes[start:start + _CHUNK]
-            self.store.cache.db.write(lambda conn: conn.execute(
-                f"DELETE FROM claims WHERE owner = ? AND h IN ({','.join('?' * len(chunk))})", (self.owner, *chunk)))
+
+        def write(conn) -> None:
+            for start in range(0, len(hashes), _CHUNK):
+                chunk = hashes[start:start + _CHUNK]
+                conn.execute(f"DELETE FROM claims WHERE owner = ? AND h IN ({','.join('?' * len(chunk))})",
+                             (self.owner, *chunk))
+            conn.execute("UPDATE claims SET expires = ? WHERE owner = ?", (self.clock() + self.ttl, self.owner))
+
+        self.store.cache.db.write(write)
 
     def release_all(self) -> None:
         self.store.cache.db.write(lambda conn: conn.execute("DELETE FROM claims WHERE owner = ?", (self.owner,)))
-
-    def renew(self) -> None:
-        """This run is making progress: its claims last another :attr:`ttl` seconds."""
-        self.store.cache.db.write(lambda conn: conn.execute(
-            "UPDATE claims SET expires = ? WHERE owner = ?", (self.clock() + self.ttl, self.owner)))

@@ -49,6 +49,8 @@ SWAP_MARGIN = 3.0
 #: an answer whose length over its text's is this far (in natural log) from the batch's typical
 #: ratio contradicts its text on its own (e**1.4: four times longer or shorter)
 LENGTH_LIMIT = 1.4
+#: letters two words share at their start to be taken for forms of one stem (:func:`_same_stem`)
+STEM = 5
 #: two texts sharing this share of their words are near copies (:func:`_near`)
 NEAR = 0.6
 
@@ -137,14 +139,23 @@ def _near(t1: _Side, t2: _Side) -> bool:
     return len(t1.words & t2.words) >= NEAR * len(t1.words | t2.words)
 
 
+def _same_stem(words1: set[str], words2: set[str]) -> bool:
+    """Whether the words that tell two texts apart are forms of one stem ("minister" and
+    "ministry": their translations "ministro" and "ministerio" share letters both ways, so the
+    letters cannot say which is which)."""
+    return any(a.lower()[:STEM] == b.lower()[:STEM] for a in words1 for b in words2 if min(len(a), len(b)) >= STEM)
+
+
 def _crossed(t1: _Side, t2: _Side, a1: _Side, a2: _Side) -> float:
     """How much better two answers fit their texts swapped than as given, by what tells the two
     texts apart (a sentence and its copy with one word replaced differ only there)."""
     d1, d2 = t1.kept.keys() - t2.kept.keys(), t2.kept.keys() - t1.kept.keys()
     e1, e2 = a1.kept.keys() - a2.kept.keys(), a2.kept.keys() - a1.kept.keys()
 
+    grams = not _same_stem(t1.words - t2.words, t2.words - t1.words)
+
     def weight(keys) -> float:
-        return sum(max(t1.kept.get(k, 0.0), t2.kept.get(k, 0.0)) for k in keys)
+        return sum(max(t1.kept.get(k, 0.0), t2.kept.get(k, 0.0)) for k in keys if grams or k[0] in "#@=")
 
     return weight(d1 & e2) + weight(d2 & e1) - weight(d1 & e1) - weight(d2 & e2)
 
@@ -173,3 +184,4 @@ def moved(batch: Sequence[Any], alone: Sequence[Any]) -> bool:
     """Whether a batch's answers were moved: some text asked alone got, not its own batch answer,
     but the one the batch gave another text."""
     return any(isinstance(a, str) and a != batch[i] and a in list(batch[:i]) + list(batch[i + 1:]) for i, a in enumerate(alone))
+
