@@ -121,13 +121,16 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
     return score - abs(math.log(answer.size / text.size) - ratio)
 
 
-def _own_evidence(text: _Side, answer: _Side, ratio: float) -> Optional[str]:
-    """Why ``answer`` contradicts ``text`` on the text's own evidence alone (None: it does not):
-    numbers all changed, pass-through tokens all changed, or a length far from the batch's ratio."""
-    if text.numbers and answer.numbers and not text.numbers & answer.numbers:
-        return "holds none of its numbers and others instead"
-    if text.tokens and answer.tokens and not text.tokens & answer.tokens:
-        return "holds none of its tokens (URLs, placeholders, code) and others instead"
+def _own_evidence(text: _Side, answer: _Side, ratio: float, others: list[_Side]) -> Optional[str]:
+    """Why ``answer`` contradicts ``text`` on the text's own evidence (None: it does not): it holds
+    none of the text's numbers, or none of its pass-through tokens, but some of ``others``' (the
+    batch's other texts: a translation that mangles a token makes a new one, a reorder brings
+    another text's), or its length is far from the batch's ratio."""
+    if text.numbers and answer.numbers and not text.numbers & answer.numbers \
+            and any(answer.numbers & o.numbers for o in others):
+        return "holds none of its numbers and another text's instead"
+    if text.tokens and answer.tokens and not text.tokens & answer.tokens and any(answer.tokens & o.tokens for o in others):
+        return "holds none of its tokens (URLs, placeholders, code) and another text's instead"
     if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
         return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
     return None
@@ -168,7 +171,7 @@ def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Opt
         return None
     ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
     for i, text, own in pairs:
-        why = _own_evidence(text, own, ratio)
+        why = _own_evidence(text, own, ratio, [t for j, t, _ in pairs if j != i])
         if why:
             return f"answer {i + 1} {why}"
         mine = _fit(text, own, ratio)
