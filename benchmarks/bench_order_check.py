@@ -4,7 +4,11 @@ Clean answers: Apertium eng-spa's translations of the bundled datasets (news, bu
 politics), 400 sentences, in batches of 50 (DeepL's request size) and 10, drawn in 20 random orders. A false alarm is a clean batch called
 suspect (it costs one request per text, nothing wrong is cached either way). Detection: the same
 batches with their answers reversed (the fakes' ``misorder``), and with two neighbouring answers
-swapped (the smallest shuffle). Prints the figures docs/cloud.md quotes.
+swapped (the smallest shuffle). A provider that reorders every batch (reversed, rotated by one,
+neighbours swapped) on sit's own batches (a sentence beside its variants, in batches of 4, 8 and
+50, in 20 orders of the sentences): the batches the check alone passes, and the wrong answers a
+run caches (those before its first doubted batch: after it every batch is one request per text).
+Prints the figures docs/cloud.md quotes.
 
     python3 benchmarks/bench_order_check.py
 """

@@ -4,23 +4,28 @@
 answer must be text UTF-8 can carry (no lone surrogate), and not empty (or only spaces) for a
 non-empty text.
 
-:func:`suspect_order` is the cheap per-batch check for APIs that answer a batch as a list and
-promise its order but prove nothing (DeepL, Google, Bing): a provider or a proxy that shuffles the
-list would otherwise have every translation cached against another text. It looks for an answer
-that fits another text of the batch clearly better than its own, by three signals that translation
-keeps:
+:func:`suspect_order` is the per-batch check for APIs whose batch answers nothing aligns
+(DeepL, Google, Bing: a list in the order sent; OpenAI's ids, which a model can give another
+text's translation): a provider or a proxy that reorders them would otherwise have every
+translation cached against another text. It reads three signals that translation keeps:
 
 * **numbers**: the digits of a text come back in its translation (``1,200`` as ``1.200``: the
   digit runs are compared, separators ignored);
-* **pass-through words** (the untranslated rule): names and codes (``NASA``, ``Obama``, ``COVID-19``:
-  a capital after the first letter of the text, or letters mixed with digits) come back as they are;
+* **pass-through words**: names and codes (``NASA``, ``Obama``, ``COVID-19``: a capital after the
+  first letter of the text, or letters mixed with digits), URLs, placeholders, code, tags
+  (:mod:`sit.textcheck.tokens`), and letter 4-grams of cognates;
 * **length**: the answer's length over the text's stays near the batch's typical ratio.
 
-A batch is suspect when some text's own answer scores lower than another answer of the batch by
-:data:`MARGIN` or more; texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take
-no part. The caller re-asks a suspect batch one text at a time (one text cannot be
-misordered). docs/cloud.md gives its false-alarm rate on clean answers and its detection rate on
-shuffled ones (benchmarks/bench_order_check.py).
+A batch is suspect when an answer contradicts its own text (none of its numbers or tokens but
+another text's; a length :data:`LENGTH_LIMIT` off the batch's ratio), when another answer fits a
+text better than its own by :data:`MARGIN`, or when two near copies (:data:`NEAR`: a sentence and
+its perturbation) fit each other's answers better by :data:`SWAP_MARGIN`, read on what tells the
+two apart. Texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take no part.
+The caller re-asks a suspect batch one text at a time (one text cannot be misordered), and
+:func:`moved` says whether the texts asked alone show the batch's answers moved: the provider then
+gets no batch trusted again (:meth:`sit.translators.http.HttpTranslator.ordered`). docs/cloud.md
+gives the false-alarm rate on clean answers and what a consistently reordering provider gets past
+it (benchmarks/bench_order_check.py).
 """
 
 from __future__ import annotations
