@@ -68,7 +68,7 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     assert set(teapot["s_src"]) >= {"mean", "std", "p5", "p95"}
 
     report = (out / "report.txt").read_text()
-    assert "teapot (reference-less, chrF on a 0-1 scale):" in report and "success rate: " in report
+    assert "TEAPOT (reference-less, chrF scores on a 0-1 scale):" in report and "success rate: " in report
     assert f"s_tgt (chrF, 0-1): mean {teapot['s_tgt']['mean']:.3f}" in report  # run.json's scale
     first = issues[0]
     assert first["original"] in report and first["perturbed"] in report and first["perturbed_translation"] in report
@@ -206,9 +206,11 @@ def test_console_runs_exit_functions_and_keeps_the_exit_code():
 
 
 def test_console_waits_for_a_thread_that_is_not_a_daemon():
-    # such a thread must finish: the process then ends Python's own way, after it
-    prelude = ("import threading, time\n"
-               "threading.Thread(target=lambda: (time.sleep(1.0), print('thread finished', flush=True))).start()")
+    # such a thread must finish: the process then ends Python's own way, after it. The thread waits
+    # for the main thread to end (at interpreter shutdown), not for a time, so load cannot reorder it
+    prelude = ("import threading\n"
+               "threading.Thread(target=lambda: (threading.main_thread().join(), print('thread finished', flush=True)))"
+               ".start()")
     p = _console(prelude, "list")
     assert p.returncode == 0 and p.stdout.rstrip().endswith("thread finished"), p.stdout[-300:]
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair, RelationCounts
-from ..runmeta import RelationTold
+from ..runmeta import FigureTable, RelationTold, plain_figures
+from ..stage import Declares
 
 
 @dataclass
@@ -118,7 +119,7 @@ class RunContext:
         return [self._docs[t] for t in texts]
 
 
-class Relation:
+class Relation(Declares):
     """One metamorphic relation. Subclasses set ``name``, declare how their findings are told
     (``title``, ``kinds``, ``sides``) and implement :meth:`cases` and :meth:`check`; the conductor
     and the reports read only these declarations, never a relation's name."""
@@ -151,10 +152,19 @@ class Relation:
         self.ctx = ctx
 
     @classmethod
-    def telling(cls) -> RelationTold:
+    def telling(cls, extra: Optional[Mapping[str, Any]] = None) -> RelationTold:
         """How the reports tell this relation's findings (``run.json``'s ``relations_told``, so
-        that a report needs no relation's code): title, kinds' titles, sides, own kind's name."""
-        return RelationTold(cls.title, dict(cls.kinds), (str(cls.sides[0]), str(cls.sides[1])), cls.kind)
+        that a report needs no relation's code): title, kinds' titles, sides, own kind's name, and
+        its run-level figures ``extra`` (:attr:`Checked.extra`) as titled rows (:meth:`figures`)."""
+        return RelationTold(cls.title, dict(cls.kinds), (str(cls.sides[0]), str(cls.sides[1])), cls.kind,
+                            tuple(cls.figures(extra or {})))
+
+    @classmethod
+    def figures(cls, extra: Mapping[str, Any]) -> list[FigureTable]:
+        """The relation's run-level figures (what :meth:`check` put in :attr:`Checked.extra`) as
+        titled rows, which every report format renders as they are; by default one table per key,
+        a row per value (:func:`sit.runmeta.plain_figures`). Override it to title and format them."""
+        return plain_figures(extra)
 
     def signature(self) -> dict[str, Any]:
         """Every option that changes this relation's findings (written to the run signature)."""
@@ -170,6 +180,13 @@ class Relation:
     def sources(self, cases: Sequence[Pair]) -> list[str]:
         """Every source text the check needs translated (the pipeline adds the sentences)."""
         return [t for p in cases for t in (p.original, p.perturbed)]
+
+    def probes(self, cases: Sequence[Pair]) -> list[str]:
+        """Texts the check reads translated that are no texts of the run (``sit``'s phrases alone):
+        translated with the others, listed in ``translations.jsonl`` (role ``probe``), and
+        shown to no other relation's check, so that the single-translation checks never judge
+        them."""
+        return []
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         raise NotImplementedError
