@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Callable
 
 from .records import Tree
@@ -18,8 +19,15 @@ from .records import Tree
 def substituted(a: Tree, b: Tree) -> tuple[frozenset[int], frozenset[int]]:
     """0-based indices of the tokens of ``a`` and of ``b`` that replace each other one-for-one
     (a same-length ``replace`` block of a word-level alignment)."""
+    return _substituted(a.tokens, b.tokens)
+
+
+@lru_cache(maxsize=64)
+def _substituted(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
+    # by the two token sequences: the sit relation asks for a pair's distance and, right after, for
+    # its differing relations; one alignment for both (a few recent pairs kept, so memory stays flat)
     ia, ib = set(), set()
-    for op, a0, a1, b0, b1 in SequenceMatcher(None, a.tokens, b.tokens, autojunk=False).get_opcodes():
+    for op, a0, a1, b0, b1 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "replace" and a1 - a0 == b1 - b0:
             ia.update(range(a0, a1))
             ib.update(range(b0, b1))

@@ -52,6 +52,10 @@ HF_TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "vocab.txt", "v
 
 
 def hf_cached_file(model: str, filename: str) -> Optional[str]:
+    from huggingface_hub.constants import HF_HUB_CACHE
+
+    if not (Path(HF_HUB_CACHE) / f"models--{model.replace('/', '--')}").is_dir():
+        return None  # as try_to_load_from_cache answers, without importing its HTTP client (0.2 s)
     from huggingface_hub import try_to_load_from_cache
 
     found = try_to_load_from_cache(model, filename)

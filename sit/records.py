@@ -38,7 +38,9 @@ class Edit:
     naturalness: Optional[float] = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
+        # every field is a number or a string: read them as they are (asdict deep-copies each, and
+        # a run writes thousands of edits)
+        out = {f.name: getattr(self, f.name) for f in _EDIT_FIELDS}
         if self.naturalness is None:  # edits of the other perturbers keep the keys they always had
             del out["naturalness"]
         return out
@@ -47,6 +49,9 @@ class Edit:
     def from_dict(cls, d: dict[str, Any]) -> "Edit":
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
+
+
+_EDIT_FIELDS = fields(Edit)
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,8 @@ def written_as(word: str, translation: str) -> bool:
     """Whether the lower-case ``word`` stands in ``translation`` as the source writes it: in lower
     case, or capitalised where a sentence starts (a German ``Animation`` or ``Input`` mid-sentence
     is the target language's noun, written its way)."""
+    if word not in translation and word.capitalize() not in translation:
+        return False  # what is found must be one of the two: most words are not there, no pattern compiled
     for m in _whole_word(word).finditer(translation):
         found = m.group()
         if found == word or (found == word.capitalize() and re.search(r"(?:^|[.!?:]\s+|[\"“«„]\s*)$",
