@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..options import Option
 from .. import hints
 from ..errors import ConfigError, MissingDependencyError, ModelError
 from ..validate import check_number
@@ -48,7 +49,9 @@ class EncoderJudge(Judge):
     """Judge by the cosine of each translation to its source in USE's multilingual space."""
 
     name = "use"
-    option_names = ("tie_below", "threads", "checks")
+    option_specs = (Option("tie_below", float, 0.0, "cosine differences below this are a tie"),
+                    Option("threads", int, 2, "threads of the encoder", minimum=1),
+                    Option("checks", object, None, "comma list of the checks to run, or none"))
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, tie_below: float = 0.0,
                  threads: int = 2, checks: Any = CHECKS, **kwargs: Any):
