@@ -471,8 +471,13 @@ def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
+    """The run's signature; ``num_perturb`` only where a perturber ran and ``distance`` only where
+    a relation of the run takes it (a run of plugin relations alone names neither)."""
+    from .options import run_wide_of
+
     perturber = ctx.built_perturber
     parser = ctx.built_parser
+    declared = run_wide_of((type(r) for r in relations), frozenset({"ctx"}))
     return RunSignature(
         translator=config.translator,
         translator_model=translator.model_id(),
@@ -480,10 +485,11 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         target_lang=target,
         perturber=perturber.name if perturber else "none",
         perturber_model=perturber.model_id() if perturber else "none",
-        num_perturb=config.num_perturb,
+        num_perturb=config.num_perturb if perturber else None,
         parser=parser[1] if parser else "none",
         parser_model=parser[0].model_id() if parser else "none",
-        distance=config.distance,
+        distance=config.distance if "distance" in declared or any("distance" in r.run_options for r in relations)
+        else None,
         threshold=config.threshold,
         top_k=config.top_k,
         seed=config.seed,
