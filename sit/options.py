@@ -87,16 +87,17 @@ def typed(name: str, default: Any) -> Option:
 
 
 def option_specs(cls: type, machinery: frozenset = frozenset()) -> dict[str, Option]:
-    """Name -> :class:`Option` of every option class ``cls`` takes: those its classes declare
-    (``option_specs``, a subclass's first), then the keyword parameters of its constructors that
-    none declares (:func:`typed`), less the ``machinery`` and ``ignored_options``."""
-    specs: dict[str, Option] = {}
+    """Name -> :class:`Option` of every option class ``cls`` takes: the keyword parameters of its
+    constructors, each as its classes declare it (``option_specs``, a subclass's first) or else
+    typed by its default (:func:`typed`), then those declared alone; less the ``machinery`` and
+    ``ignored_options``."""
+    declared: dict[str, Option] = {}
     for klass in cls.__mro__:
         for spec in klass.__dict__.get("option_specs", None) or ():
-            specs.setdefault(spec.name, spec)
-    if hasattr(cls, "__init__") and cls.__init__ is not object.__init__:
-        for name, default in _introspected(cls).items():
-            specs.setdefault(name, typed(name, default))
+            declared.setdefault(spec.name, spec)
+    # in the order the constructors take them (a subclass's first), then those only declared
+    specs = {name: declared.get(name) or typed(name, default) for name, default in _introspected(cls).items()}
+    specs.update({n: s for n, s in declared.items() if n not in specs})
     ignored = set(getattr(cls, "ignored_options", ())) | set(machinery) | set(MACHINERY)
     return {n: s for n, s in specs.items() if n not in ignored}
 
