@@ -15,9 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from sit.report import FILENAMES, render
-from sit.report.sample import sample_issues, write_sample_run
+from sit.formats import writer
+from sit.report import render
 from sit.rundir import load_run, write_text_atomic
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the synthetic runs are a test fixture
+from sample_runs import sample_issues, write_sample_run  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -38,7 +41,7 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         text = render(run, fmt)
         elapsed = time.perf_counter() - start
-        path = out / FILENAMES[fmt]
+        path = out / writer(fmt, "report").report_file
         write_text_atomic(path, text)
         print(f"{fmt:>8}: rendered in {elapsed:.2f} s, {path.stat().st_size / 1e6:.2f} MB ({path.name})")
     if args.browser:

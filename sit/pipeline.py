@@ -389,7 +389,7 @@ def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, war
         perturber_reason=ctx.reasons.get("perturber", ""),
         parser_reason=ctx.reasons.get("parser", ""),
         relations_reason="; ".join(r.describe() for r in relations),
-        relations_told={r.name: r.telling() for r in relations},
+        relations_told={r.name: r.telling(checked[r.name].extra) for r in relations},
         warnings=tuple(warnings),
         engine=engine.describe(),
         cache=cache.describe(),

@@ -16,6 +16,60 @@ from .records import RunCounts, RunSignature
 
 
 @dataclass(frozen=True)
+class Figure:
+    """One row of a component's run-level figures, as every report shows it: a title and its value
+    (text: the component formats its own numbers)."""
+
+    title: str
+    value: str
+
+
+@dataclass(frozen=True)
+class FigureTable:
+    """A titled table of run-level figures (:class:`Figure` rows) that a relation declares
+    (:meth:`sit.relations.base.Relation.figures`); the reports render it without knowing whose it is.
+    ``key`` names the ``run.json`` key whose raw figures the rows tell ("" where none)."""
+
+    title: str
+    rows: tuple[Figure, ...] = ()
+    note: str = ""  # what the figures are (a scale, a method), said beside the title
+    key: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "note": self.note, "key": self.key,
+                "rows": [[row.title, row.value] for row in self.rows]}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "FigureTable | None":
+        """The table written by :meth:`to_dict`; None where ``d`` is no such table."""
+        if not isinstance(d, Mapping) or not isinstance(d.get("title"), str) or not isinstance(d.get("rows"), list):
+            return None
+        rows = tuple(Figure(str(r[0]), str(r[1])) for r in d["rows"] if isinstance(r, list) and len(r) == 2)
+        return cls(d["title"], rows, _text(d.get("note")), _text(d.get("key")))
+
+
+def plain_figures(figures: Mapping[str, Any]) -> list[FigureTable]:
+    """Run-level figures nobody declared rows for, as tables all the same: one per key, a row per
+    value (nested mappings as ``outer.inner``), numbers to four significant digits."""
+    tables = []
+    for key, value in figures.items():
+        rows = tuple(Figure(name, text) for name, text in _flat(value, ""))
+        if rows:
+            tables.append(FigureTable(str(key), rows, key=str(key)))
+    return tables
+
+
+def _flat(value: Any, prefix: str) -> list[tuple[str, str]]:
+    if isinstance(value, Mapping):
+        return [row for k, v in value.items() for row in _flat(v, f"{prefix}.{k}" if prefix else str(k))]
+    if isinstance(value, float):
+        return [(prefix or "value", f"{value:.4g}")]
+    if isinstance(value, list):
+        return [(prefix or "value", ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value))]
+    return [(prefix or "value", "-" if value is None else str(value))]
+
+
+@dataclass(frozen=True)
 class RelationTold:
     """How the reports tell one relation's findings, as the relation declared it
     (:meth:`sit.relations.base.Relation.telling`), so that a report needs no relation's code."""
@@ -24,9 +78,14 @@ class RelationTold:
     kinds: dict[str, str] = field(default_factory=dict)  # kind -> what its findings claim
     sides: tuple[str, str] = ("source", "perturbed")  # what the case's two source texts are called
     kind: str = ""  # the name of the relation's own finding (sit's "structure"), "" where it has none
+    #: the relation's run-level figures as titled rows (written only where it has some)
+    figures: tuple[FigureTable, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "kinds": dict(self.kinds), "sides": list(self.sides), "kind": self.kind}
+        out = {"title": self.title, "kinds": dict(self.kinds), "sides": list(self.sides), "kind": self.kind}
+        if self.figures:
+            out["figures"] = [table.to_dict() for table in self.figures]
+        return out
 
     @classmethod
     def from_dict(cls, d: Any) -> "RelationTold":
@@ -35,11 +94,13 @@ class RelationTold:
             return cls()
         kinds = d.get("kinds")
         sides = d.get("sides")
+        figures = d.get("figures")
+        tables = [FigureTable.from_dict(t) for t in figures] if isinstance(figures, list) else []
         return cls(title=_text(d.get("title")),
                    kinds={str(k): str(v) for k, v in kinds.items()} if isinstance(kinds, Mapping) else {},
                    sides=(str(sides[0]), str(sides[1])) if isinstance(sides, list) and len(sides) == 2
                    else cls.sides,
-                   kind=_text(d.get("kind")))
+                   kind=_text(d.get("kind")), figures=tuple(t for t in tables if t is not None))
 
 
 def _text(value: Any) -> str:
@@ -116,10 +177,19 @@ class RunMeta:
         as ``kind`` where :class:`~sit.records.Issue` holds ""."""
         return {name: told.kind for name, told in self.relations_told.items() if told.kind}
 
+    def figure_tables(self) -> list[FigureTable]:
+        """Every run-level figure as titled rows: each relation's declared tables that hold rows,
+        in the run's order, then the figures no table tells (an older run's, a relation that declared none) as
+        :func:`plain_figures`."""
+        tables = [t for told in self.relations_told.values() for t in told.figures]
+        told_keys = {t.key for t in tables}
+        return [t for t in tables if t.rows] + plain_figures({k: v for k, v in self.figures.items()
+                                                              if k not in told_keys})
+
     def reasons(self) -> list[tuple[str, str]]:
         """(component, why it was chosen) of the parser and the relations, where the run says."""
         return [(name, why) for name, why in (("parser", self.parser_reason), ("relations", self.relations_reason))
                 if why]
 
 
-__all__ = ["RelationTold", "RunMeta"]
+__all__ = ["Figure", "FigureTable", "RelationTold", "RunMeta", "plain_figures"]

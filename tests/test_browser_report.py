@@ -23,7 +23,7 @@ from sit.cli import main
 from sit.report import write_reports
 from sit.report.labels import load_labels
 from sit.report.precision import precision_by_relation, run_precision
-from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_relation_issues, sample_signature, write_sample_run
+from sample_runs import HOSTILE_ROWS, sample_issues, sample_relation_issues, sample_signature, write_sample_run
 from sit.rundir import load_run
 
 CHROMIUM = os.environ.get("SIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

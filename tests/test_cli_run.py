@@ -70,7 +70,7 @@ def test_run_writes_a_ranked_report_and_reruns_from_the_cache(tmp_path):
     assert set(teapot["s_src"]) >= {"mean", "std", "p5", "p95"}
 
     report = (out / "report.txt").read_text()
-    assert "teapot (reference-less, chrF on a 0-1 scale):" in report and "success rate: " in report
+    assert "TEAPOT (reference-less, chrF scores on a 0-1 scale):" in report and "success rate: " in report
     assert f"s_tgt (chrF, 0-1): mean {teapot['s_tgt']['mean']:.3f}" in report  # run.json's scale
     first = issues[0]
     assert first["original"] in report and first["perturbed"] in report and first["perturbed_translation"] in report

@@ -21,7 +21,7 @@ from sit.cli import main
 from sit.errors import ConfigError, InputError
 from sit.jsonio import JsonDamage, loads, read_jsonl
 from sit.redact import Redactor, from_environment, public_url
-from sit.report.sample import sample_issues, write_sample_run
+from sample_runs import sample_issues, write_sample_run
 from sit.rundir import load_run, write_json_atomic
 from sit.translators.answers import failed, letter_grams, suspect_order
 from sit.validate import MAX_NUMBER, check_number

@@ -119,7 +119,7 @@ def test_an_empty_or_spaced_language_is_refused_before_any_work(option, tmp_path
 
 @pytest.fixture
 def run_dir(tmp_path):
-    from sit.report.sample import sample_issues, write_sample_run
+    from sample_runs import sample_issues, write_sample_run
 
     return write_sample_run(tmp_path / "run", sample_issues(4, 2, seed=3))
 
@@ -241,7 +241,7 @@ def _hostile_run(path, drop_first=False):
     """A run directory whose run.json texts (warnings, reasons, input, how each relation is told,
     its two sides) and every text of its issues, pairs and translations carry markup, terminal
     escapes, BEL, NUL and a carriage return."""
-    from sit.report.sample import sample_issues, write_sample_run
+    from sample_runs import sample_issues, write_sample_run
 
     run = write_sample_run(path, sample_issues(4, 2, seed=3))
     meta = json.loads((run / "run.json").read_text())
@@ -318,7 +318,7 @@ def test_a_fail_on_that_is_not_new_or_new_n_is_one_line(value, message, run_dir,
 @pytest.mark.parametrize("command", ["compare", "baseline"])
 def test_relations_told_and_relation_options_of_the_wrong_type_are_one_line(edit, message, command, run_dir, tmp_path,
                                                                             capsys):
-    from sit.report.sample import write_sample_run
+    from sample_runs import write_sample_run
 
     base = write_sample_run(tmp_path / "base")
     _edit_meta(run_dir, edit)

@@ -115,3 +115,75 @@ def test_the_rules_see_a_breach():
     # other._theirs = 1 defines nothing and writes another's attribute
     assert sorted(reach_ins(tree), key=lambda s: int(s.split()[0])) == [
         "64 obj._inner", "69 other._theirs", "70 getattr(other, '_secret', None)", "72 setattr(other, '_mine', 2)"]
+
+
+# --------------------------------------------------------------------------- relation names (issue 38)
+
+#: where a string that reads as a relation's name is allowed outside sit/relations/, by file and name.
+#: The program's own name ("sit": its logger, ``prog``, cache and data folders, the distribution), and
+#: words that mean something else there: a test case (``case``), the judge's and the noise
+#: perturber's number checks (``numbers``), OpenAI's batch mode and finish reason (``batch``, ``length``).
+OTHER_MEANING = {
+    "cache.py": {"sit"}, "cli.py": {"sit"}, "downloads.py": {"sit"}, "registry.py": {"sit"},
+    "translators/credentials.py": {"sit"}, "wordnetdb.py": {"sit"},
+    "compare/model.py": {"case"}, "judge/evidence.py": {"numbers"}, "perturb/noise/base.py": {"numbers"},
+    "translators/openai_chat.py": {"batch", "length"},
+}
+#: still to move behind the relation objects (named so that no new file, and no new name in these
+#: files, joins them): cluster keys, severities and measured precision per relation; ``sit check``'s
+#: single-translation relations; sit's naturalness tier in the ranking; ``Pair.relation``'s default
+#: and an edit classified as a case change; rti's cases, whose sentence differs from their source
+STILL_TO_MOVE = {
+    "report/clusters.py": {"case", "case.lower", "case.title", "case.upper", "language", "language.copied", "numbers",
+                           "numbers.format", "passthrough", "passthrough.context", "passthrough.missing", "patinv",
+                           "rti", "sit", "sit.untranslated", "sit.untranslated_substitute"},
+    "check/__init__.py": {"language", "length", "numbers", "passthrough", "punctuation"},
+    "rank.py": {"sit"}, "records.py": {"case", "sit"}, "rundir.py": {"sit"}, "regression.py": {"case", "rti"},
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def relation_names_in(tree: ast.AST, names: dict[str, set[str]]) -> set[str]:
+    """The strings of ``tree`` (docstrings aside) that are a relation's name or one of its groups
+    (``name.kind``); ``names``: relation -> its kinds."""
+    skip = _docstrings(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            name, dot, kind = node.value.partition(".")
+            if name in names and (not dot or kind in names[name]):
+                found.add(node.value)
+    return found
+
+
+def test_no_relation_name_outside_the_relations():
+    """The core reads what relations declare (titles, kinds, sides, figures), never their names."""
+    from sit.relations import RELATIONS
+
+    names = {}
+    for name in RELATIONS.names(plugins=False):
+        cls = RELATIONS.get(name)
+        names[name] = set(cls.kinds) | {cls.kind} - {""}
+    found, stale = {}, {}
+    for path, tree in _modules():
+        inside = path.relative_to("sit").as_posix()
+        if inside.startswith("relations/"):
+            continue
+        named = relation_names_in(tree, names)
+        extra = named - OTHER_MEANING.get(inside, set()) - STILL_TO_MOVE.get(inside, set())
+        if extra:
+            found[inside] = sorted(extra)
+        if STILL_TO_MOVE.get(inside, set()) - named:  # moved: take it off the list
+            stale[inside] = sorted(STILL_TO_MOVE[inside] - named)
+    assert found == {}
+    assert stale == {}
+
+
+def test_the_relation_names_rule_sees_a_breach():
+    tree = ast.parse('"""rti in a docstring is fine."""\nGROUPS = ("rti", "sit.untranslated", "sit.cache", "rtix")\n')
+    assert relation_names_in(tree, {"rti": set(), "sit": {"untranslated"}}) == {"rti", "sit.untranslated"}

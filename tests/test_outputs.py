@@ -13,7 +13,7 @@ import pytest
 from conftest import requires_apertium
 
 from sit.cli import main
-from sit.report.sample import sample_issues, write_sample_run
+from sample_runs import sample_issues, write_sample_run
 
 
 def _unwritable(tmp_path: Path) -> dict[str, Path]:

@@ -154,3 +154,130 @@ def test_a_plugin_relation_takes_a_run_wide_option_from_the_command_line(verbati
     proc, _ = run("unknown", "--set", "min_kep=0.9")
     assert proc.returncode == 2
     assert "no component of this run takes a run-wide option 'min_kep'; its run-wide options: min_kept" in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def copied_run(plugin_env, tmp_path_factory):
+    """A run of the plugin's translator and relation (the plugin installed)."""
+    tmp = tmp_path_factory.mktemp("copied-run")
+    src = tmp / "in.txt"
+    src.write_text("The cat sleeps in the house.\nThe dog eats.\nQuarterly revenue rose sharply yesterday.\n",
+                   encoding="utf-8")
+    proc = sit(plugin_env, "run", "--input", str(src), "--translator", "glossary", "--relation", "copied",
+               "--cache-dir", str(tmp / "cache"), "--out", str(tmp / "run"), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    return tmp / "run"
+
+
+def test_a_plugin_relations_figures_show_in_every_report(plugin_env, copied_run):
+    meta = json.loads((copied_run / "run.json").read_text())
+    # one of the three sentences came through copied (the glossary knows none of its words)
+    assert meta["copied_share"] == {"sentences": 3, "copied": 1, "share": 0.5}
+    bare = {**os.environ, "PYTHONPATH": str(ROOT)}  # the rows are in run.json: no plugin needed to show them
+    for env in (plugin_env, bare):
+        text = sit(env, "report", str(copied_run), "-f", "text").stdout
+        assert "Copied through (source words kept verbatim in the translation):\n" \
+               "  sentences copied: 1 of 3 (33.3 %)\n  share of words that makes a copy: 0.50\n" in text
+        md = sit(env, "report", str(copied_run), "-f", "markdown").stdout
+        assert "## Copied through (source words kept verbatim in the translation)\n\n| measure | value |\n" \
+               "| --- | --- |\n| sentences copied | 1 of 3 (33.3 %) |\n| share of words that makes a copy | 0.50 |" in md
+        page = sit(env, "report", str(copied_run), "-f", "html", "-o", "-").stdout
+        assert ('<h2>Copied through</h2><p class="muted">source words kept verbatim in the translation</p>'
+                '<table class="kv"><tr><th scope="row">sentences copied</th><td>1 of 3 (33.3 %)</td></tr>') in page
+
+
+def test_figures_no_relation_titled_still_show(tmp_path):
+    """A run whose relation declared no rows (an older sit, a relation without ``figures``): its
+    run-level figures show all the same, one row per value."""
+    from sample_runs import sample_issues, write_sample_run
+
+    from sit.report import render
+    from sit.rundir import load_run
+
+    run = write_sample_run(tmp_path / "run", sample_issues(2, 1), glossary={"terms": 4, "hit rate": 0.8125})
+    text = render(load_run(run), "text")
+    assert "glossary:\n  terms: 4\n  hit rate: 0.8125\n" in text
+    assert "| terms | 4 |" in render(load_run(run), "markdown")
+
+
+def test_a_plugin_report_format(plugin_env, copied_run):
+    import csv
+    import io
+
+    proc = sit(plugin_env, "report", str(copied_run), "-f", "csv")
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.reader(io.StringIO(proc.stdout)))
+    issues = [json.loads(line) for line in (copied_run / "issues.jsonl").read_text().splitlines()]
+    assert rows[0][:4] == ["relation", "kind", "source_id", "rank"]
+    assert rows[1:] == [["copied", "copied", "3", "1", "Quarterly revenue rose sharply yesterday.",
+                         "Quarterly revenue rose sharply yesterday.", "Quarterly revenue rose sharply yesterday.",
+                         "Quarterly revenue rose sharply yesterday."]]
+    assert len(issues) == 1
+    assert "csv" in sit(plugin_env, "list", "formats").stdout
+    # it writes no comparison, and without the plugin the format is unknown: one line each
+    proc = sit(plugin_env, "compare", str(copied_run), str(copied_run), "-f", "csv")
+    assert proc.returncode != 0 and "the format 'csv' writes no comparison; use one of: html, jsonl, junit, markdown, " \
+                                    "text" in proc.stderr and "Traceback" not in proc.stderr
+    proc = sit({**os.environ, "PYTHONPATH": str(ROOT)}, "report", str(copied_run), "-f", "csv")
+    assert proc.returncode != 0 and "unknown report format 'csv'; use one of: html, jsonl, markdown, text" in proc.stderr
+
+
+EXTRAS = {  # a package of its own: a scorer and a summarizer, found through entry points
+    "pyproject.toml": """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "sit-tiny-extras"
+version = "0.2.0"
+
+[project.entry-points."sit.scorers"]
+overlap = "sit_tiny_extras:Overlap"
+
+[project.entry-points."sit.summarizers"]
+first = "sit_tiny_extras:FirstWords"
+
+[tool.setuptools]
+packages = ["sit_tiny_extras"]
+""",
+    "sit_tiny_extras/__init__.py": '''
+from sit.eval import Scorer, register_scorer
+from sit.summarize import Summarizer
+
+
+@register_scorer("overlap", "WordOverlap")
+class Overlap(Scorer):
+    def score_sentence(self, hyp, ref, lang=None):
+        a, b = set(hyp.split()), set(ref.split())
+        return len(a & b) / len(a | b) if a | b else 1.0
+
+
+class FirstWords(Summarizer):
+    name = "first"
+
+    def _summarize_batch(self, docs):
+        return [" ".join(d.split()[:2]) for d in docs]
+''',
+}
+
+
+def test_plugin_scorers_and_summarizers(tmp_path):
+    src = tmp_path / "src"
+    for name, text in EXTRAS.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text, encoding="utf-8")
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                    "--target", str(site), str(src)], check=True, capture_output=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)])}
+    code = ("from sit.eval.core import make_scorer\nfrom sit.summarize import SUMMARIZERS\n"
+            "print(make_scorer('overlap').score_sentence('a b c', 'a b d'), make_scorer('overlap').name)\n"
+            "print(SUMMARIZERS.create('first').summarize(['One two three.', '']))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["0.5 WordOverlap", "['One two', '']"]
+    assert "overlap" in sit(env, "list", "scorers").stdout
+    # the allow-list keeps them out: the names are unknown, in one line
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**env, "SIT_PLUGINS": ""}, timeout=300)
+    assert "unknown scorer 'overlap'" in proc.stderr

@@ -9,7 +9,7 @@ from sit.errors import InputError
 from sit.records import Edit, Issue, Pair
 from sit.report.labels import Label, load_labels, match_labels, normalize_category, parse_labels
 from sit.report.precision import compute_precision, precision_by_relation
-from sit.report.sample import sample_issues, sample_relation_issues, write_sample_run
+from sample_runs import sample_issues, sample_relation_issues, write_sample_run
 from sit.rundir import load_run
 
 

@@ -15,7 +15,7 @@ from conftest import requires_apertium
 from sit.errors import OutputError
 from sit.records import Edit, Issue, Pair, RunCounts, RunSignature
 from sit.report import write_reports
-from sit.report.sample import sample_issues, sample_relation_issues, sample_signature, write_sample_run
+from sample_runs import sample_issues, sample_relation_issues, sample_signature, write_sample_run
 from sit.rundir import check_same_run, load_run
 
 

@@ -13,7 +13,7 @@ from sit.report.html import embed_json
 from sit.report.labels import Label
 from sit.report.markdown import md_escape
 from sit.report.model import build_view, format_relations, histogram, relation_changes
-from sit.report.sample import HOSTILE_ROWS, sample_issues, sample_relation_issues, sample_signature, write_sample_run
+from sample_runs import HOSTILE_ROWS, sample_issues, sample_relation_issues, sample_signature, write_sample_run
 from sit.rundir import load_run
 
 

@@ -89,7 +89,7 @@ def test_a_relation_told_in_a_damaged_shape_is_told_by_defaults():
 
 
 def test_a_run_json_of_the_wrong_types_is_refused_in_one_line(tmp_path):
-    from sit.report.sample import write_sample_run
+    from sample_runs import write_sample_run
 
     root = write_sample_run(tmp_path / "run", input=["a", "list"])
     with pytest.raises(InputError, match=r"'input' is a list, not a str.*run `sit run` again"):
@@ -107,3 +107,20 @@ def test_a_relations_counts_are_a_record_and_a_plugins_mapping_is_read_as_one():
                                         "glossary_terms": 5}
     counts = RunCounts.from_dict({"relations": {"copied": {"cases": 3, "copied_issues": 1}}})
     assert counts.relations["copied"].cases == 3 and counts.relations["copied"].own == {"copied_issues": 1}
+
+
+def test_figure_tables_round_trip_and_damaged_ones_are_left_out():
+    from sit.runmeta import Figure, FigureTable, RelationTold, RunMeta
+
+    table = FigureTable("Copied through", (Figure("sentences copied", "1 of 3"),), "verbatim words", "copied_share")
+    told = RelationTold("t", figures=(table,))
+    assert RelationTold.from_dict(told.to_dict()) == told
+    assert "figures" not in RelationTold("t").to_dict()  # a relation without figures writes what it wrote before
+    for damaged in (5, "rows", {"title": "x"}, [{"title": "x", "rows": 3}], [7]):
+        assert RelationTold.from_dict({"title": "t", "figures": damaged}).figures == ()
+    from sample_runs import sample_signature
+
+    meta = RunMeta(sample_signature(), relations_told={"copied": told},
+                   figures={"copied_share": {"copied": 1}, "other": {"n": 2, "rate": 0.25}})
+    # the declared table, then the figures nobody titled, one row per value
+    assert meta.figure_tables() == [table, FigureTable("other", (Figure("n", "2"), Figure("rate", "0.25")), key="other")]

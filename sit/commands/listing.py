@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-SECTIONS = ("datasets", "translators", "relations", "perturbers", "parsers", "engines", "scorers")
+SECTIONS = ("datasets", "translators", "relations", "perturbers", "parsers", "engines", "scorers", "formats")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -13,13 +13,14 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _registries() -> dict:
     from ..engine import ENGINES
+    from ..formats import WRITERS
     from ..parse import PARSERS
     from ..perturb import PERTURBERS
     from ..relations import RELATIONS
     from ..translators import TRANSLATORS
 
     return {"translators": TRANSLATORS, "relations": RELATIONS, "perturbers": PERTURBERS, "parsers": PARSERS,
-            "engines": ENGINES}
+            "engines": ENGINES, "formats": WRITERS}
 
 
 def _rows(name: str, registries: dict) -> list[tuple[str, str]]:
@@ -32,7 +33,22 @@ def _rows(name: str, registries: dict) -> list[tuple[str, str]]:
 
         return [(n, "TEAPOT scorer for sit eval (--s-src / --s-tgt)") for n in scorer_names()]
     registry = registries[name]
+    if name == "formats":
+        return [(n, _files(registry, n)) for n in registry.names()]
     return [(n, registry.entry(n).description) for n in registry.names()]
+
+
+def _files(writers, name: str) -> str:
+    """What the format ``name`` writes (``report.txt, compare.txt``), and whose plugin it is."""
+    from ..errors import ConfigError
+
+    plugin = writers.entry(name).description
+    try:
+        cls = writers.get(name)
+    except ConfigError as exc:
+        return f"{plugin} (not usable: {exc})".strip()
+    files = ", ".join(f for f in (cls.report_file, cls.compare_file) if f)
+    return f"{files} {plugin}".strip()
 
 
 def run(args: argparse.Namespace) -> int:

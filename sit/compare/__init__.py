@@ -7,7 +7,7 @@ in :mod:`sit.compare.stats`); :func:`render` writes it as text, markdown, html, 
 
 from .core import check_comparable, compare_runs
 from .model import STATUSES, CaseKey, ComparedCase, Comparison, CountInterval, RunSide, ScoreDelta
-from .writers import FORMATS, FILENAMES, render, write_comparison
+from .writers import render, write_comparison
 
-__all__ = ["compare_runs", "check_comparable", "render", "write_comparison", "FORMATS", "FILENAMES", "STATUSES",
+__all__ = ["compare_runs", "check_comparable", "render", "write_comparison", "STATUSES",
            "CaseKey", "ComparedCase", "Comparison", "CountInterval", "RunSide", "ScoreDelta"]

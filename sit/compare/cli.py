@@ -50,15 +50,13 @@ def checked_max_chars(value: int) -> int:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from .writers import FORMATS
-
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("base", metavar="BASE_RUN", help="the baseline run directory (written by `sit run`)")
     p.add_argument("new", metavar="NEW_RUN", help="the run directory to compare with it (same inputs and relations)")
-    p.add_argument("--format", "-f", default="text", choices=FORMATS,
-                   help="text (default), markdown (for a pull request), html, jsonl (one record per test case) "
-                        "or junit (JUnit XML: one testcase per test case; new ones fail)")
+    p.add_argument("--format", "-f", default="text", metavar="FORMAT",
+                   help="text (default), markdown (for a pull request), html, jsonl (one record per test case), "
+                        "junit (JUnit XML: one testcase per test case; new ones fail) or a plugin's (`sit list`)")
     p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output ('-')")
     p.add_argument("--fail-on", metavar="new[:N]|worse[:N]",
                    help=f"exit with status {EXIT_NEW_FINDINGS} when more than N (default 0) new findings appear; "
@@ -85,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
     from ..rundir import check_writable, load_run, write_text_atomic
     from . import compare_runs, render
 
+    from ..formats import writer
+
     gate, allowed = parse_gate(args.fail_on) if args.fail_on is not None else ("new", None)  # '' is refused
+    writer(args.format, "comparison")  # an unknown format is refused before the runs are read
     output = None if args.output in (None, "-") else args.output
     if output:
         check_writable(output, "--output")

@@ -1,6 +1,7 @@
-"""Writers of a :class:`~sit.compare.model.Comparison`: text, markdown (to paste into a pull
+"""Renderings of a :class:`~sit.compare.model.Comparison`: text, markdown (to paste into a pull
 request), html (:mod:`sit.compare.html`), jsonl (one record per test case) and JUnit XML (one
-testcase per test case; ``new`` ones fail), written with junitparser."""
+testcase per test case; ``new`` ones fail), written with junitparser. Each format is a writer of
+the registry in :mod:`sit.formats`, which the report formats share; :func:`render` looks it up."""
 
 from __future__ import annotations
 
@@ -9,17 +10,13 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from ..errors import ConfigError
 from ..report.budget import MAX_CHARS, Budget, fit
 from ..report.markdown import md_escape
 from ..report.model import SIGNATURE_FIELDS
 from ..rundir import write_text_atomic
 from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
-from ..text import inert_markdown, printable, squeeze
+from ..text import printable, squeeze
 
-FORMATS = ("text", "markdown", "html", "jsonl", "junit")
-FILENAMES = {"text": "compare.txt", "markdown": "compare.md", "html": "compare.html", "jsonl": "compare.jsonl",
-             "junit": "compare.xml"}
 #: where every case is, said where the markdown was cut to fit
 FULL_COMPARISON = "`sit compare BASE NEW -f text` (or `-f html`) lists every case"
 #: cases listed per status in the markdown (a pull-request comment holds 65,536 characters)
@@ -29,27 +26,23 @@ LISTED = ("new", "fixed", "persisting", "changed")
 
 
 def render(comparison: Comparison, fmt: str, max_chars: Optional[int] = MAX_CHARS) -> str:
-    """``comparison`` as ``fmt`` (one of :data:`FORMATS`); markdown within ``max_chars``."""
-    renderers = {"text": render_text, "markdown": lambda c: render_markdown(c, max_chars=max_chars),
-                 "jsonl": render_jsonl, "junit": render_junit}
-    if fmt == "html":
-        from .html import render_html
+    """``comparison`` as ``fmt`` (a format of the writer registry, :mod:`sit.formats`: text,
+    markdown, html, jsonl, junit or a plugin's); markdown within ``max_chars``."""
+    from ..formats import writer
 
-        return render_html(comparison)
-    if fmt not in renderers:
-        raise ConfigError(f"unknown comparison format {fmt!r}; use one of: {', '.join(FORMATS)}")
-    safe = {"text": printable, "markdown": inert_markdown}.get(fmt, lambda text: text)  # see sit.text
-    text = safe(renderers[fmt](comparison))
-    return fit(text, max_chars, FULL_COMPARISON) if fmt == "markdown" else text
+    return writer(fmt, "comparison").comparison(comparison, max_chars)
 
 
 def write_comparison(comparison: Comparison, folder: str | os.PathLike,
                      formats: Iterable[str] = ("text", "html")) -> dict[str, Path]:
-    """Write ``formats`` into ``folder`` (``compare.txt``, ``compare.html``...); format -> path."""
+    """Write ``formats`` into ``folder`` (``compare.txt``, ``compare.html``...: each writer's
+    ``compare_file``); format -> path."""
+    from ..formats import writer
+
     written = {}
     for fmt in formats:
         text = render(comparison, fmt)
-        written[fmt] = Path(folder) / FILENAMES[fmt]
+        written[fmt] = Path(folder) / writer(fmt, "comparison").compare_file
         write_text_atomic(written[fmt], text)
     return written
 

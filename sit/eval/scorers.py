@@ -53,11 +53,10 @@ def register_scorer(keys: str | Sequence[str], name: str):
         for key in key_list:
             if not key or any(c.isspace() for c in key):
                 raise ConfigError(f"scorer key {key!r} must be a non-empty word without spaces")
-            if key in SCORERS:
-                old = SCORERS.get(key)
-                same = (old.__module__, old.__qualname__) == (cls.__module__, cls.__qualname__)
-                if key in BUILTIN_KEYS or not same:
-                    raise ConfigError(f"scorer {key!r} already exists ({old.__qualname__}); choose another key")
+            if key in SCORERS:  # the entry's target, not its class: a plugin's module registers as it imports
+                old = SCORERS.entry(key).target
+                if key in BUILTIN_KEYS or old != f"{cls.__module__}:{cls.__qualname__}":
+                    raise ConfigError(f"scorer {key!r} already exists ({old.partition(':')[2]}); choose another key")
             SCORERS.register(key, cls, description=name)
         cls._name = name
         cls._keys = tuple(key_list)
@@ -298,6 +297,11 @@ class METEOR(Scorer):
 
 
 BUILTIN_KEYS = frozenset(SCORERS.names())
+#: the built-in scorers, and those other packages add through the entry-point group ``sit.scorers``
+#: (a class decorated with :func:`register_scorer`, named by its key: docs/plugins.md); read once
+#: the built-ins are in, so that a plugin never takes a built-in's key
+SCORERS = Registry("scorer", {key: SCORERS.entry(key) for key in BUILTIN_KEYS}, group="sit.scorers",
+                   base=f"{__name__}:Scorer")
 
 
 def scorer_names() -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair, RelationCounts
-from ..runmeta import RelationTold
+from ..runmeta import FigureTable, RelationTold, plain_figures
 
 
 @dataclass
@@ -156,10 +156,19 @@ class Relation:
         self.ctx = ctx
 
     @classmethod
-    def telling(cls) -> RelationTold:
+    def telling(cls, extra: Optional[Mapping[str, Any]] = None) -> RelationTold:
         """How the reports tell this relation's findings (``run.json``'s ``relations_told``, so
-        that a report needs no relation's code): title, kinds' titles, sides, own kind's name."""
-        return RelationTold(cls.title, dict(cls.kinds), (str(cls.sides[0]), str(cls.sides[1])), cls.kind)
+        that a report needs no relation's code): title, kinds' titles, sides, own kind's name, and
+        its run-level figures ``extra`` (:attr:`Checked.extra`) as titled rows (:meth:`figures`)."""
+        return RelationTold(cls.title, dict(cls.kinds), (str(cls.sides[0]), str(cls.sides[1])), cls.kind,
+                            tuple(cls.figures(extra or {})))
+
+    @classmethod
+    def figures(cls, extra: Mapping[str, Any]) -> list[FigureTable]:
+        """The relation's run-level figures (what :meth:`check` put in :attr:`Checked.extra`) as
+        titled rows, which every report format renders as they are; by default one table per key,
+        a row per value (:func:`sit.runmeta.plain_figures`). Override it to title and format them."""
+        return plain_figures(extra)
 
     def signature(self) -> dict[str, Any]:
         """Every option that changes this relation's findings (written to the run signature)."""

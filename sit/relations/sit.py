@@ -24,10 +24,15 @@ from ..errors import ConfigError
 from ..options import Option
 from ..rank import rank_issues
 from ..records import Issue, Pair, RelationCounts
+from ..runmeta import Figure, FigureTable
 from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; names kept importable here)
     COMMON_TARGET_ZIPF, LOAN_ZIPF_GAP, TARGET_WORD_ZIPF, UNTRANSLATED_RULES, left_untranslated,
     source_language_gap, target_language_word, untranslated, verbatim_count)
 from ..words import stop_words
+
+#: what TEAPOT's reference-less success means, said where a success rate is shown
+SUCCESS_RULE = ("TEAPOT's rule: a perturbation succeeds when s_src / s_tgt > 1, that is when it changed the "
+                "translation more than the source (chrF); a rate of such perturbations, not a bug rate")
 
 #: cases a check compares at a time (their trees and comparisons held, then let go)
 WINDOW = 2000
@@ -111,6 +116,24 @@ class SitRelation(Relation):
                                 {"untranslated_pairs": n["untranslated"], "parallel_pairs": n["parallel"],
                                  "untranslated_issues": len(issues) - len(structure)})
         return Checked(issues, counts, {"teapot": teapot})
+
+    @classmethod
+    def figures(cls, extra: Mapping[str, Any]) -> list[FigureTable]:
+        """TEAPOT's run-level figures (``extra["teapot"]``): the success rate with its rule, then
+        s_src and s_tgt, every score on the 0-1 scale; a table without rows where nothing was compared."""
+        teapot = extra.get("teapot")
+        if not isinstance(teapot, Mapping):
+            return []
+        rows = []
+        if teapot.get("success_rate") is not None:
+            rows.append(Figure("success rate", f"{100 * teapot['success_rate']:.2f} % of {teapot.get('n', '?')} "
+                                               f"perturbations ({SUCCESS_RULE})"))
+            for side in ("s_src", "s_tgt"):
+                st = teapot.get(side)
+                if isinstance(st, Mapping) and st.get("mean") is not None:
+                    rows.append(Figure(f"{side} (chrF, 0-1)", f"mean {st['mean']:.3f}, std {st['std']:.3f}, "
+                                                              f"5%-95% {st['p5']:.3f}-{st['p95']:.3f}"))
+        return [FigureTable("TEAPOT", tuple(rows), "reference-less, chrF scores on a 0-1 scale", "teapot")]
 
     def _compare(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> list[Issue]:
         """Every case whose two translations parse, compared: its structure (or untranslated) issue."""

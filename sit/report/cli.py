@@ -9,8 +9,8 @@ from pathlib import Path
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="a directory written by `sit run`")
-    parser.add_argument("--format", "-f", default="html", choices=("html", "text", "markdown", "jsonl"),
-                        help="output format (default: html)")
+    parser.add_argument("--format", "-f", default="html", metavar="FORMAT",
+                        help="output format: html (default), text, markdown, jsonl, or a plugin's (`sit list`)")
     parser.add_argument("--labels", metavar="FILE",
                         help="triage labels (labels.jsonl exported from report.html) to show, with top-k precision "
                              "(default: RUN_DIR/labels.jsonl where it is saved)")
@@ -25,12 +25,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..rundir import check_writable, load_run, write_text_atomic
-    from . import FILENAMES, render
+    from ..formats import writer
+    from . import render
     from .labels import load_labels
 
     output = args.output
+    form = writer(args.format, "report")  # an unknown format is refused before anything is read
     if output is None and args.format == "html":
-        output = str(Path(args.run_dir) / FILENAMES["html"])
+        output = str(Path(args.run_dir) / form.report_file)
     if output not in (None, "-"):
         check_writable(output, "--output")
     report_run = load_run(args.run_dir)

@@ -127,22 +127,22 @@ def table(rows: list[tuple[str, str]], cls: str) -> str:
 
 def _header(view: dict[str, Any]) -> str:
     """The title, any warnings and the triage count; the signature, how the run chose its components, counts,
-    timings, TEAPOT scores, triage precision and charts sit in a closed ``<details>``, so the
+    timings, the relations' run-level figures (:meth:`sit.runmeta.RunMeta.figure_tables`), triage precision and charts sit in a closed ``<details>``, so the
     first screen is the findings."""
     sig_rows = [(escape(name), f"<bdi>{escape(value)}</bdi>") for _key, name, value in view["signature_fields"]]
     if view["versions"]:
         sig_rows.append(("versions", escape(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
     count_rows = [(escape(k), _num(v)) for k, v in view["counts"]]
     timing_rows = [(escape(k), "-" if v is None else f"{v:.2f} s") for k, v in view["timings"]]
-    teapot_rows = [(escape(k), escape(v)) for k, v in view["teapot"]]
     parts = [f'<header class="top"><h1>{escape(view["title"])}</h1>']
     for warning in view["warnings"]:
         parts.append(f'<p class="warning" role="note">warning: {escape(warning)}</p>')
     parts.append(_summary(view))
     parts.append('<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>')
     # the run's metadata one click away: the first screen is the findings
-    parts.append('<details id="run-details"><summary>Run details: signature, counts, timings, '
-                 'TEAPOT scores, triage precision, charts</summary>')
+    figures = "".join(f"{escape(t['title'])} figures, " for t in view["figures"])
+    parts.append(f'<details id="run-details"><summary>Run details: signature, counts, timings, {figures}'
+                 'triage precision, charts</summary>')
     parts.append(f'<p class="sigline">signature <code>{escape(view["signature_short"])}</code></p>'
                  f'<p class="sigline muted">full signature <code>{escape(view["signature_line"])}</code></p>')
     meta_bits = []
@@ -164,9 +164,10 @@ def _header(view: dict[str, Any]) -> str:
     parts.append(f'<section class="panel"><h2>Counts</h2>{table(count_rows, "kv num")}</section>')
     if timing_rows:
         parts.append(f'<section class="panel"><h2>Timings</h2>{table(timing_rows, "kv num")}</section>')
-    if teapot_rows:
-        parts.append(f'<section class="panel"><h2>TEAPOT</h2><p class="muted">reference-less, chrF scores on a '
-                     f'0-1 scale</p>{table(teapot_rows, "kv")}</section>')
+    for fig in view["figures"]:  # each relation's run-level figures, as it titled them
+        note = f'<p class="muted">{escape(fig["note"])}</p>' if fig["note"] else ""
+        rows = [(escape(k), escape(v)) for k, v in fig["rows"]]
+        parts.append(f'<section class="panel"><h2>{escape(fig["title"])}</h2>{note}{table(rows, "kv")}</section>')
     parts.append('</div><div class="panels">')
     parts.append(f'<section class="panel chart-panel"><h2>Distances</h2>{histogram_svg(view["histogram"])}</section>')
     parts.append(f'<section class="panel chart-panel"><h2>Relations that change</h2>'

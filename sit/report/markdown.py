@@ -73,9 +73,10 @@ def render_markdown(view: dict[str, Any], max_chars: Optional[int] = MAX_CHARS) 
     if view["timings"]:
         lines += ["", "## Timings", "", "| stage | seconds |", "| --- | ---: |"]
         lines += [_row([k, "-" if v is None else f"{v:.2f}"]) for k, v in view["timings"]]
-    if view["teapot"]:
-        lines += ["", "## TEAPOT (reference-less, scores on a 0-1 scale)", "", "| measure | value |", "| --- | --- |"]
-        lines += [_row(row) for row in view["teapot"]]
+    for table in view["figures"]:  # each relation's run-level figures, as it titled them
+        note = f" ({md_escape(table['note'])})" if table["note"] else ""
+        lines += ["", f"## {md_escape(table['title'])}{note}", "", "| measure | value |", "| --- | --- |"]
+        lines += [_row(row) for row in table["rows"]]
     if view["histogram"]:
         lines += ["", "## Distances", "", "| distance | issues |", "| --- | ---: |"]
         lines += [_row([b["label"], b["count"]]) for b in view["histogram"]]

@@ -160,26 +160,6 @@ def word_rows(issues: list[Issue]) -> list[dict[str, Any]]:
     return sorted(rows.values(), key=lambda r: (r["group"], -r["count"], r["word"].lower(), r["side"]))
 
 
-def teapot_rows(teapot: dict[str, Any]) -> list[list[str]]:
-    """TEAPOT's run-level figures as ``[[name, value], ...]``, every score on the 0-1 scale, the
-    success rate with its rule."""
-    if not teapot or teapot.get("success_rate") is None:
-        return []
-    rows = [["success rate", f"{100 * teapot['success_rate']:.2f} % of {teapot.get('n', '?')} perturbations "
-                             f"({SUCCESS_RULE})"]]
-    for side in ("s_src", "s_tgt"):
-        st = teapot.get(side)
-        if isinstance(st, dict) and st.get("mean") is not None:
-            rows.append([f"{side} (chrF, 0-1)", f"mean {st['mean']:.3f}, std {st['std']:.3f}, "
-                                                f"5%-95% {st['p5']:.3f}-{st['p95']:.3f}"])
-    return rows
-
-
-#: what TEAPOT's reference-less success means, said where a success rate is shown
-SUCCESS_RULE = ("TEAPOT's rule: a perturbation succeeds when s_src / s_tgt > 1, that is when it changed the "
-                "translation more than the source (chrF); a rate of such perturbations, not a bug rate")
-
-
 def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
     edit = issue.pair.edit
     src = edit_spans(issue.pair.original, issue.pair.perturbed, edit.before, edit.after,
@@ -301,7 +281,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "warnings": list(meta.warnings),
         "created": meta.created,
         "command": meta.command,
-        "teapot": teapot_rows(meta.figures.get("teapot") or {}),
+        "figures": [table.to_dict() for table in meta.figure_tables()],
         "categories": [[k, v] for k, v in CATEGORIES.items()],
         "histogram": histogram([_number(i.distance) for i in run.issues]),
         "relations": relation_stats(run.issues),

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ..rundir import RunData
 from ..runmeta import RunMeta
-from .model import (by_group, count_rows, format_relations, group_issues, relation_changes, short_signature,
-                    teapot_rows, word_rows)
+from .model import by_group, count_rows, format_relations, group_issues, relation_changes, short_signature, word_rows
 from .clusters import clusters_text
 from .summary import summary_text
 
@@ -44,10 +43,9 @@ def render_text(run: RunData) -> str:
         lines.append(f"perturber: {meta.perturber_reason}")
     lines.append("counts: " + ", ".join(f"{name} {value:,}" for name, value in count_rows(counts)
                                         if isinstance(value, int)))
-    rows = teapot_rows(meta.figures.get("teapot") or {})
-    if rows:
-        lines.append("teapot (reference-less, chrF on a 0-1 scale):")
-        lines += [f"  {name}: {value}" for name, value in rows]
+    for table in meta.figure_tables():  # each relation's run-level figures, as it titled them
+        lines.append(f"{table.title} ({table.note}):" if table.note else f"{table.title}:")
+        lines += [f"  {row.title}: {row.value}" for row in table.rows]
     for warning in meta.warnings:
         lines.append(f"warning: {warning}")
     if run.issues:

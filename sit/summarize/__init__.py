@@ -21,6 +21,8 @@ SUMMARIZERS = Registry(
             "alias of seq2seq",
         ),
     },
+    group="sit.summarizers",  # other packages add summarizers through entry points (docs/plugins.md)
+    base="sit.summarize.base:Summarizer",
 )
 
 __all__ = ["SUMMARIZERS", "Summarizer"]

@@ -1,5 +1,6 @@
 """``copied``: a translation should not be its source copied through. One case per sentence; a
-finding where the translation keeps at least ``share`` of the source's words verbatim."""
+finding where the translation keeps at least ``share`` of the source's words verbatim. Its run-level
+figures (how many sentences came through copied) are titled rows that every report shows."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from sit.records import Edit, Issue, Pair
 from sit.relations import Checked, Relation
+from sit.runmeta import Figure, FigureTable
 
 
 def _words(text: str) -> list[str]:
@@ -44,4 +46,18 @@ class CopiedRelation(Relation):
             kept = sum(1 for w in _words(out) if w in set(source)) / len(source)
             if kept >= self.share:
                 issues.append(Issue(pair, out, out, kept, {}, kind="copied", evidence={"kept": round(kept, 3)}))
-        return self.checked(issues, cases=len(cases), compared=len(cases), kinds=list(self.kinds))
+        checked = self.checked(issues, cases=len(cases), compared=len(cases), kinds=list(self.kinds))
+        checked.extra["copied_share"] = {"sentences": len(cases), "copied": len(checked.issues), "share": self.share}
+        return checked
+
+    @classmethod
+    def figures(cls, extra: Mapping[str, Any]) -> list[FigureTable]:
+        """``copied_share`` (saved in run.json) as the rows the reports show."""
+        fig = extra.get("copied_share")
+        if not isinstance(fig, Mapping):
+            return []
+        rate = fig["copied"] / fig["sentences"] if fig["sentences"] else 0.0
+        return [FigureTable("Copied through", (
+            Figure("sentences copied", f"{fig['copied']} of {fig['sentences']} ({100 * rate:.1f} %)"),
+            Figure("share of words that makes a copy", f"{fig['share']:.2f}"),
+        ), note="source words kept verbatim in the translation", key="copied_share")]
