@@ -10,14 +10,17 @@ of a segment on one screen):
    minor punctuation), as WMT scores it; the "HOTW" attention checks are left out. A pair is
    clearly decided where the mean penalty of the raters who rated both differs by at least
    ``--margin`` (default 5: one major error) and no rater preferred the other translation.
-   Agreement is the share of those pairs where the judge names the worse one (a tie is not
-   agreement). Also printed at margins 10 and 25.
+   Printed for each: coverage (the share of pairs the judge decides, a or b, rather than a tie),
+   agreement on the decided pairs, and agreement counting ties as wrong; at margins 5, 10 and 25.
+   ``--split dev`` / ``held-out`` measures one half of the documents (alternate documents in
+   sorted order): choose options on dev, report held-out.
 2. **Perturbations** of real translations: for each segment, the translation its raters
    penalised least, cut into sentences where source and translation have as many, is changed
    one way at a time: ``omission`` (a fifth of the words dropped), ``addition`` (words of another
    segment's translation inserted), ``number`` (a number changed), ``negation`` (a negation
    added by a small table per target language), ``named_entity`` (a capitalised name the
-   translation shares with its source swapped for another segment's), ``untranslated`` (the
+   translation shares with its source swapped for another segment's), ``loop`` (three words of
+   it repeated four times more where they stand, as a looping model does), ``untranslated`` (the
    last 40% replaced by the source's last 40%). The perturbed translation is put at a or b at
    random; accuracy is the share judged worse; for ``untranslated`` the share judged *better*
    (wrong) is printed too, since a tie there is an abstention, not an error.
@@ -51,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 from sit.judge import get_judge  # noqa: E402
 from sit.judge.encoder import sentences  # noqa: E402
 
-KINDS = ("omission", "addition", "number", "negation", "named_entity", "untranslated")
+KINDS = ("omission", "addition", "number", "negation", "named_entity", "loop", "untranslated")
 #: where a negation goes, per target language: after (de, en) or before (es) the first of these verbs
 NEGATION = {
     "de": ("after", "nicht", ("ist", "sind", "war", "waren", "wird", "werden", "hat", "haben", "kann", "können",
@@ -66,6 +69,7 @@ NEGATION = {
 @dataclass
 class Segment:
     source: str
+    doc: str = ""
     targets: dict[str, str] = field(default_factory=dict)  # system -> translation
     penalties: dict[str, dict[str, float]] = field(default_factory=dict)  # system -> rater -> penalty
 
@@ -92,14 +96,25 @@ def load_segments(path: str) -> list[Segment]:
     segments: dict[str, Segment] = {}
     rows = csv.reader(io.StringIO(read_tsv(path)), delimiter="\t", quoting=csv.QUOTE_NONE)
     next(rows)
-    for system, _doc, _docseg, gid, rater, source, target, category, severity, *_ in rows:
+    for system, doc, _docseg, gid, rater, source, target, category, severity, *_ in rows:
         if severity == "HOTW-test":  # the raters' attention checks: an error injected on purpose
             continue
-        seg = segments.setdefault(gid, Segment(source))
+        seg = segments.setdefault(gid, Segment(source, doc))
         seg.targets.setdefault(system, re.sub(r"</?v>", "", target))
         raters = seg.penalties.setdefault(system, defaultdict(float))
         raters[rater] += penalty(category, severity)
     return list(segments.values())
+
+
+def split(segments: list[Segment], half: str) -> list[Segment]:
+    """The segments of one half of the documents: ``dev`` (the 1st, 3rd, 5th ... document in sorted
+    order), ``held-out`` (the 2nd, 4th ...) or ``all``. A document's segments stay in one half, so
+    nothing fitted or chosen on dev has seen a held-out document."""
+    if half == "all":
+        return segments
+    docs = sorted({seg.doc for seg in segments})
+    keep = set(docs[0 if half == "dev" else 1::2])
+    return [seg for seg in segments if seg.doc in keep]
 
 
 def clear_pairs(segments: list[Segment], margin: float) -> list[tuple[str, str, str, str]]:
@@ -154,6 +169,9 @@ def perturb(kind: str, source: str, text: str, rng: random.Random, pool: list[st
         return negate(words, lang)
     if kind == "named_entity":
         return swap_name(source, text, rng, pool)
+    if kind == "loop":
+        at = rng.randrange(0, len(words) - 2)
+        return " ".join(words[:at + 3] + words[at:at + 3] * 4 + words[at + 3:])
     if kind == "untranslated":
         return untranslate(source, text)
     raise ValueError(kind)
@@ -211,11 +229,13 @@ def judge_all(name: str, triples: list[tuple[str, str, str]], pair: tuple[str, s
 def bench_wmt(segments: list[Segment], args, pair) -> None:
     for margin in sorted({args.margin, 10.0, 25.0}):
         pairs = clear_pairs(segments, margin)[: args.limit]
-        verdicts, seconds = judge_all(args.judge, [p[:3] for p in pairs], pair)
+        verdicts, seconds = judge_all(args.judge, [p[:3] for p in pairs], pair, **args.options)
         agree = sum(v.worse == p[3] for v, p in zip(verdicts, pairs))
-        ties = sum(v.worse == "tie" for v in verdicts)
-        print(f"WMT23 sxs {'-'.join(pair)} margin {margin:g}: {agree}/{len(pairs)} agree "
-              f"({agree / max(1, len(pairs)):.1%}), {ties} tie(s), {seconds:.1f} s")
+        decided = sum(v.worse != "tie" for v in verdicts)
+        print(f"WMT23 sxs {'-'.join(pair)} {args.split} margin {margin:g}: {len(pairs)} pairs; decided {decided} "
+              f"(coverage {decided / max(1, len(pairs)):.1%}), agreement on decided {agree}/{decided} "
+              f"({agree / max(1, decided):.1%}), counting ties as wrong {agree / max(1, len(pairs)):.1%}; "
+              f"{seconds:.1f} s")
 
 
 def bench_perturbations(segments: list[Segment], args, pair) -> None:
@@ -234,7 +254,7 @@ def bench_perturbations(segments: list[Segment], args, pair) -> None:
             truth.append(side)
             kinds.append(kind)
             done += 1
-    verdicts, seconds = judge_all(args.judge, triples, pair)
+    verdicts, seconds = judge_all(args.judge, triples, pair, **args.options)
     load = os.getloadavg()
     print(f"perturbations of {len(items)} real translations ({'-'.join(pair)}), {len(triples)} pair(s) judged in "
           f"{seconds:.1f} s ({len(triples) / seconds:.0f} pairs/s; load average {load[0]:.2f} {load[1]:.2f}, "
@@ -253,6 +273,9 @@ def main(argv=None) -> int:
     p.add_argument("--sxs", required=True, help="the side-by-side MQM TSV, or its .tar.gz as published")
     p.add_argument("--pair", default="en-de", help="source-target language codes (default en-de)")
     p.add_argument("--judge", default="use")
+    p.add_argument("--judge-option", action="append", default=[], metavar="KEY=VALUE", help="an option of the judge")
+    p.add_argument("--split", choices=("all", "dev", "held-out"), default="all",
+                   help="the documents measured: dev (odd ones in sorted order), held-out (even ones) or all")
     p.add_argument("--margin", type=float, default=5.0, help="MQM points that make a pair clearly decided")
     p.add_argument("--limit", type=int, default=None, help="at most this many WMT pairs per margin")
     p.add_argument("--per-kind", type=int, default=200, help="perturbed pairs per kind")
@@ -260,7 +283,8 @@ def main(argv=None) -> int:
     p.add_argument("--only", choices=("wmt", "perturbations"), help="run one of the two measures")
     args = p.parse_args(argv)
     pair = tuple(args.pair.split("-"))
-    segments = load_segments(args.sxs)
+    segments = split(load_segments(args.sxs), args.split)
+    args.options = dict(o.split("=", 1) for o in args.judge_option)
     if args.only != "perturbations":
         bench_wmt(segments, args, pair)
     if args.only != "wmt":

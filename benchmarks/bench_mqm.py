@@ -7,33 +7,42 @@ and recall of each check against the MQM error annotations of google/wmt-mqm-hum
 
 The MQM files are not in this repository (their size; the licence is the data set's own, CC BY 4.0):
 fetch https://github.com/google/wmt-mqm-human-evaluation and pass the paths, e.g.
-``ted/ende/mqm_ted_ende.tsv``, ``ted/zhen/mqm_ted_zhen.tsv`` (``--source-lang zh --target-lang en``)
-or the newstest files (``newstest2020/ende/mqm_newstest2020_ende.tsv``, ``newstest2021/...``;
-put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path).
+``ted/ende/mqm_ted_ende.tsv``, ``ted/zhen/mqm_ted_zhen.tsv`` (``--source-lang zh --target-lang en``),
+the newstest files (``newstest2020/ende/mqm_newstest2020_ende.tsv``, ``newstest2021/...``) or WMT23's
+side-by-side files, unpacked (``tar xzf generalMT2023/ende/sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz``;
+a segment there is a paragraph; rows of severity ``HOTW-test``, the tool's attention checks, are
+left out); put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path.
 
 Method. A segment is one system's translation of one source sentence (all raters' rows of it
 together). Every segment goes through ``sit check`` (the source and the translation with the
 annotators' ``<v>`` marks taken out). A check *fires* on a segment when it has a finding there. The
 annotators *mark* a segment for a check's category when:
 
-- numbers: a marked error span (in the translation or, for omissions, the source) holds a digit
-  and is short (at most 4 words) or is of a ``Locale convention`` category;
-- untranslated: an error of category ``Accuracy/Untranslated text``;
+- numbers (``--numbers-truth category``, :func:`number_error`): a marked error span (in the
+  translation or, for omissions, the source) holds a digit and is of a ``Locale convention``
+  category of numbers, currency, dates or times, or an omission, or another ``Accuracy`` error
+  (not a gender mismatch) of at most 4 words, or, of any other category, the number itself
+  (``18%``); ``--numbers-truth span``, the first reading: any span with a digit of at most 4 words;
+- untranslated: an error of category ``Accuracy/Untranslated text`` (``Accuracy/Source language
+  fragment`` in the WMT23 files);
 - any other MQM category: an error of that category.
 
 Precision is the share of segments a check fires on that the annotators marked; recall the share
 of marked segments the check fires on. ``--half dev`` takes the talks/documents with an odd
 ``doc_id`` (where the checks were developed), ``--half test`` the even ones (reported), so that
-nothing is tuned to the figures reported.
+nothing is tuned to the figures reported; files whose documents have names, not numbers (WMT23),
+split by the parity of the name's CRC-32.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import re
 import sys
 import tempfile
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,42 +68,97 @@ class Segment:
     examples: dict = field(default_factory=dict)  # truth -> a marked span
 
 
-def read_mqm(paths: list[str], limit: int = 0) -> list[Segment]:
-    """The segments of MQM TSV files (system, doc, doc_id, seg_id, rater, source, target,
-    category, severity[, comment])."""
-    csv.field_size_limit(10 ** 7)
+def read_mqm(paths: list[str], limit: int = 0, numbers: str = "category") -> list[Segment]:
+    """The segments of MQM TSV files: the per-sentence files (system, doc, doc_id, seg_id, rater,
+    source, target, category, severity[, comment]) and the side-by-side files of WMT23
+    (``sxs_mqm_*``: system, doc, docSegId, globalSegId, rater, source, target, category, severity,
+    metadata; a segment is a paragraph)."""
+    csv.field_size_limit(10 ** 9)
     segments: dict[tuple, Segment] = {}
     for path in paths:
         with open(path, encoding="utf-8", newline="") as fh:
             for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
-                key = (path, row["system"], row["doc"], row["seg_id"])
+                if row.get("severity") == "HOTW-test":  # the tool's attention checks, not the system's errors
+                    continue
+                doc = row.get("doc_id") or _doc_number(row["doc"])
+                key = (path, row["system"], row["doc"], row.get("seg_id") or row.get("docSegId"))
                 seg = segments.get(key)
                 if seg is None:
-                    seg = segments[key] = Segment(row["doc_id"], MARK.sub("", row["source"]),
+                    seg = segments[key] = Segment(doc, MARK.sub("", row["source"]),
                                                   MARK.sub("", row["target"]))
-                for truth in _truths(row):
+                spans = _spans(row)
+                for truth in _truths(row, spans, numbers):
                     seg.categories.add(truth)
-                    seg.examples.setdefault(truth, (SPAN.findall(row["target"]) or SPAN.findall(row["source"])
-                                                    or [""])[0])
+                    seg.examples.setdefault(truth, (spans or [""])[0])
                 if limit and len(segments) >= limit:
                     return list(segments.values())
     return list(segments.values())
 
 
-def _truths(row: dict) -> list[str]:
+def _doc_number(doc: str) -> str:
+    """A side-by-side file's document (``news_bbc.124285:en-de``) as a number whose parity splits
+    the documents in two halves: CRC-32 of its name, the same on every machine."""
+    return str(zlib.crc32(doc.encode("utf-8")))
+
+
+def _spans(row: dict) -> list[str]:
+    """The row's marked spans: ``<v>...</v>`` in the target or the source, else (side-by-side
+    files) the metadata's ``marked_text``."""
+    spans = SPAN.findall(row["target"]) + SPAN.findall(row["source"])
+    if not spans and row.get("metadata", "").startswith("{"):
+        marked = json.loads(row["metadata"]).get("marked_text", "").strip()
+        spans = [marked] if marked else []
+    return spans
+
+
+#: MQM categories of a word or a stretch left in the source language (the WMT20-22 schema, and the
+#: WMT23 side-by-side one)
+UNTRANSLATED = ("Accuracy/Untranslated text", "Accuracy/Source language fragment")
+
+
+def _truths(row: dict, spans: list[str], numbers: str = "category") -> list[str]:
     """What a row marks: its category, and the checks' own truths (numbers, untranslated)."""
     category = row["category"].strip()
-    if category in ("No-error", "no-error", ""):
+    if category in ("No-error", "no-error", "", "Found", "Missed"):
         return []
     out = [category]
-    spans = SPAN.findall(row["target"]) + SPAN.findall(row["source"])
-    if any(re.search(r"\d", s) and (len(s.split()) <= 4 or category.startswith("Locale convention"))
-           for s in spans) or category.startswith("Locale convention/Number") \
-            or category.startswith("Locale convention/Currency"):
+    if (number_error if numbers == "category" else _digit_span)(category, spans):
         out.append("numbers")
-    if category == "Accuracy/Untranslated text":
+    if category in UNTRANSLATED:
         out.append("untranslated")
     return out
+
+
+def _digit_span(category: str, spans: list[str]) -> bool:
+    # the first reading (stop 33): any short span with a digit, whatever its category
+    return any(re.search(r"\d", s) and (len(s.split()) <= 4 or category.startswith("Locale convention"))
+               for s in spans) or category.startswith(("Locale convention/Number", "Locale convention/Currency"))
+
+
+#: a span that is a number as written: digits with their separators, signs, symbols and at most a
+#: two-letter abbreviation ("18%", "40000", "£44m", "12:15", "5.25%-5.75%")
+NUMBER_ITSELF = re.compile(r"[^\w]*\d[\d\W_]*(?:[^\W\d_]{1,2}\.?)?[\d\W_]*")
+#: Locale convention categories about how a number, an amount, a date or a time is written (not
+#: the order of a name or an address: "40 Wall Street" -> "Wall Street 40")
+NUMBER_LOCALE = ("Locale convention/Number", "Locale convention/Currency", "Locale convention/Date",
+                 "Locale convention/Time", "Locale convention/Measurement")
+
+
+def number_error(category: str, spans: list[str]) -> bool:
+    """Whether an MQM error is about a number (the default reading, ``--numbers-truth category``):
+    a span with a digit that is of a Locale convention category about numbers, amounts, dates and
+    times; an omission (the number went with it, however long the span); another Accuracy error
+    of at most four words (a changed number; not a Gender Mismatch, which is about the word's
+    gender: "einen 14-Jährigen"); or, of any other category (Punctuation, Spelling, Style), a span
+    that is the number itself (``18%`` for German ``18 %``, ``40000`` for ``40,000``)."""
+    spans = [s.strip() for s in spans if re.search(r"\d", s)]
+    if not spans or category.startswith("Source"):
+        return False
+    if category.startswith(NUMBER_LOCALE) or category.startswith("Accuracy/Omission"):
+        return True
+    if category.startswith("Accuracy/") and category != "Accuracy/Gender Mismatch":
+        return any(len(s.split()) <= 4 for s in spans)
+    return any(NUMBER_ITSELF.fullmatch(s) for s in spans)
 
 
 def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
@@ -175,12 +239,15 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0, help="only the first N segments")
     ap.add_argument("--relation-option", action="append", default=[], metavar="CHECK.KEY=VALUE",
                     help="an option of one check, e.g. numbers.units=true")
+    ap.add_argument("--numbers-truth", choices=("category", "span"), default="category",
+                    help="category: an MQM error about a number (number_error, default); span: any short "
+                         "error span with a digit (the first reading)")
     args = ap.parse_args()
     for path in args.files:
         if not Path(path).is_file():
             sys.exit(f"bench_mqm: {path} is not a file; fetch github.com/google/wmt-mqm-human-evaluation and pass "
                      "the path of an MQM TSV file (see this script's docstring)")
-    segments = read_mqm(args.files, args.limit)
+    segments = read_mqm(args.files, args.limit, args.numbers_truth)
     if args.half != "all":
         odd = 1 if args.half == "dev" else 0
         segments = [s for s in segments if s.doc.isdigit() and int(s.doc) % 2 == odd]

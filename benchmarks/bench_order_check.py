@@ -4,7 +4,11 @@ Clean answers: Apertium eng-spa's translations of the bundled datasets (news, bu
 politics), 400 sentences, in batches of 50 (DeepL's request size) and 10, drawn in 20 random orders. A false alarm is a clean batch called
 suspect (it costs one request per text, nothing wrong is cached either way). Detection: the same
 batches with their answers reversed (the fakes' ``misorder``), and with two neighbouring answers
-swapped (the smallest shuffle). Prints the figures docs/cloud.md quotes.
+swapped (the smallest shuffle). A provider that reorders every batch (reversed, rotated by one,
+neighbours swapped) on sit's own batches (a sentence beside its variants, in batches of 4, 8 and
+50, in 20 orders of the sentences): the batches the check alone passes, and the wrong answers a
+run caches (those before its first doubted batch: after it every batch is one request per text).
+Prints the figures docs/cloud.md quotes.
 
     python3 benchmarks/bench_order_check.py
 """
@@ -53,12 +57,64 @@ def clean_batches(answers: dict[str, str], size: int, *, keep_order: bool = Fals
     return [b for b in batches if len(b[0]) >= 2]
 
 
+def slipped(batches: list, permute) -> tuple[int, int, int]:
+    """What a provider that answers every batch reordered by ``permute`` gets past the check: the
+    batches the check alone lets pass, the wrong answers in them, and the wrong answers a run
+    caches (the batches before the first one doubted: the texts asked alone then show the answers
+    moved, and from then on every batch is sent one text at a time)."""
+    missed = wrong = cached = 0
+    caught = False
+    for texts, answers in batches:
+        moved = permute(answers)
+        bad = sum(m != a for m, a in zip(moved, answers))
+        if bad and not suspect_order(texts, moved):
+            missed += 1
+            wrong += bad
+            cached += 0 if caught else bad
+        caught = caught or bool(bad and suspect_order(texts, moved))
+    return missed, wrong, cached
+
+
+PERMUTATIONS = {"reversed": lambda a: a[::-1], "rotated by one": lambda a: a[1:] + a[:1],
+                "neighbours swapped": lambda a: [a[k ^ 1] if (k ^ 1) < len(a) else a[k] for k in range(len(a))]}
+
+
+def consistent(near: dict[str, str]) -> None:
+    """A provider that answers every batch reordered, on sit's own batches (a sentence beside its
+    variants), in 20 random orders of the sentences: the batches the check alone misses, and the
+    wrong answers a run would cache."""
+    groups = [list(g) for g in _groups(near)]
+    for size in (4, 8, 50):
+        for name, permute in PERMUTATIONS.items():
+            figures = [slipped(clean_batches(dict((t, near[t]) for g in order for t in g), size, keep_order=True), permute)
+                       for order in _orders(groups)]
+            batches = len(clean_batches(near, size, keep_order=True))
+            print(f"every batch of {size} {name}: the check alone passes {sum(f[0] for f in figures)} of "
+                  f"{batches * len(figures)} batches ({sum(f[1] for f in figures)} wrong answers); cached wrong in "
+                  f"{len(figures)} runs of {len(near)} texts: {sum(f[2] for f in figures)}")
+
+
+def _groups(near: dict[str, str]) -> list[list[str]]:
+    """The texts in groups of a sentence and its variants (each group opens with its sentence)."""
+    groups: list[list[str]] = []
+    for text in near:
+        if not groups or text not in variants(groups[-1][0]):
+            groups.append([])
+        groups[-1].append(text)
+    return groups
+
+
+def _orders(groups: list[list[str]]) -> list[list[list[str]]]:
+    return [sorted(groups, key=lambda g: hashlib.sha256(f"{seed}:{g[0]}".encode()).digest()) for seed in range(SEEDS)]
+
+
 def main() -> None:
     lines = [line.strip() for name in ("news.txt", "business.txt", "politics.txt")
              for line in (ROOT / name).read_text(encoding="utf-8").splitlines() if line.strip()]
     answers = dict(zip(lines, apertium(lines)))
     texts = list(dict.fromkeys(v for line in lines for v in variants(line)))
     near = dict(zip(texts, apertium(texts)))
+    consistent(near)
     for size in (50, 10):
         batches = clean_batches(answers, size)
         alarms = sum(bool(suspect_order(t, a)) for t, a in batches)

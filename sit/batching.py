@@ -14,10 +14,12 @@ batch, to this loop, which stays the only writer of the cache. The stage does no
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Sequence
 
 from .cache import MISSING, Store
+from .cacheclaims import POLL, Claims
 from .progress import progress
 
 log = logging.getLogger("sit.batching")
@@ -127,13 +129,19 @@ class BatchJob:
     #: called with the keys and values of the cache hits (once, before any work) and then of each
     #: finished batch, in order, so a caller can start its next stage on them meanwhile
     on_batch: Optional[Callable[[list, list], None]] = None
+    #: whether the keys to compute are claimed in the cache first, so that another run sharing
+    #: it waits for them rather than computing them again (:mod:`sit.cacheclaims`): for stages
+    #: whose answers cost money or minutes (the translators)
+    claim: bool = False
 
 
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     """The value of each distinct key: from the cache, else from ``job.compute`` in batches.
 
     Keys left without a value (a recoverable error under ``strict=False``) are absent from the
-    result. Each finished batch is in the cache before the next batch starts."""
+    result. Each finished batch is in the cache before the next batch starts. With ``job.claim``
+    the keys another run sharing the cache is computing are waited for, not computed again
+    (:mod:`sit.cacheclaims`)."""
     distinct = list(dict.fromkeys(keys))
     hits = job.store.get_many(distinct) if job.store is not None else {}
     decoded = {key: _decoded(job, hits[key]) for key in distinct if key in hits}
@@ -143,6 +151,24 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     todo: list = [key for key in distinct if key not in result]
     if job.on_batch is not None and result:
         job.on_batch(list(result), list(result.values()))
+    claims = Claims(job.store) if job.claim and job.store is not None and todo else None
+    waiting: list = []
+    if claims is not None:
+        todo, waiting = claims.claim(todo)
+    try:
+        if _compute(job, todo, result, claims) and waiting:
+            _await(job, waiting, result, claims)
+        elif waiting:
+            job.stats.failed += len(waiting)
+    finally:
+        if claims is not None:
+            claims.release_all()
+    return result
+
+
+def _compute(job: BatchJob, todo: list, result: dict, claims: Optional[Claims]) -> bool:
+    """Compute ``todo`` in batches into ``result`` (and the cache); False when a recoverable error
+    stopped the work (``strict=False``: the keys left are counted as failed)."""
     batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
     # an engine answers the batches in order, as its workers finish them; else each is computed
     # here when its turn comes
@@ -162,16 +188,40 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
                 job.stats.failed += left
                 job.stats.errors.append(str(exc))
                 log.warning("%s; %d %s(s) left without an answer", exc, left, job.unit)
-                break
+                return False
             done = [(k, v) for k, v in zip(batch, out) if v is not None]
             _save(job, result, done)
+            if claims is not None:
+                claims.release(batch)
             if job.on_batch is not None and done:
                 job.on_batch([k for k, _ in done], [v for _, v in done])
             bar.update(len(batch))
             missing = [k for k, v in zip(batch, out) if v is None]
             if missing:
                 _unanswered(job, missing)
-    return result
+    return True
+
+
+def _await(job: BatchJob, waiting: list, result: dict, claims: Claims) -> None:
+    """Wait for the keys other runs hold, reading each from the cache as it arrives; a key whose
+    claim was released without a value, or went stale, is claimed and computed here."""
+    log.info("%s: %d %s(s) are being computed by another run sharing the cache; waiting for them",
+             job.desc, len(waiting), job.unit)
+    while waiting:
+        found = job.store.get_many(waiting)  # type: ignore[union-attr]
+        arrived = {k: v for k in waiting if k in found and (v := _decoded(job, found[k])) is not MISSING}
+        if arrived:
+            result.update(arrived)
+            job.stats.cache_hits += len(arrived)
+            if job.on_batch is not None:
+                job.on_batch(list(arrived), list(arrived.values()))
+        mine, waiting = claims.claim([k for k in waiting if k not in arrived])
+        if mine and not _compute(job, mine, result, claims):
+            job.stats.failed += len(waiting)
+            return
+        waiting = [k for k in waiting if k not in result]
+        if waiting and not mine:
+            time.sleep(POLL)
 
 
 def _decoded(job: BatchJob, hit: Any) -> Any:

@@ -160,7 +160,7 @@ class Store:
         return f"Store({self.kind}/{self.label}-{self.hash})"
 
     # -- the namespace's row -------------------------------------------------------------------
-    def _ns(self, conn, create: bool) -> Optional[int]:
+    def namespace_id(self, conn, create: bool) -> Optional[int]:
         """This store's namespace id (looked up each time: a prune or a repair may change it)."""
         query = "SELECT id FROM namespaces WHERE kind = ? AND hash = ?"
         row = conn.execute(query, (self.kind, self.hash)).fetchone()
@@ -204,7 +204,7 @@ class Store:
     def _lookup(self, conn, wanted: dict[int, str], columns: str = "h, k, CAST(v AS BLOB)") -> list[tuple]:
         """The rows of ``wanted``'s key hashes in this store, with ``columns`` (``"h, k"``: the keys
         alone, no value read)."""
-        ns = self._ns(conn, create=False)
+        ns = self.namespace_id(conn, create=False)
         if ns is None:
             return []
         marks = ",".join("?" * len(wanted))
@@ -233,7 +233,7 @@ class Store:
         return self.cache.db.read(lambda c: self._count(c), default=0)
 
     def _count(self, conn) -> int:
-        ns = self._ns(conn, create=False)
+        ns = self.namespace_id(conn, create=False)
         return 0 if ns is None else conn.execute("SELECT count(*) FROM entries WHERE ns = ?", (ns,)).fetchone()[0]
 
     def items(self) -> Iterator[tuple[str, Any]]:
@@ -251,7 +251,7 @@ class Store:
             last = page[-1][0]
 
     def _page(self, conn, after: Optional[int]) -> list[tuple]:
-        ns = self._ns(conn, create=False)
+        ns = self.namespace_id(conn, create=False)
         if ns is None:
             return []
         op, after = (">=", -(1 << 63)) if after is None else (">", after)
@@ -298,7 +298,7 @@ class Store:
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
 
         def write(conn) -> int:
-            ns = self._ns(conn, create=True)
+            ns = self.namespace_id(conn, create=True)
             before = conn.total_changes
             conn.executemany(f"{verb} INTO entries (ns, h, k, v, t) VALUES (?, ?, ?, ?, ?)", [(ns, *r) for r in rows])
             return conn.total_changes - before
@@ -313,7 +313,7 @@ class Store:
             raise CacheError(f"{self}: cached values of the wrong shape could not be copied aside: {exc}") from exc
 
         def delete(conn) -> None:
-            ns = self._ns(conn, create=True)
+            ns = self.namespace_id(conn, create=True)
             conn.executemany("DELETE FROM entries WHERE ns = ? AND h = ? AND CAST(v AS BLOB) = ?",
                              [(ns, h, v) for h, _, v in bad])
 

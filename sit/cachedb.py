@@ -8,6 +8,7 @@ survives kill -9 and a power cut). Tables::
     entries(ns, h, k, v, t)   h: a 64-bit hash of the key, UNIQUE (ns, h); k: the key, v: JSON,
                               t: when it was written (unix seconds; ``sit cache prune --older-than``)
     imports(path, size, mtime_ns, entries)            the JSONL files already imported
+    claims(ns, h, owner, pid, host, expires)          keys a run is computing (:mod:`sit.cacheclaims`)
 
 A key whose hash collides with another key's in the same store is simply a miss (the stored key is
 compared on every lookup), so a collision costs a recomputation, never a wrong answer.
@@ -45,6 +46,9 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE UNIQUE INDEX IF NOT EXISTS entries_key ON entries (ns, h);
 CREATE TABLE IF NOT EXISTS imports (
     path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, entries INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS claims (
+    ns INTEGER NOT NULL, h INTEGER NOT NULL, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+    expires REAL NOT NULL, PRIMARY KEY (ns, h));
 """
 _DAMAGE = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _CHUNK = 500  # keys per SELECT ... IN (...)

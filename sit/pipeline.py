@@ -323,13 +323,16 @@ def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[
     the ``target`` language; ``kept``: the reasons of the choices kept from the run already in
     --out (:mod:`sit.rerun`)."""
     from .relations import RunContext, create_relation, parse_relations
-    from .downloads import check_needs, hub_translator
+    from .downloads import check_needs
+    from .stage import declares_needs
+    from .translators import TRANSLATORS
 
     kept = kept or {}
 
-    # every model that is neither here nor fetchable, in one message; a translator that takes no
-    # hub model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
-    translator = None if hub_translator(config.translator) else engine.attach(_translator(config, cache, target))
+    # every model that is neither here nor fetchable, in one message; a translator that declares
+    # no model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
+    first = not declares_needs(TRANSLATORS.get(config.translator))
+    translator = engine.attach(_translator(config, cache, target)) if first else None
     check_needs(config, target)
     translator = translator or engine.attach(_translator(config, cache, target))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
@@ -370,7 +373,8 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         # the relations that look at every translation (length.empty); to the others it is a text
         # left untranslated, which makes no comparison
         answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
-        checked = {r.name: r.check(cases[r.name], translation if r.sees_empty else answered) for r in relations}
+        seen = seen_by(relations, cases, texts)
+        checked = {r.name: r.check(cases[r.name], seen(r, translation if r.sees_empty else answered)) for r in relations}
         merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, untranslated, note, checked
 
@@ -566,6 +570,20 @@ class Prefetch:
         return done
 
 
+def seen_by(relations, cases, texts):
+    """``seen(relation, translation)``: ``translation`` less the texts other relations translated
+    only to read themselves (:meth:`~sit.relations.base.Relation.probes`) and that are no text of
+    the run, so that a relation's probes never reach another relation's check."""
+    probes = {r.name: set(r.probes(cases[r.name])) for r in relations}
+    if not any(probes.values()):
+        return lambda relation, translation: translation
+    run = set(texts).union(*(r.sources(cases[r.name]) for r in relations))
+    hidden = {r.name: set().union(*(p for n, p in probes.items() if n != r.name)) - run - probes[r.name]
+              for r in relations}
+    return lambda relation, translation: ({x: y for x, y in translation.items() if x not in hidden[relation.name]}
+                                          if hidden[relation.name] else translation)
+
+
 def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = None):
     """Translate the sentences and every relation's texts once (those ``early`` has translated
     are taken from it): ({text: translation or None}, how many were left untranslated, the note
@@ -573,6 +591,8 @@ def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = 
     needed = list(texts)
     for r in relations:
         needed.extend(r.sources(cases[r.name]))
+    for r in relations:
+        needed.extend(r.probes(cases[r.name]))
     needed = list(dict.fromkeys(needed))
     done = early.results() if early is not None else {}
     rest = [t for t in needed if t not in done]
@@ -634,9 +654,14 @@ def _translation_rows(ids, texts, cases, translation, pairs, relations) -> list[
                 seen.add(text)
                 rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
                              "translation": translation.get(text)})
-    for r in relations:  # what else a relation had translated (patinv's words alone, say): every text once
+    for r in relations:  # what else a relation had translated (patinv's words alone): every text once
         for text in r.sources(cases[r.name]):
             if text not in seen:
                 seen.add(text)
                 rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
+    for r in relations:  # texts only a relation's own check read (sit's phrases alone)
+        for text in r.probes(cases[r.name]):
+            if text not in seen:
+                seen.add(text)
+                rows.append({"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)})
     return rows

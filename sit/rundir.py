@@ -8,9 +8,10 @@
   run-level figures under their own keys before the timings (sit's ``"teapot": {...}``).
 - ``pairs.jsonl``: one :class:`~sit.records.Pair` per line.
 - ``translations.jsonl``: every text the run translated, once: ``{"text", "translation", "role":
-  "original"|"container"|"perturbed"|"auxiliary", "source_id"}`` (and ``relation`` for the texts a
+  "original"|"container"|"perturbed"|"auxiliary"|"probe", "source_id"}`` (and ``relation`` for the texts a
   relation added; an ``auxiliary`` text, such as a word patinv translated alone, has no
-  ``source_id``); ``translation`` is null where the translator failed.
+  ``source_id``, and neither has a ``probe``, a text only its relation's check read, such as a
+  substitute's phrase ``sit`` translated alone); ``translation`` is null where the translator failed.
 - ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
   findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).

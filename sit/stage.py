@@ -8,8 +8,9 @@ cache (``valid``, ``encode``, ``decode`` given to :meth:`Stage.batch_job`).
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from .batching import BatchJob, BatchStats, Counted, remote
 from .errors import ModelError
@@ -29,7 +30,60 @@ def weights_stamp(model: Any) -> str:
     return ""
 
 
-class Stage(Counted):
+@dataclass(frozen=True)
+class Need:
+    """One model or piece of data a stage needs, declared by the stage (:meth:`Declares.needs`):
+    ``part`` (``translator``, ``mlm``, ``parser``, ``spacy``, ``wordnet``: what ``sit download
+    --only`` names), what it is, whether the run cannot go without it, where it would load from
+    (``local``; ``hub``: fetchable from its source, a model hub, a package index or a data index;
+    None: nowhere), why, the command that fetches it (``sit download ...``, filled in by
+    :mod:`sit.downloads`), how it is fetched (``hf``, ``stanza``, ``pip``, ``wordnet``) and what
+    (a hub id, a language, pip's arguments)."""
+
+    part: str
+    what: str
+    required: bool
+    where: Optional[str]
+    why: str
+    fix: str = ""
+    fetch: str = ""
+    spec: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Need":
+        return cls(**d)
+
+
+class Declares:
+    """What a component (a stage, a relation) declares of the models and data it loads, so that
+    ``sit download`` and the run's missing-model check read them from the component itself."""
+
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list[Need]:
+        """The models and data an instance built for these languages (and ``model``: its
+        ``--model``, ``--mlm-model`` or ``--parser-model``) would load, each with where it would
+        load from; worked out without building it or loading anything. None by default."""
+        return []
+
+    @classmethod
+    def fetch(cls, need: Need, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        """Fetch ``need`` (one of :meth:`needs`'s) where a run loads it from; where its files are.
+        By default the kinds sit knows how to fetch (:func:`sit.downloads.fetch_data`); a stage
+        whose model loads through its own code overrides this and loads it."""
+        from .downloads import fetch_data
+
+        return fetch_data(need)
+
+
+def declares_needs(component: type) -> bool:
+    """Whether ``component`` declares models or data of its own (overrides :meth:`Declares.needs`)."""
+    return getattr(component.needs, "__func__", None) is not Declares.needs.__func__
+
+
+class Stage(Declares, Counted):
     """One cached, batched stage. Subclasses set :attr:`name`, :attr:`kind` (the cache's kind of
     entry), :attr:`verb` and :attr:`unit` (the progress bar: ``parse (spacy)``, 12 text/s) and
     fill the hooks their face names."""

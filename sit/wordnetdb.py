@@ -7,6 +7,7 @@ process). Paths resolve when called, from arguments or environment variables.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import re
 import shutil
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import Optional
 
 from . import hints
-from .errors import MissingDependencyError
+from .errors import MissingDependencyError, ModelError
+from .stage import Need
 
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's
@@ -104,12 +106,75 @@ def wordnet_root(root: Optional[str] = None) -> str:
                 return str(Path(str(nltk_module("nltk.data").find("corpora/wordnet"))).parent.parent)
             except LookupError:
                 break
+    if _complete(data_dir() / "nltk_data"):  # fetched by `sit download`, or prepared before
+        return str(data_dir() / "nltk_data")
     for d in WORDNET_SYSTEM_DIRS:
         if all((Path(d) / f).exists() for f in WORDNET_FILES):
             return str(_prepare_nltk_wordnet(Path(d), data_dir() / "nltk_data"))
     raise MissingDependencyError(
         f"WordNet is not installed; install it with `{hints.WORDNET}` (offline) or `{hints.WORDNET_NLTK}`"
     )
+
+
+def _complete(root: Path) -> bool:
+    return all((root / "corpora" / "wordnet" / f).is_file() for f in WORDNET_FILES + ("lexnames",))
+
+
+def _installed(system_dirs: tuple[str, ...]) -> tuple[Optional[str], str]:
+    """Where WordNet is without fetching: (``local``, the NLTK data folder holding it), (``system``,
+    a folder of Debian's files to copy), or (None, "")."""
+    for d in nltk_data_dirs():
+        if (Path(d) / "corpora" / "wordnet").is_dir() or (Path(d) / "corpora" / "wordnet.zip").is_file():
+            return "local", d
+    if _complete(data_dir() / "nltk_data"):
+        return "local", str(data_dir() / "nltk_data")
+    for d in system_dirs:
+        if all((Path(d) / f).exists() for f in WORDNET_FILES):
+            return "system", d
+    return None, ""
+
+
+def wordnet_need(*, required: bool = True, system_dirs: tuple[str, ...] = WORDNET_SYSTEM_DIRS) -> Need:
+    """WordNet as a :class:`~sit.stage.Need`: here (NLTK's data, or a copy sit made), Debian's files
+    to copy, or fetchable with NLTK's downloader (``hub``) where NLTK is installed."""
+    what = "WordNet (NLTK's data)"
+    where, folder = _installed(system_dirs)
+    if where == "local":
+        return Need("wordnet", what, required, "local", f"in {folder}", fetch="wordnet")
+    if where == "system":
+        return Need("wordnet", what, required, "hub", f"Debian's WordNet in {folder} is copied into "
+                    f"{data_dir() / 'nltk_data'}", fetch="wordnet")
+    if importlib.util.find_spec("nltk") is None:
+        return Need("wordnet", what, required, None, f"NLTK is not installed ({hints.pip('nltk')})", fetch="wordnet")
+    return Need("wordnet", what, required, "hub", f"NLTK's downloader fetches it into {data_dir() / 'nltk_data'}",
+                fetch="wordnet")
+
+
+def fetch_wordnet(*, url: Optional[str] = None, system_dirs: tuple[str, ...] = WORDNET_SYSTEM_DIRS) -> tuple[str, bool]:
+    """WordNet where sit reads it: (the NLTK data folder, whether it was fetched now). Debian's
+    files are copied (:func:`wordnet_root`); with neither them nor NLTK's data, NLTK's downloader
+    fetches ``wordnet`` (unpacked) into ``$SIT_DATA_DIR/nltk_data`` from its index (``url``, else
+    ``$NLTK_DOWNLOAD_URL``, else NLTK's own)."""
+    where, folder = _installed(system_dirs)
+    if where == "local":
+        return folder, False
+    target = data_dir() / "nltk_data"
+    if where == "system":
+        return str(_prepare_nltk_wordnet(Path(folder), target)), True
+    downloader = nltk_module("nltk.downloader").Downloader(server_index_url=url or os.environ.get("NLTK_DOWNLOAD_URL")
+                                                           or None)
+    index = downloader.url
+    try:
+        downloader.download("wordnet", download_dir=str(target), quiet=True, raise_on_error=True, extract=True)
+    except Exception as exc:  # the index or the file unreachable, a file that fails its checksum ...
+        said = " ".join(str(exc).split())[:160]
+        raise ModelError(f"NLTK's downloader could not fetch WordNet from {index} ({type(exc).__name__}: "
+                         f"{said}); run the same command again where it is reachable, or `{hints.WORDNET}`"
+                         ) from exc
+    if not _complete(target):
+        raise ModelError(f"NLTK's downloader fetched no complete WordNet into {target} (from {index}); "
+                         f"install it with `{hints.WORDNET}`")
+    return str(target), True
 
 
 def wordnet_version(root: Optional[str | os.PathLike] = None) -> str:

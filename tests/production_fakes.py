@@ -267,7 +267,8 @@ class AnyFaultTranslator(DictTranslator):
 
 def run_all(translator: str, texts: list[str], tmp, relations=("all",)):
     """``--relation all`` (WordNet substitutes) over ``texts`` with the registered ``translator``:
-    (issues, {text: translation} of every text the run translated)."""
+    (issues, {text: translation} of every text the run translated, but the probes that only their
+    relation's check reads: ``Relation.probes``)."""
     import json
     from pathlib import Path
 
@@ -281,7 +282,9 @@ def run_all(translator: str, texts: list[str], tmp, relations=("all",)):
                        progress=False, report_formats=("text",), jobs=1)
     result = run(config)
     rows = [json.loads(line) for line in (result.run_dir / "translations.jsonl").read_text().splitlines()]
-    return result.issues, {r["text"]: r["translation"] for r in rows if r["translation"] is not None}
+    # a probe (sit's phrase alone) is read by its relation's check only, by design no text of the run
+    return result.issues, {r["text"]: r["translation"] for r in rows
+                           if r["translation"] is not None and r.get("role") != "probe"}
 
 
 def named_recall(issues: list, asked) -> dict[str, tuple[int, int]]:

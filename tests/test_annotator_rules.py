@@ -11,8 +11,8 @@ from sit.relations import RunContext
 from sit.relations.language import LanguageRelation
 from sit.relations.numbers import NumbersRelation
 from sit.relations.every import Origin
-from sit.textcheck.numbers import naming_number, numbers_of, scaled, spelled, ungrouped_in
-from sit.textcheck.untranslated import copied_runs, copied_words, written_as
+from sit.textcheck.numbers import misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
+from sit.textcheck.untranslated import calendar_words, copied_runs, copied_words, foreign_script_runs, written_as
 
 
 def _numbers(source, translation, target="es", source_lang="en", **options):
@@ -79,3 +79,98 @@ def test_the_language_relation_reports_copied_stretches():
     found = LanguageRelation(ctx).check([], {source: "Und this is just one example dafür, wie es geht."}).issues
     assert [(i.kind, i.pair.source_id, i.evidence.get("runs")) for i in found] == \
         [("copied", 3, ["this is just one example"])]
+
+
+# stop 40: what the WMT23 side-by-side MQM files showed (docs/precision.md, "Stop 40")
+
+def test_a_month_the_source_writes_with_digits_may_be_named():
+    # CLDR's Chinese month names are "2月"; English names it "February" (Babel for both sides)
+    assert _numbers("2月10日，中国理财网发布名单。", "On February 10, the network released a list.",
+                    target="en", source_lang="zh") == {}
+    assert _numbers("于9 月在该国死亡。", "died there in September.", target="en", source_lang="zh") == {}
+    assert _numbers("2月10日发布。", "Am 10. Feb. veröffentlicht.", target="de", source_lang="zh") == {}
+    # another month, or no month at all, is still a missing number
+    assert _numbers("2月10日发布。", "Released on March 10.", target="en", source_lang="zh") == {"missing": ["2"]}
+    assert _numbers("他买了2本书。", "He bought February books.", target="en", source_lang="zh") == {"missing": ["2"]}
+    iso = "2023-02-11 13:09:10 来源"
+    assert [month_of(iso, n, "zh") for n in numbers_of(iso, "zh")] == [0, 2, 0, 0, 0, 0]
+    assert _numbers(iso, "February 11, 2023, 13:09:10 Source", target="en", source_lang="zh") == {}
+    assert month_named(5, "le 3 mai", "fr") and month_named(5, "Mai 2023", "fr") and not month_named(5, "you may", "en")
+
+
+def test_ranges_ordinals_codes_and_approximate_units():
+    assert _numbers("可达1200万至1400万人次", "could reach 12 to 14 million visitors", target="en", source_lang="zh") == {}
+    assert _numbers("可达138亿至143亿新元", "could reach S$13.8 to S$14.3 billion", target="en", source_lang="zh") == {}
+    assert _numbers("可达1200万至1400万人次", "could reach 12 to 14 visitors", target="en", source_lang="zh") == \
+        {"missing": ["1200", "1400"]}
+    assert numbers_of("500余万的缺口", "zh")[0].value == Decimal(5 * 10 ** 6)
+    assert _numbers("尚有500余万的供给缺口", "a gap of over 5 million", target="en", source_lang="zh") == {}
+    assert _numbers("已是第5度出现", "it was the fifth time", target="en", source_lang="zh") == {}
+    assert _numbers("Er kam zum 5. Mal.", "He came for the fifth time.", target="en", source_lang="de") == {}
+    assert _numbers("杉杉股份（600884.SH）上市", "Shanshan (600884.SH) went public", target="en", source_lang="zh") == {}
+    assert _numbers("The code 00123 stays.", "El código 00123 se queda.") == {}  # zero-padded: no format error
+    assert _numbers("The dose was 22.5 mg.", "La dosis fue de 22.5 mg.") == {"format": ["22.5"]}
+
+
+def test_source_script_left_in_a_target_written_in_another():
+    assert foreign_script_runs("据经济观察网报道", "According to 经济观察网, prices rose", "en") == ["经济观察网"]
+    assert foreign_script_runs("据经济观察网报道", "According to Jingji Guancha", "en") == []
+    assert foreign_script_runs("The iPhone 据说", "iPhone 据说", "zh") == []  # Latin and the target's own script
+    assert foreign_script_runs("Москва", "Москва", "ru") == [] and foreign_script_runs("Привет мир", "Hallo мир", "de") == ["мир"]
+    ctx = RunContext(None, "zh", "en")
+    source = "经济观察网－专业财经新闻网站"
+    ctx.origins = {source: Origin(2)}
+    found = LanguageRelation(ctx).check([], {source: "经济观察网 - Professional financial news website"}).issues
+    assert [(i.kind, i.pair.source_id, i.evidence.get("script")) for i in found] == [("copied", 2, ["经济观察网"])]
+
+
+def test_day_and_month_names_of_the_source_left_in_the_translation():
+    assert calendar_words("in a statement shared on Friday", "in einer am Friday geteilten Erklärung", "en", "de") == ["Friday"]
+    assert calendar_words("shared on Friday", "am Freitag geteilt", "en", "de") == []
+    assert calendar_words("in April", "im April", "en", "de") == []  # German names it so too
+    assert calendar_words("Sherwood told Soccer Saturday.", "sagte Sherwood Soccer Saturday.", "en", "de") == []
+    assert calendar_words("It was Black Friday.", "Es war Black Friday.", "en", "de") == []  # names
+    assert calendar_words("On Friday, he left.", "Am Friday ging er.", "en", "de") == ["Friday"]
+    assert calendar_words("on Friday", "am Friday", "en", "xx") == []  # a target CLDR does not know
+    ctx = RunContext(None, "en", "de")
+    source = "In a statement shared on Friday with the Times, a spokesman said so."
+    ctx.origins = {source: Origin(4)}
+    found = LanguageRelation(ctx).check([], {source: "In einer am Friday geteilten Erklärung sagte ein Sprecher das."}).issues
+    assert [(i.kind, i.evidence.get("calendar")) for i in found] == [("copied", ["Friday"])]
+
+
+def test_a_stretch_with_two_source_function_words_is_copied_but_not_a_name():
+    assert copied_runs("to play Gallant to the Republicans now", "von Gallant to the Republicans auszuspielen",
+                       "en", "de") == ["Gallant to the Republicans"]
+    assert copied_runs("The Department of Homeland Security has hired", "Das Department of Homeland Security hat",
+                       "en", "de") == []  # one such word inside a name
+    assert copied_runs("at the high school in Texas", "an der High School in Texas", "en", "de") == []
+    assert copied_runs("at the high school in Texas", "an der high school in Texas", "en", "de") == ["high school in Texas"]
+
+
+def test_a_percent_sign_spaced_the_way_cldr_writes_the_target():
+    # CLDR (Babel): German and Spanish "18 %", English "18%"; a narrow no-break space counts as one
+    assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18% an.", target="de") == {"format": ["18"]}
+    assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18\u202f% an.", target="de") == {}
+    assert _numbers("增长8.6%", "grew 8.6 %", target="en", source_lang="zh") == {"format": ["8.6"]}
+    assert _numbers("增长8.6%", "grew 8.6%", target="en", source_lang="zh") == {}
+    assert _numbers("It rose 18% in May.", "Es stieg im Mai um 18 Prozent an.", target="de") == {}
+    n = numbers_of("rose 18%")[0]
+    assert misspaced_percent(n, "stieg um 18%", "de") == "18 %" and misspaced_percent(n, "%18 arttı", "tr") == ""
+
+
+def test_a_currency_kept_by_the_unit_word_of_its_cldr_name():
+    # CLDR's German names: "Britisches Pfund", "US-Dollar"; the unit is the last word there
+    assert _numbers("fake claims totalling £52,000", "gefälschte Abrechnungen über 52.000 Pfund", target="de") == {}
+    assert _numbers("it cost $50", "es kostete 50 Dollar", target="de") == {}
+    assert _numbers("fake claims totalling £52,000", "gefälschte Abrechnungen über 52.000 Euro", target="de") == \
+        {"currency": ["£52,000"]}
+
+
+def test_chinese_units_in_a_row_multiply():
+    assert [n.value for n in numbers_of("约26万亿元，3千万人", "zh")] == [Decimal(26 * 10 ** 12), Decimal(3 * 10 ** 7)]
+    assert _numbers("规模约26万亿元", "assets of about 26 trillion yuan", target="en", source_lang="zh") == {}
+    # a thousand times less: 26 stands, but not as 26 trillion is written
+    assert _numbers("规模约26万亿元", "assets of about 26 billion yuan", target="en", source_lang="zh") == \
+        {"format": ["26"]}
+    assert _numbers("规模约26万亿元", "assets of about 26,000,000,000,000 yuan", target="en", source_lang="zh") == {}

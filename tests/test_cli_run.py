@@ -138,6 +138,8 @@ def test_list_shows_every_registry():
     out = sit("list").stdout
     for name in ("politics", "apertium", "marian", "baidu", "wordnet", "mlm", "character_swap", "spacy", "stanza", "chrf"):
         assert name in out
+    judges = out[out.index("judges:"):out.index("scorers:")]
+    assert "  use " in judges and "  gemba-mqm " in judges
 
 
 @requires_apertium

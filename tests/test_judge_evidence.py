@@ -3,6 +3,8 @@ negations and names a translation keeps of its source, on hand-made sentences.""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from sit.judge.evidence import distances, negations, worse_by_evidence
@@ -32,3 +34,24 @@ def test_counts_and_what_is_not_checked():
     assert negations("I don't know and I can't say.", "en") == 2
     assert worse_by_evidence(SOURCE, GOOD, GOOD + " ", "en", "es") == ("", "")
     assert worse_by_evidence(SOURCE, GOOD, "La canciller firmó.", "en", "es", checks=()) == ("", "")
+
+
+def test_the_model_features_change_sign_when_the_translations_swap():
+    from sit.judge.features import FEATURES, differences
+
+    short = "La canciller Merkel no firmó los contratos."
+    ab = differences(GOOD, short, 0.8, 0.6)
+    ba = differences(short, GOOD, 0.6, 0.8)
+    assert set(ab) == set(FEATURES) and all(ab[f] == pytest.approx(-ba[f]) for f in FEATURES)
+    # b is further from the source and shorter (by its characters): a's badness minus b's is
+    # negative on each
+    assert ab["encoder"] == pytest.approx(-0.2) and ab["shorter"] == pytest.approx(math.log(len(short) / len(GOOD)))
+
+
+def test_a_loop_is_an_ngram_repeated_beyond_the_source():
+    from sit.judge.features import loops
+
+    assert loops(SOURCE, "La canciller Merkel no firmó los contratos contratos contratos contratos.")
+    assert loops(SOURCE, "La canciller Merkel no firmó, no firmó, no firmó, no firmó los contratos.")
+    assert not loops(SOURCE, GOOD) and not loops(SOURCE, "La canciller no no firmó.")  # twice is no loop
+    assert not loops("Go, go, go, go!", "¡Vamos, vamos, vamos, vamos!")  # no more than the source

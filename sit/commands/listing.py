@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-SECTIONS = ("datasets", "translators", "relations", "perturbers", "parsers", "engines", "scorers", "formats")
+SECTIONS = ("datasets", "translators", "relations", "perturbers", "parsers", "engines", "judges", "scorers", "formats")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -14,13 +14,14 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _registries() -> dict:
     from ..engine import ENGINES
     from ..formats import WRITERS
+    from ..judge import JUDGES
     from ..parse import PARSERS
     from ..perturb import PERTURBERS
     from ..relations import RELATIONS
     from ..translators import TRANSLATORS
 
     return {"translators": TRANSLATORS, "relations": RELATIONS, "perturbers": PERTURBERS, "parsers": PARSERS,
-            "engines": ENGINES, "formats": WRITERS}
+            "engines": ENGINES, "judges": JUDGES, "formats": WRITERS}
 
 
 def _rows(name: str, registries: dict) -> list[tuple[str, str]]:

@@ -20,9 +20,8 @@ DEFAULT_JUDGE = "use"
 JUDGES = Registry(
     "judge",
     {
-        "use": Entry("sit.judge.encoder:EncoderJudge", hints.JUDGE,
-                     "multilingual Universal Sentence Encoder v3, offline: the translation further from its source "
-                     "is worse"),
+        "use": Entry("sit.judge.encoder:UseJudge", hints.JUDGE,
+                     "offline: multilingual Universal Sentence Encoder v3, sit's checks and a fitted model"),
         "gemba-mqm": Entry("sit.judge.gemba:GembaJudge", hints.REQUESTS,
                            "GEMBA-MQM through any OpenAI-compatible endpoint (--judge-option model=NAME required)"),
     },

@@ -23,7 +23,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--judge", default=DEFAULT_JUDGE, metavar="NAME",
                    help=f"which judge (default {DEFAULT_JUDGE}, offline; gemba-mqm asks an OpenAI-compatible endpoint)")
     p.add_argument("--judge-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="an option of the judge (gemba-mqm: model=NAME; use: tie_below=0.01)")
+                   help="an option of the judge (gemba-mqm: model=NAME; use: tie_below=0.2, decide=encoder, checks=none)")
     p.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here instead of standard output ('-')")
     p.add_argument("--cache-dir", help="where verdicts are cached (default: sit's cache, $SIT_CACHE_DIR)")
     p.add_argument("--no-cache", action="store_true", help="judge every pair again, caching nothing")

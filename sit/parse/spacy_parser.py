@@ -29,6 +29,13 @@ def doc_to_tree(doc) -> Tree:
 class SpacyParser(Parser):
     name = "spacy"
 
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
+        """The target language's spaCy pipeline (``--parser-model``: that one)."""
+        from ..spacymodels import spacy_need
+
+        return [spacy_need(target_lang, model)]
+
     def __init__(self, lang: str, *, model: Optional[str] = None, **kwargs):
         super().__init__(lang, model=model or find_spacy_model(lang), **kwargs)
         if self.model is None:

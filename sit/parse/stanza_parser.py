@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..errors import MissingDependencyError, ModelError
 from ..records import Tree
+from ..stage import Need
 from .base import Parser, segment_chinese
 
 log = logging.getLogger("sit.parse")
@@ -149,10 +150,33 @@ def download_stanza(lang: str, model_dir: Optional[str] = None) -> Path:
     return target
 
 
+def stanza_need(lang: str, model_dir: Optional[str] = None) -> Need:
+    """Stanza's models for parsing ``lang`` as a :class:`~sit.stage.Need`: here, fetchable, or nowhere."""
+    what = f"Stanza's {stanza_code(lang)} parser models"
+    if stanza_models_present(lang, model_dir):
+        return Need("parser", what, True, "local", f"in {stanza_dir(model_dir, lang)}", fetch="stanza", spec=lang)
+    ok, why = stanza_fetchable(lang)
+    if ok:
+        return Need("parser", what, True, "hub", why, fetch="stanza", spec=lang)
+    return Need("parser", what, True, None, f"not in {stanza_dir(model_dir, lang)} ({why})", fetch="stanza", spec=lang)
+
+
 class StanzaParser(Parser):
     name = "stanza"
     uses_gpu = True  # an engine gives its workers --gpus-per-worker
     batch_size = 32
+
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list[Need]:
+        """Stanza's models for the target language (``--parser-model``: in that directory)."""
+        return [stanza_need(target_lang, model)]
+
+    @classmethod
+    def fetch(cls, need: Need, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        """Stanza's models, by Stanza's own ``stanza.download``; where they are."""
+        if stanza_models_present(target_lang, model):
+            return str(stanza_dir(model, target_lang))
+        return str(download_stanza(target_lang, model))
 
     def __init__(self, lang: str, *, model: Optional[str] = None, device: Optional[str] = None, **kwargs):
         from ..devices import resolve_device

@@ -51,6 +51,27 @@ class MaskedLMPerturber(SubstitutionPerturber):
     option_specs = (Option("model", str, DEFAULT_MLM, "masked LM for --perturber mlm (directory or hub id; the SIT "
                            "paper used bert-large-uncased)", run_wide=True, flag="--mlm-model", setting="mlm_model"),)
 
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
+        """The English tagger, and the masked LM (``--mlm-model``) with where it would load from."""
+        from ..hub import hf_model_location
+        from ..stage import Need
+
+        name = model or DEFAULT_MLM
+        where, why = hf_model_location(name)
+        return [*super().needs(source_lang, target_lang), Need("mlm", f"the masked LM {name}", True, where, why,
+                                                               fetch="hf", spec=name)]
+
+    @classmethod
+    def fetch(cls, need, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        """The masked LM loaded as a run loads it (which downloads what is missing); where it is."""
+        if need.fetch != "hf":
+            return super().fetch(need, source_lang, target_lang, model)
+        from ..downloads import hf_location
+
+        cls(model=need.spec, device="cpu").load()
+        return hf_location(need.spec)
+
     def __init__(
         self,
         *,

@@ -114,6 +114,14 @@ class SubstitutionPerturber(Perturber):
     ``min_naturalness``: :mod:`sit.perturb.naturalness`) by the implementations that run them."""
 
     deterministic = True
+
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
+        """The English spaCy pipeline that tags the sentences (:class:`Tagger`)."""
+        from ..spacymodels import spacy_need
+
+        return [spacy_need("en")]
+
     uses_gpu = True  # the masked LM and the sentence encoder: an engine gives workers --gpus-per-worker
     #: the quality stage's checks, in order (:data:`sit.perturb.constraints.CONSTRAINTS`); a
     #: subclass may add its own (docs/plugins.md)

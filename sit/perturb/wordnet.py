@@ -117,6 +117,13 @@ class WordNetPerturber(SubstitutionPerturber):
     #: the shared checks and those of natural substitutes (:mod:`sit.perturb.naturalness`)
     quality_checks = CONSTRAINTS + WORDNET_CONSTRAINTS
 
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
+        """The English tagger, and WordNet."""
+        from ..wordnetdb import wordnet_need
+
+        return [*super().needs(source_lang, target_lang), wordnet_need()]
+
     def __init__(
         self,
         *,

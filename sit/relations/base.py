@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair, RelationCounts
 from ..runmeta import FigureTable, RelationTold, plain_figures
+from ..stage import Declares
 
 
 @dataclass
@@ -118,7 +119,7 @@ class RunContext:
         return [self._docs[t] for t in texts]
 
 
-class Relation:
+class Relation(Declares):
     """One metamorphic relation. Subclasses set ``name``, declare how their findings are told
     (``title``, ``kinds``, ``sides``) and implement :meth:`cases` and :meth:`check`; the conductor
     and the reports read only these declarations, never a relation's name."""
@@ -184,6 +185,13 @@ class Relation:
     def sources(self, cases: Sequence[Pair]) -> list[str]:
         """Every source text the check needs translated (the pipeline adds the sentences)."""
         return [t for p in cases for t in (p.original, p.perturbed)]
+
+    def probes(self, cases: Sequence[Pair]) -> list[str]:
+        """Texts the check reads translated that are no texts of the run (``sit``'s phrases alone):
+        translated with the others, listed in ``translations.jsonl`` (role ``probe``), and
+        shown to no other relation's check, so that the single-translation checks never judge
+        them."""
+        return []
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         raise NotImplementedError

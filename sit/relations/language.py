@@ -8,7 +8,9 @@ Findings: ``untranslated`` (the source came back as it was, with a word far more
 source language than in the target: :func:`sit.textcheck.untranslated.returned_words`),
 ``wrong_language`` (the identifier gives another language at least ``confidence`` probability and
 the target language less than ``1 - confidence``, on translations of at least ``min_words``
-words), ``copied`` (source words copied verbatim, or a stretch of three or more source words; on a
+words), ``copied`` (source words copied verbatim, a stretch of three or more source words, source text
+in a script the target language is not written in, ``script``, or the source language's CLDR name
+of a day or a month, ``calendar``; on a
 variant, only words the sentence itself writes in lower case: a ``sit`` substitute left as it was
 is ``sit.untranslated``'s, a word lower-cased by ``case`` is ``case``'s).
 """
@@ -21,7 +23,8 @@ from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE
-from ..textcheck.untranslated import SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, copied_runs, copied_words, returned_words
+from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
+                                      copied_words, foreign_script_runs, returned_words)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 
@@ -101,10 +104,13 @@ class LanguageRelation(Relation):
             own = set(COPY_CANDIDATE.findall(origin.pair.original))
             words = [w for w in words if w in own]
         runs = copied_runs(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf)
-        if not words and not runs:
+        more = {"runs": runs, "script": foreign_script_runs(_untokened(text), _untokened(y), target),
+                "calendar": calendar_words(_untokened(text), _untokened(y), source, target)}
+        more = {key: found for key, found in more.items() if found}
+        if not words and not more:
             return []
-        return [text_issue(self.name, text, y, origin, "copied", len(words) + len(runs),
-                           {"words": words, **({"runs": runs} if runs else {})})]
+        return [text_issue(self.name, text, y, origin, "copied", len(words) + sum(map(len, more.values())),
+                           {"words": words, **more})]
 
 
 def _untokened(text: str) -> str:

@@ -26,9 +26,9 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import normalized
-from ..textcheck.numbers import (changed_number, converted_unit, currency_kept, find, metric_target, naming_number,
-                                numbers_of, scaled, spelled, target_forms,
-                                to_convert, ungrouped, ungrouped_in)
+from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
+                                 misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, target_forms,
+                                 to_convert, ungrouped, ungrouped_in)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 
@@ -99,23 +99,27 @@ class NumbersRelation(Relation):
         target = self.ctx.target_lang
         by_kind: dict[str, list[dict]] = {}
         for number in numbers_of(text, self.ctx.source_lang):
-            forms = target_forms(number, target)
+            forms = expected = target_forms(number, target)
             if any(find(f, y) for f in forms):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
+                if not kind and misspaced_percent(number, y, target):  # CLDR: German 18 %, English 18%
+                    kind, expected = "format", (misspaced_percent(number, y, target),)
                 if not kind and ungrouped(number, y, target) and not naming_number(text, number):
                     kind = "grouping"  # 40000 where the target writes 40,000
                 if not kind and self.units and to_convert(text, number) and metric_target(target):
                     kind = "unit"  # 15 feet -> 15 Fuß: annotators ask for metres
-            elif number.text not in forms and find(number.text, y):
-                kind = "" if naming_number(text, number) else "format"  # a version stays as written
+            elif number.text not in forms and find(number.text, y) and not scaled(number, y, target):
+                # a version stays as written, and so does a zero-padded number (CLDR writes no
+                # leading zero: 09 is a clock's or a calendar's field, or a code)
+                kind = "" if naming_number(text, number) or _zero_padded(number) else "format"
             elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
-                  or converted_unit(text, number)):
-                kind = ""  # written in words, a Roman numeral, or a converted imperial quantity
+                  or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)):
+                kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name
             else:
                 kind = "missing"
             if kind:
                 by_kind.setdefault(kind, []).append(
-                    {"number": (number.currency or "") + number.text, "expected": list(forms)})
+                    {"number": (number.currency or "") + number.text, "expected": list(expected)})
         seen = {item["expected"][0] for item in by_kind.get("grouping", ())}
         for digits, grouped in ungrouped_in(y, text, target):  # a number the source writes otherwise (两万)
             if grouped not in seen:
@@ -147,3 +151,14 @@ def _replacements(text: str, old: str, new: str) -> list[str]:
 
 
 __all__ = ["NumbersRelation"]
+
+
+def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: str) -> bool:
+    """Whether ``number`` is a month the source writes with digits (CLDR: ``2月``) and ``y`` names
+    it in words of the target language (``February``)."""
+    month = month_of(text, number, source_lang)
+    return bool(month) and month_named(month, y, target_lang)
+
+
+def _zero_padded(number: Number) -> bool:
+    return len(number.text) > 1 and number.text.startswith("0") and number.text[1].isdigit()

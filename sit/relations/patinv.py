@@ -103,6 +103,13 @@ class PatInvRelation(Relation):
     kind = "same-translation"
     uses = frozenset({"perturber"})
 
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
+        """WordNet: the meaning of each substitution is checked in it, whichever perturber made it."""
+        from ..wordnetdb import wordnet_need
+
+        return [wordnet_need()]
+
     def __init__(self, ctx, *, substitute: bool = True, remove: bool = True, words: str = "contrast",
                  alone: bool = True):
         super().__init__(ctx)

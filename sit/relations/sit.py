@@ -5,7 +5,10 @@ Cases are the run's substitution pairs; both translations are parsed in the targ
 compared by relation counts (:mod:`sit.distance`). With ``surface`` (the default), a pair is a
 structure finding only if the translations also differ on the surface beyond the substitute's own
 translation and agreement (:func:`sit.distance.surface_change`): parallel translations that the
-parser labels differently are parser noise, counted as ``parallel``. A substitute the translator left as it was
+parser labels differently are parser noise, counted as ``parallel``. With ``phrases`` (the default),
+nor is a difference that the substitute's own phrase, translated alone on both sides, explains
+("ministros de asuntos exteriores" / "embajadores extranjeros": :mod:`sit.relations.phrases`),
+counted as ``phrase``. A substitute the translator left as it was
 (the word itself in the translation where the original's translation did not have it, and no
 word of the target language by its frequencies there and in the source language: option
 ``untranslated``, :func:`target_language_word`) is an ``untranslated_substitute`` finding (the
@@ -16,6 +19,7 @@ structure violations, so they never take a place in the structure ranking.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
@@ -36,7 +40,15 @@ SUCCESS_RULE = ("TEAPOT's rule: a perturbation succeeds when s_src / s_tgt > 1, 
 
 #: cases a check compares at a time (their trees and comparisons held, then let go)
 WINDOW = 2000
+
 from .base import Checked, Relation
+from .phrases import Phrase, explained, nmod_before, source_phrase
+
+
+def _phrase_key(pair: Pair) -> str:
+    """A case's key in the phrase cache: the two sentences and where the word stands."""
+    e = pair.edit
+    return json.dumps([pair.original, pair.perturbed, e.level, e.position, e.char_start, e.char_end])
 
 
 class SitRelation(Relation):
@@ -59,11 +71,13 @@ class SitRelation(Relation):
     translates_substitutions = True  # its cases are the run's substitution pairs
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True,
-                 untranslated: str = "source-ratio"):
+                 untranslated: str = "source-ratio", phrases: bool = True):
         super().__init__(ctx)
         from ..validate import check_bool
 
         self.surface = check_bool(surface, "sit.surface")
+        self.phrases = check_bool(phrases, "sit.phrases")
+        self._phrase: dict[tuple[str, str], Optional[Phrase]] = {}  # (original, perturbed) -> its phrase
         if untranslated not in UNTRANSLATED_RULES:
             raise ConfigError(f"unknown sit.untranslated rule {untranslated!r}; choose one of: "
                               f"{', '.join(UNTRANSLATED_RULES)}")
@@ -77,15 +91,53 @@ class SitRelation(Relation):
 
     def signature(self) -> dict[str, Any]:
         return {"distance": self.distance, "discount": self.discount, "surface": self.surface,
-                "untranslated": self.untranslated}
+                "untranslated": self.untranslated, "phrases": self.phrases}
 
     def describe(self) -> str:
         return (f"sit: {self.distance} distance"
                 + (", the substituted token's own arc discounted" if self.discount else ", plain counts")
-                + (", parallel translations are no finding" if self.surface else ""))
+                + (", parallel translations are no finding" if self.surface else "")
+                + (", nor a difference the substitute's phrase translated alone explains" if self.phrases else ""))
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         return self.ctx.substitutions(ids, texts)
+
+    def probes(self, cases: Sequence[Pair]) -> list[str]:
+        """With ``phrases`` (the default), the substitute's phrase of every case alone, on both
+        sides (:func:`sit.relations.phrases.source_phrase`): "foreign ministers", "foreign
+        ambassadors"."""
+        if not self.phrases:
+            return []
+        self._find_phrases(cases)
+        return list(dict.fromkeys(t for p in cases if (ph := self.phrase(p)) is not None for t in ph.texts()))
+
+    def _find_phrases(self, cases: Sequence[Pair]) -> None:
+        """The phrases of ``cases`` not yet known: from the cache (a re-run parses nothing), else
+        from one batch of English parses, then cached (by the perturber's signature, whose English
+        pipeline made the cases)."""
+        todo = {_phrase_key(p): p for p in cases if (p.original, p.perturbed) not in self._phrase}
+        signature = getattr(self.ctx.perturber(), "signature", None)
+        store = self.ctx.cache.store("phrase", {"perturber": signature(), "v": 1}) \
+            if self.ctx.cache is not None and signature is not None and todo else None
+        known = store.get_many(todo) if store is not None else {}
+        for key, value in known.items():
+            pair = todo.pop(key)
+            self._phrase[(pair.original, pair.perturbed)] = Phrase.from_dict(value["phrase"])
+        self.ctx.english(list(dict.fromkeys(p.original for p in todo.values() if p.edit.level == "word")))
+        found = [(key, self.phrase(pair)) for key, pair in todo.items()]
+        if store is not None and found:
+            store.put_many((key, {"phrase": ph and ph.to_dict()}) for key, ph in found)
+
+    def phrase(self, pair: Pair) -> Optional[Phrase]:
+        """The substitute's :class:`~sit.relations.phrases.Phrase` in ``pair`` (None: a word with no
+        phrase to ask alone, or no word substitution), found once per pair."""
+        key = (pair.original, pair.perturbed)
+        if key not in self._phrase:
+            edit = pair.edit
+            doc = self.ctx.english([pair.original])[0] if edit.level == "word" and edit.after else None
+            self._phrase[key] = doc and source_phrase(doc, pair.original, pair.perturbed, edit.position,
+                                                      edit.char_start, edit.char_end) or None
+        return self._phrase[key]
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         """Compare the cases :data:`WINDOW` at a time: a window's trees and comparisons are let go
@@ -97,14 +149,15 @@ class SitRelation(Relation):
         kept: list[Issue] = []
         s_src: list[float] = []
         s_tgt: list[float] = []
-        n = {"compared": 0, "untranslated": 0, "parallel": 0}
+        n = {"compared": 0, "untranslated": 0, "parallel": 0, "phrase": 0}
         for start in range(0, len(cases), WINDOW):
             compared = self._compare(cases[start:start + WINDOW], translation)
             n["compared"] += len(compared)
             n["untranslated"] += sum(1 for c in compared if c.kind)
             n["parallel"] += sum(1 for c in compared if self._parallel(c) and c.distance > self.ctx.threshold)
-            keep = rank_issues([c for c in compared if not self._parallel(c)], threshold=self.ctx.threshold,
-                               top_k=self.ctx.top_k)
+            n["phrase"] += sum(1 for c in compared if self._phrase_only(c) and c.distance > self.ctx.threshold)
+            keep = rank_issues([c for c in compared if not self._parallel(c) and not self._phrase_only(c)],
+                               threshold=self.ctx.threshold, top_k=self.ctx.top_k)
             scores, issues = _teapot(compared, keep, self.ctx.cache)
             s_src.extend(scores[0])
             s_tgt.extend(scores[1])
@@ -114,6 +167,7 @@ class SitRelation(Relation):
         structure = [i for i in issues if not i.kind]
         counts = RelationCounts(len(cases), n["compared"], len(structure), len({i.pair.source_id for i in structure}),
                                 {"untranslated_pairs": n["untranslated"], "parallel_pairs": n["parallel"],
+                                 **({"phrase_pairs": n["phrase"]} if self.phrases else {}),
                                  "untranslated_issues": len(issues) - len(structure)})
         return Checked(issues, counts, {"teapot": teapot})
 
@@ -137,8 +191,11 @@ class SitRelation(Relation):
 
     def _compare(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> list[Issue]:
         """Every case whose two translations parse, compared: its structure (or untranslated) issue."""
-        done = [t for t in dict.fromkeys(translation.get(x) for p in cases for x in (p.original, p.perturbed)) if t]
+        texts = [x for p in cases for x in (p.original, p.perturbed)] + self.probes(cases)
+        done = [t for t in dict.fromkeys(translation.get(x) for x in texts) if t]
         trees = dict(zip(done, self.ctx.parse(done)))
+        sentences = [trees[y] for p in cases for x in (p.original, p.perturbed) if (y := translation.get(x)) in trees]
+        nmod_first = nmod_before(sentences) if self.phrases else False
         distance_fn = DISTANCES[self.distance]
         stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
         compared: list[Issue] = []
@@ -154,7 +211,8 @@ class SitRelation(Relation):
             if missing:
                 compared.append(self._untranslated(pair, y, y2, missing, d))
             else:
-                compared.append(self._structure(pair, y, y2, a, b, d, stops))
+                issue = self._structure(pair, y, y2, a, b, d, stops)
+                compared.append(self._with_phrase(issue, (a, b), trees, translation, stops, nmod_first))
         return compared
 
     def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float) -> Issue:
@@ -177,6 +235,28 @@ class SitRelation(Relation):
         translations differ beyond the substitute (empty: parallel)."""
         evidence = {"surface": surface_change(a.tokens, b.tokens, stops)} if self.surface else {}
         return Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount), evidence=evidence)
+
+    def _with_phrase(self, issue: Issue, pair_trees, trees, translation, stops: frozenset[str],
+                     nmod_first: bool) -> Issue:
+        """``issue`` with ``evidence["phrase"]`` where the translations differ on the surface and
+        the substitute has a phrase both of whose translations alone parsed: the English phrases,
+        their translations alone, and whether they explain the difference
+        (:func:`sit.relations.phrases.explained`; then the pair is no finding). ``pair_trees``: the
+        two sentence translations' trees; ``nmod_first``: the window's trees put ``nmod`` before
+        its head (:func:`sit.relations.phrases.nmod_before`)."""
+        phrase = self.phrase(issue.pair) if self.phrases and issue.evidence.get("surface") else None
+        alone = [translation.get(t) for t in phrase.texts()] if phrase else []
+        if not alone or not all(alone) or not all(trees.get(t) for t in alone):
+            return issue
+        ta, tb = (trees[t] for t in alone)
+        verdict = {"original": phrase.original, "perturbed": phrase.perturbed, "translations": alone,
+                   "explained": explained(*pair_trees, ta.tokens, tb.tokens, phrase.pos, stops, nmod_first)}
+        return replace(issue, evidence={**issue.evidence, "phrase": verdict})
+
+    def _phrase_only(self, issue: Issue) -> bool:
+        """A structure comparison whose difference the substitute's phrase translated alone
+        explains (``evidence["phrase"]["explained"]``): two right renderings of two phrases."""
+        return bool(issue.evidence.get("phrase", {}).get("explained"))
 
     def _parallel(self, issue: Issue) -> bool:
         """A structure comparison whose translations do not differ on the surface (parser noise)."""

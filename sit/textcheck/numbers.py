@@ -29,6 +29,8 @@ _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
 
 #: Chinese and Japanese number units that multiply the digits before them (25万 = 250,000)
 MYRIADS = {"十": 10, "百": 100, "千": 1000, "万": 10 ** 4, "萬": 10 ** 4, "亿": 10 ** 8, "億": 10 ** 8}
+#: "more than" between a Chinese number and its unit (500余万, 3多万: over five million, over 30,000)
+APPROXIMATE = frozenset("余餘多")
 
 
 @dataclass(frozen=True)
@@ -56,13 +58,23 @@ def numbers_of(text: str, source_lang: str = "en") -> list[Number]:
         except (NumberFormatError, InvalidOperation, ValueError):
             continue
         decimals = len(written.rpartition(_decimal_symbol(source_lang))[2]) if _decimal_symbol(source_lang) in written else 0
-        scale = MYRIADS.get(text[m.end("number"):m.end("number") + 1], 1)
+        scale = _units(text, m.end("number"))
         if scale != 1:  # 25万 is 250,000: the number is the product, written without decimals
             value, decimals = value * scale, max(0, decimals - len(str(scale)) + 1)
             value = value.quantize(Decimal(1)) if decimals == 0 else value
         out.append(Number(written, value, decimals, m.start("number"), m.end("number"),
                           m.group("currency") or "", bool(m.group("percent"))))
     return out
+
+
+def _units(text: str, end: int) -> int:
+    # the product of the Chinese and Japanese units right after a number (an approximate 余 or 多
+    # first allowed): 万 10**4, 万亿 10**12, 千万 10**7; 1 where none follows
+    at = end + (text[end:end + 1] in APPROXIMATE and text[end + 1:end + 2] in MYRIADS)
+    scale = 1
+    while at < len(text) and text[at] in MYRIADS and scale < 10 ** 12:
+        scale, at = scale * MYRIADS[text[at]], at + 1
+    return scale
 
 
 @lru_cache(maxsize=64)
@@ -89,9 +101,42 @@ def find(form: str, translation: str) -> int:
     return len(re.findall(pattern, translation.translate(_SPACES)))
 
 
+def misspaced_percent(number: Number, translation: str, target_lang: str) -> str:
+    """Where ``translation`` writes the percentage ``number`` with its percent sign only against the
+    target language's CLDR percent pattern (Babel: German, Spanish, French ``18 %``; English,
+    Chinese ``18%``), the form the target writes; "" where it writes it so once, writes no percent
+    sign after it, or CLDR puts the sign first (Turkish ``%18``)."""
+    spaced = _percent_spaced(target_lang)
+    if spaced is None or not number.percent:
+        return ""
+    text = translation.translate(_SPACES)
+    gaps = [m.group(1) for form in target_forms(number, target_lang)
+            for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", text)]
+    if not gaps or any(bool(g) == spaced for g in gaps):
+        return ""
+    return target_forms(number, target_lang)[0] + (" %" if spaced else "%")
+
+
+@lru_cache(maxsize=64)
+def _percent_spaced(lang: str) -> Optional[bool]:
+    # whether CLDR's percent pattern of ``lang`` puts a space before a trailing percent sign; None
+    # where the sign comes first or Babel does not know the locale
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+
+    try:
+        pattern = Locale.parse(lang.replace("-", "_")).percent_formats[None].pattern.translate(_SPACES)
+    except (UnknownLocaleError, ValueError, KeyError):
+        return None
+    if not re.search(r"[0#]\s?%", pattern):
+        return None
+    return bool(re.search(r"[0#]\s%", pattern))
+
+
 def currency_kept(symbol: str, translation: str, target_lang: str) -> bool:
-    """Whether ``translation`` keeps the currency ``symbol``: the symbol, its ISO code, or a word
-    of its CLDR name in the target language (``dólar`` for ``$`` in Spanish)."""
+    """Whether ``translation`` keeps the currency ``symbol``: the symbol, its ISO code, or the first
+    or last word of its CLDR name in the target language (``dólar`` for ``$`` in Spanish, ``Pfund``
+    for ``£`` in German)."""
     if symbol in translation:
         return True
     code = CURRENCIES.get(symbol)
@@ -99,21 +144,25 @@ def currency_kept(symbol: str, translation: str, target_lang: str) -> bool:
         return True
     if code in translation:
         return True
-    name = _currency_word(code, target_lang)
-    return bool(name) and name in translation.lower()
+    folded = translation.lower()
+    return any(word in folded for word in _currency_words(code, target_lang))
 
 
 @lru_cache(maxsize=64)
-def _currency_word(code: str, lang: str) -> Optional[str]:
-    # the first word of the currency's name in ``lang``, without its plural ending ("dólar")
+def _currency_words(code: str, lang: str) -> tuple[str, ...]:
+    # the first and the last word of the currency's name in ``lang`` (Spanish "dólar"
+    # estadounidense, German Britisches "Pfund", US-"Dollar"), of three letters or more
     from babel.core import UnknownLocaleError
     from babel.numbers import get_currency_name
 
     try:
         name = get_currency_name(code, locale=lang)
     except (UnknownLocaleError, ValueError):
-        return None
-    return name.split()[0].lower() if name and name != code else None
+        return ()
+    if not name or name == code:
+        return ()
+    words = [w.lower() for w in re.split(r"[\s-]+", name) if len(w) >= 3]
+    return tuple(dict.fromkeys(words[:1] + words[-1:]))
 
 
 def changed_number(number: Number) -> str:
@@ -163,31 +212,32 @@ def metric_target(target_lang: str) -> bool:
 
 def naming_number(text: str, number: Number) -> bool:
     """Whether ``number`` names something rather than counting (a version ``SPSS 22.0``, ``phase 2``,
-    ``figure 3``, a citation ``[12]``): such a number may stand as the source writes it, or as a
+    ``figure 3``, a citation ``[12]``, a code glued to a dot and letters ``600884.SH``): such a number may stand as the source writes it, or as a
     Roman numeral."""
     before = text[:number.start]
     if before.endswith("[") and text[number.end:number.end + 1] in ("]", ","):
+        return True
+    if re.match(r"\.[A-Za-z]", text[number.end:number.end + 2]):  # a code: 600884.SH, a file 2023.pdf
         return True
     return bool(NAMING.search(before[-30:]))
 
 
 def spelled(number: Number, translation: str, target_lang: str, *, roman: bool = False) -> bool:
     """Whether ``translation`` writes a whole ``number`` (0 to a million) in words of the target
-    language (num2words; ``10`` -> ``zehn``, ``3`` -> ``tres``), or with ``roman`` (a number that
+    language, as a cardinal or an ordinal (num2words; ``10`` -> ``zehn``, ``3`` -> ``tres``, Chinese
+    ``第5度`` -> ``fifth time``), or with ``roman`` (a number that
     names, :func:`naming_number`: ``phase 2`` -> ``fase II``) as a Roman numeral."""
     if number.decimals or number.value != number.value.to_integral_value() or not 0 <= number.value <= 10 ** 6:
         return False
     n = int(number.value)
     if roman and 1 <= n <= 50 and re.search(rf"(?<![\w.]){_roman(n)}(?![\w.])", translation):
         return True
-    try:
-        from num2words import num2words
-
-        word = num2words(n, lang=target_lang.split("-")[0].split("_")[0]).casefold()
-    except (ImportError, NotImplementedError, KeyError, OverflowError):
-        return False
-    stem = re.escape(word[:max(3, len(word) - 1)])
-    return bool(re.search(rf"(?<!\w){stem}", translation.casefold()))
+    lang = target_lang.split("-")[0].split("_")[0]
+    for word in (_spelled_word(n, lang), _ordinal_word(n, lang)):
+        stem = re.escape(word[:max(3, len(word) - 1)])
+        if word and re.search(rf"(?<!\w){stem}", translation.casefold()):
+            return True
+    return False
 
 
 def _roman(n: int) -> str:
@@ -196,6 +246,62 @@ def _roman(n: int) -> str:
         while n >= value:
             out, n = out + letters, n - value
     return out
+
+
+def month_of(text: str, number: Number, source_lang: str) -> int:
+    """The month (1-12) that ``number`` names where ``text`` writes a month the way CLDR's month
+    names of ``source_lang`` do with digits (Chinese and Japanese ``2月``, Korean ``2월``, spaces
+    aside), or the month of an ISO 8601 date (``2023-02-11``); 0 where it names none (English
+    month names have no digits)."""
+    if re.search(r"(?<!\d)\d{4}-$", text[:number.start]) and re.match(r"-\d{2}(?!\d)", text[number.end:]) \
+            and len(number.text) == 2 and 1 <= int(number.text) <= 12:
+        return int(number.text)  # ISO 8601: 2023-02-11
+    after = re.sub(r"\s+", "", text[number.start:number.start + 10])  # "9 月" as "9月"
+    for month, names in _digit_months(source_lang).items():
+        if any(after.startswith(name) and re.sub(r"\D", "", name) == number.text for name in names):
+            return month
+    return 0
+
+
+def month_named(month: int, translation: str, target_lang: str) -> bool:
+    """Whether ``translation`` names ``month`` in words of ``target_lang`` (CLDR's wide or abbreviated
+    month names through Babel, as CLDR writes them or capitalised: ``February``, ``Feb``;
+    ``Februar``, ``Feb.``; French ``mai``, ``Mai``)."""
+    return any(re.search(rf"(?<!\w)(?:{re.escape(name)}|{re.escape(name[:1].upper() + name[1:])})", translation)
+               for name in _month_words(target_lang).get(month, ()))
+
+
+@lru_cache(maxsize=64)
+def _month_names(lang: str) -> dict[int, tuple[str, ...]]:
+    # CLDR's month names of ``lang`` (wide and abbreviated, format and stand-alone); none for an
+    # unknown locale
+    from babel.core import UnknownLocaleError
+    from babel.dates import get_month_names
+
+    out: dict[int, set] = {}
+    try:
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for month, name in get_month_names(width, context, locale=lang.replace("-", "_")).items():
+                    out.setdefault(month, set()).add(name)
+    except (UnknownLocaleError, ValueError):
+        return {}
+    return {month: tuple(sorted(names)) for month, names in out.items()}
+
+
+@lru_cache(maxsize=64)
+def _digit_months(lang: str) -> dict[int, tuple[str, ...]]:
+    # the month names of ``lang`` written with digits ("2月")
+    return {m: tuple(n for n in names if re.search(r"\d", n)) for m, names in _month_names(lang).items()
+            if any(re.search(r"\d", n) for n in names)}
+
+
+@lru_cache(maxsize=64)
+def _month_words(lang: str) -> dict[int, tuple[str, ...]]:
+    # the month names of ``lang`` in letters, as CLDR writes them (English "May", French "mai"),
+    # without an abbreviation's full stop
+    return {m: tuple(sorted({n.rstrip(".") for n in names if not re.search(r"\d", n)} - {""}))
+            for m, names in _month_names(lang).items()}
 
 
 #: from here up every CLDR locale groups the digits (minimum grouping digits are 1 or 2)
@@ -212,8 +318,12 @@ def ungrouped(number: Number, translation: str, target_lang: str) -> bool:
     return grouped != plain and not find(grouped, translation) and bool(find(plain, translation))
 
 
-#: the scales a translation may write a large number with ("14 billion", "250 thousand")
-SCALES = (10 ** 9, 10 ** 6, 10 ** 3)
+#: the rest of a range after its first number, before a scale word both share: a dash or one short
+#: word ("to", "bis", "à") and the second number, perhaps with its currency ("12 to 14 million" for
+#: 1200万至1400万, "S$13.8 to S$14.3 billion")
+RANGE = r"(?:\s*[-–]\s*|\s+[^\W\d_]{1,4}\s+)[^\s\d]{0,3}\d[\d.,]*"
+#: the scales a translation may write a large number with ("26 trillion", "14 billion", "250 thousand")
+SCALES = (10 ** 12, 10 ** 9, 10 ** 6, 10 ** 3)
 
 
 def scaled(number: Number, translation: str, target_lang: str) -> bool:
@@ -233,8 +343,8 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
         forms = {format_decimal(head, locale=lang), str(head.normalize())}
         if head == head.to_integral_value() and head <= 1000:
             forms.add(_spelled_word(int(head), lang))  # "fourteen billion"
-        for form in forms - {""}:
-            if re.search(rf"(?<![\d.,]){re.escape(form)}\s*{re.escape(word[:5])}", translation.casefold()):
+        for form in forms - {""}:  # "12 million", or a range sharing the scale word: "12 to 14 million"
+            if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", translation.casefold()):
                 return True
     return False
 
@@ -247,6 +357,17 @@ def _spelled_word(n: int, lang: str) -> str:
 
         return num2words(n, lang=lang).casefold()
     except (ImportError, NotImplementedError, KeyError, OverflowError):
+        return ""
+
+
+@lru_cache(maxsize=4096)
+def _ordinal_word(n: int, lang: str) -> str:
+    # num2words' ordinal for n ("fifth", "fünfte"), case-folded; "" where it has none for ``lang``
+    try:
+        from num2words import num2words
+
+        return num2words(n, lang=lang, to="ordinal").casefold()
+    except (ImportError, NotImplementedError, KeyError, OverflowError, TypeError, ValueError):
         return ""
 
 

@@ -189,8 +189,11 @@ def copied_runs(source: str, translation: str, source_lang: str, target_lang: st
     """The longest stretches of at least ``min_words`` consecutive words of ``source`` that stand in
     ``translation`` in the same order (case aside), each with a word the source writes in lower
     case that is a common source-language word (``min_zipf``) and no target-language word by the
-    "as-written" rule (so that a name, "New York Times", a Latin name or "in Long Beach" in a German
-    text is no such stretch); as the source writes them."""
+    "as-written" rule, or with two lower-case words each ten times more common in the source
+    language than in the target, standing as the source writes them ("to the Republicans"; one
+    such word inside a name, "Department of Homeland Security", is not enough, nor "High School in"
+    for the source's "high school in"), so that a name, "New York Times", a Latin name or "in Long
+    Beach" in a German text is no such stretch; as the source writes them."""
     src = [(m.group(), m.group().casefold()) for m in _WORD.finditer(source)]
     tgt = [m.group().casefold() for m in _WORD.finditer(translation)]
     if len(src) < min_words or len(tgt) < min_words:
@@ -206,12 +209,114 @@ def copied_runs(source: str, translation: str, source_lang: str, target_lang: st
             j += 1
         words = [w for w, _ in src[i:j]]
         if any(w.islower() and (_zipf(w, source_lang) or 0) >= min_zipf
-               and not target_language_word(w, source_lang, target_lang, "as-written") for w in words):
+               and not target_language_word(w, source_lang, target_lang, "as-written") for w in words) \
+                or (sum(_source_function_word(w, source_lang, target_lang, min_zipf) for w in words) >= 2
+                    and re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)", translation)):
             out.append(" ".join(words))
         i = j
     return out
 
 
+def _source_function_word(word: str, source_lang: str, target_lang: str, min_zipf: float) -> bool:
+    # a lower-case word at least ten times more common in the source language than in the target
+    # (RETURNED_ZIPF_GAP): "the", "to", "it", which wordfreq counts in German and Spanish texts
+    # too (English quoted there), so that the as-written rule takes them for the target's own
+    if not word.islower():
+        return False
+    source, target = _zipf(word, source_lang), _zipf(word, target_lang)
+    return source is not None and target is not None and source >= min_zipf and source - target >= RETURNED_ZIPF_GAP
+
+
 def _contains(tokens: list[str], run: list[str]) -> bool:
     n = len(run)
     return any(tokens[k:k + n] == run for k in range(len(tokens) - n + 1))
+
+
+#: the Unicode character-name words of each ISO 15924 script a target language may be written in
+#: (CLDR's likely script through Babel); Latin is never flagged (names and brands stand in Latin in
+#: any script's texts, and copied Latin words are :func:`copied_words`' business)
+SCRIPT_NAMES = {"Cyrl": ("CYRILLIC",), "Grek": ("GREEK",), "Arab": ("ARABIC",), "Hebr": ("HEBREW",),
+                "Deva": ("DEVANAGARI",), "Thai": ("THAI",), "Hans": ("CJK",), "Hant": ("CJK",),
+                "Hani": ("CJK",), "Jpan": ("CJK", "HIRAGANA", "KATAKANA"), "Kore": ("HANGUL", "CJK"),
+                "Latn": ()}
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+def foreign_script_runs(source: str, translation: str, target_lang: str) -> list[str]:
+    """The stretches of two letters or more of ``source`` that stand in ``translation`` in a script
+    the target language is not written in (CLDR's likely script for ``target_lang``: Chinese
+    characters left in an English translation, ``经济观察网``); Latin letters never count. Empty
+    where Babel does not know the target's script."""
+    allowed = _target_script(target_lang)
+    if allowed is None:
+        return []
+    out = []
+    for m in _LETTERS.finditer(translation):
+        for run in re.findall(r"(?:(?!\d)\w){2,}", "".join(c if _foreign(c, allowed) else " " for c in m.group())):
+            if run in source and run not in out:
+                out.append(run)
+    return out
+
+
+def _foreign(char: str, allowed: tuple) -> bool:
+    import unicodedata
+
+    script = unicodedata.name(char, "").split(" ")[0]
+    return bool(script) and script != "LATIN" and script not in allowed
+
+
+@lru_cache(maxsize=64)
+def _target_script(lang: str) -> Optional[tuple]:
+    # the character-name words of the target language's likely script; None where unknown
+    from babel.core import get_global
+
+    likely = get_global("likely_subtags").get(lang.replace("-", "_"), "")
+    parts = likely.split("_")
+    return SCRIPT_NAMES.get(parts[1]) if len(parts) >= 2 else None
+
+
+def calendar_words(source: str, translation: str, source_lang: str, target_lang: str) -> list[str]:
+    """The source language's names of days and months (CLDR's wide names through Babel: ``Friday``,
+    ``February``) that stand in ``source`` and, as written there, in ``translation``, where the
+    target language names them otherwise (German ``Freitag``; ``April`` is German too); none where
+    Babel does not know the target language."""
+    theirs = _calendar_names(target_lang)
+    if not theirs:  # a target CLDR does not know: nothing to tell its names from the source's
+        return []
+    out = []
+    for name in _calendar_names(source_lang):
+        if name in theirs or not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", translation):
+            continue
+        if any(not _in_name(source, m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", source)):
+            out.append(name)
+    return out
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    # whether the word text[start:end] stands beside another capitalised word (not one opening a
+    # sentence): part of a name, "Soccer Saturday", "Black Friday", "Friday Night Lights"
+    before, after = text[:start].split(), text[end:]
+    if before and _capitalised(before[-1]) and len(before) > 1 and not re.search(r"[.!?:;\"“”«»]$", before[-2]):
+        return True
+    return after[:1].isspace() and bool(after.split()) and _capitalised(after.split()[0])
+
+
+def _capitalised(token: str) -> bool:
+    return token[:1].isupper() and token[-1:].isalpha()
+
+
+@lru_cache(maxsize=64)
+def _calendar_names(lang: str) -> tuple:
+    # CLDR's wide day and month names of ``lang`` (format and stand-alone); none for an unknown locale
+    from babel.core import UnknownLocaleError
+    from babel.dates import get_day_names, get_month_names
+
+    out: dict[str, None] = {}
+    try:
+        for context in ("format", "stand-alone"):
+            for names in (get_day_names("wide", context, locale=lang.replace("-", "_")),
+                          get_month_names("wide", context, locale=lang.replace("-", "_"))):
+                out.update(dict.fromkeys(names.values()))
+    except (UnknownLocaleError, ValueError):
+        return ()
+    return tuple(out)

@@ -4,23 +4,28 @@
 answer must be text UTF-8 can carry (no lone surrogate), and not empty (or only spaces) for a
 non-empty text.
 
-:func:`suspect_order` is the cheap per-batch check for APIs that answer a batch as a list and
-promise its order but prove nothing (DeepL, Google, Bing): a provider or a proxy that shuffles the
-list would otherwise have every translation cached against another text. It looks for an answer
-that fits another text of the batch clearly better than its own, by three signals that translation
-keeps:
+:func:`suspect_order` is the per-batch check for APIs whose batch answers nothing aligns
+(DeepL, Google, Bing: a list in the order sent; OpenAI's ids, which a model can give another
+text's translation): a provider or a proxy that reorders them would otherwise have every
+translation cached against another text. It reads three signals that translation keeps:
 
 * **numbers**: the digits of a text come back in its translation (``1,200`` as ``1.200``: the
   digit runs are compared, separators ignored);
-* **pass-through words** (the untranslated rule): names and codes (``NASA``, ``Obama``, ``COVID-19``:
-  a capital after the first letter of the text, or letters mixed with digits) come back as they are;
+* **pass-through words**: names and codes (``NASA``, ``Obama``, ``COVID-19``: a capital after the
+  first letter of the text, or letters mixed with digits), URLs, placeholders, code, tags
+  (:mod:`sit.textcheck.tokens`), and letter 4-grams of cognates;
 * **length**: the answer's length over the text's stays near the batch's typical ratio.
 
-A batch is suspect when some text's own answer scores lower than another answer of the batch by
-:data:`MARGIN` or more; texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take
-no part. The caller re-asks a suspect batch one text at a time (one text cannot be
-misordered). docs/cloud.md gives its false-alarm rate on clean answers and its detection rate on
-shuffled ones (benchmarks/bench_order_check.py).
+A batch is suspect when an answer contradicts its own text (none of its numbers or tokens but
+another text's; a length :data:`LENGTH_LIMIT` off the batch's ratio), when another answer fits a
+text better than its own by :data:`MARGIN`, or when two near copies (:data:`NEAR`: a sentence and
+its perturbation) fit each other's answers better by :data:`SWAP_MARGIN`, read on what tells the
+two apart. Texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take no part.
+The caller re-asks a suspect batch one text at a time (one text cannot be misordered), and
+:func:`moved` says whether the texts asked alone show the batch's answers moved: the provider then
+gets no batch trusted again (:meth:`sit.translators.http.HttpTranslator.ordered`). docs/cloud.md
+gives the false-alarm rate on clean answers and what a consistently reordering provider gets past
+it (benchmarks/bench_order_check.py).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from collections import Counter
 from statistics import median
 from typing import Any, Optional, Sequence
 
+from ..textcheck.tokens import tokens_of
 from ..words import ANSWER_WORD
 
 _DIGITS = re.compile(r"\d+")
@@ -42,6 +48,16 @@ COGNATES = 4.0
 #: texts of fewer words take no part: a word alone has too little to tell its answer by ("funding"
 #: shares more letters with "Fundación" than with its own "Financiación")
 MIN_WORDS = 3
+#: how much better (in weight: a letter 4-gram 1, a name 2, a number or a token 3) two answers
+#: must fit each other's text, by what tells the two texts apart, to call the batch suspect
+SWAP_MARGIN = 3.0
+#: an answer whose length over its text's is this far (in natural log) from the batch's typical
+#: ratio contradicts its text on its own (e**1.4: four times longer or shorter)
+LENGTH_LIMIT = 1.4
+#: letters two words share at their start to be taken for forms of one stem (:func:`_same_stem`)
+STEM = 5
+#: two texts sharing this share of their words are near copies (:func:`_near`)
+NEAR = 0.6
 
 
 def failed(text: str, answer: Any) -> Optional[str]:
@@ -82,6 +98,12 @@ class _Side:
         self.words = set(ANSWER_WORD.findall(text))
         self.size = len(text) + 5
         self.grams = letter_grams(self.words)
+        self.tokens = {t.text for t in tokens_of(text)}
+        #: what of it a translation keeps: numbers, tokens, names and letter 4-grams, weighed
+        self.kept = {**dict.fromkeys(self.grams, 1.0), **dict.fromkeys(("=" + w for w in self.words), 0.0),
+                     **dict.fromkeys(("=" + w for w in self.anchors), 2.0),
+                     **dict.fromkeys(("@" + t for t in self.tokens), 3.0),
+                     **dict.fromkeys(("#" + n for n in self.numbers), 3.0)}
 
 
 def letter_grams(words) -> set[str]:
@@ -104,6 +126,48 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
     return score - abs(math.log(answer.size / text.size) - ratio)
 
 
+def _own_evidence(text: _Side, answer: _Side, ratio: float, others: list[_Side]) -> Optional[str]:
+    """Why ``answer`` contradicts ``text`` on the text's own evidence (None: it does not): it holds
+    none of the text's numbers, or none of its pass-through tokens, but some of ``others``' (the
+    batch's other texts: a translation that mangles a token makes a new one, a reorder brings
+    another text's), or its length is far from the batch's ratio."""
+    if text.numbers and answer.numbers and not text.numbers & answer.numbers \
+            and any(answer.numbers & o.numbers for o in others):
+        return "holds none of its numbers and another text's instead"
+    if text.tokens and answer.tokens and not text.tokens & answer.tokens and any(answer.tokens & o.tokens for o in others):
+        return "holds none of its tokens (URLs, placeholders, code) and another text's instead"
+    if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
+        return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
+    return None
+
+
+def _near(t1: _Side, t2: _Side) -> bool:
+    """Whether two texts are near copies (most of their words shared: a sentence and its
+    perturbation), whose answers only the few words that tell them apart can place."""
+    return len(t1.words & t2.words) >= NEAR * len(t1.words | t2.words)
+
+
+def _same_stem(words1: set[str], words2: set[str]) -> bool:
+    """Whether the words that tell two texts apart are forms of one stem ("minister" and
+    "ministry": their translations "ministro" and "ministerio" share letters both ways, so the
+    letters cannot say which is which)."""
+    return any(a.lower()[:STEM] == b.lower()[:STEM] for a in words1 for b in words2 if min(len(a), len(b)) >= STEM)
+
+
+def _crossed(t1: _Side, t2: _Side, a1: _Side, a2: _Side) -> float:
+    """How much better two answers fit their texts swapped than as given, by what tells the two
+    texts apart (a sentence and its copy with one word replaced differ only there)."""
+    d1, d2 = t1.kept.keys() - t2.kept.keys(), t2.kept.keys() - t1.kept.keys()
+    e1, e2 = a1.kept.keys() - a2.kept.keys(), a2.kept.keys() - a1.kept.keys()
+
+    grams = not _same_stem(t1.words - t2.words, t2.words - t1.words)
+
+    def weight(keys) -> float:
+        return sum(max(t1.kept.get(k, 0.0), t2.kept.get(k, 0.0)) for k in keys if grams or k[0] in "#@=")
+
+    return weight(d1 & e2) + weight(d2 & e1) - weight(d1 & e1) - weight(d2 & e2)
+
+
 def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Optional[str]:
     """Why the answers of a batch look misaligned with its texts (module documentation), or None."""
     pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
@@ -112,8 +176,20 @@ def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Opt
         return None
     ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
     for i, text, own in pairs:
+        why = _own_evidence(text, own, ratio, [t for j, t, _ in pairs if j != i])
+        if why:
+            return f"answer {i + 1} {why}"
         mine = _fit(text, own, ratio)
-        for j, _, other in pairs:
+        for j, other_text, other in pairs:
             if j != i and _fit(text, other, ratio) >= mine + MARGIN:
                 return f"answer {j + 1} fits text {i + 1} better than its own answer"
+            if j > i and _near(text, other_text) and _crossed(text, other_text, own, other) >= SWAP_MARGIN:
+                return f"answers {i + 1} and {j + 1} fit each other's text better than their own"
     return None
+
+
+def moved(batch: Sequence[Any], alone: Sequence[Any]) -> bool:
+    """Whether a batch's answers were moved: some text asked alone got, not its own batch answer,
+    but the one the batch gave another text."""
+    return any(isinstance(a, str) and a != batch[i] and a in list(batch[:i]) + list(batch[i + 1:]) for i, a in enumerate(alone))
+

@@ -152,7 +152,7 @@ class Translator(Stage):
 
         return self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
                               finish=lambda batch, answers: self.check_answer(batch, answers, retry=retry),
-                              strict=strict, unanswered=unanswered)
+                              strict=strict, unanswered=unanswered, claim=True)
 
     def check_answer(self, texts: list[str], answers: Sequence[Any], *,
                      retry: Optional[set[str]] = None) -> list[Any]:

@@ -59,7 +59,7 @@ from ..errors import (
 from ..jsonio import JsonDamage, loads
 from ..redact import Redactor, active, public_url  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
-from .answers import failed, suspect_order
+from .answers import failed, moved, suspect_order
 from .base import Translator
 from .credentials import config_path, load_section
 from ..text import squeeze
@@ -239,6 +239,8 @@ class HttpTranslator(Translator):
         self.attempts = 0  # HTTP attempts, retries included
         self.retries = 0
         self.order_reasks = 0  # batches whose answers looked out of order, asked again text by text
+        #: whether a batch's answers were found moved (:meth:`ordered`): no batch is trusted after
+        self.order_broken = False
         self._count_lock = threading.Lock()  # the counters above, under --concurrency
         self._local = threading.local()  # the number of the request this thread is sending
         self.session = session if session is not None else self._new_session()
@@ -489,28 +491,28 @@ class HttpTranslator(Translator):
         return [out for f in futures for out in f.result()]
 
     def request(self, texts: list[str]) -> list[Optional[str]]:
-        """One logical request and the check of its answer (:meth:`checked`). Thread-safe."""
+        """One logical request and the check of its answer (:meth:`checked`); once the provider
+        has answered a batch out of order (:attr:`order_broken`), one request per text. Thread-safe."""
+        if self.order_broken and len(texts) > 1:
+            with self._count_lock:
+                self.order_reasks += 1
+            return [self.checked([t], self.send([t]))[0] for t in texts]
         return self.checked(texts, self.send(texts))
 
     def checked(self, texts: list[str], out: list[Any]) -> list[Optional[str]]:
         """The answers to ``texts`` once checked, in order; ``None`` for a text left untranslated.
 
-        Where the API promises order but proves nothing (:attr:`promises_order`) and the answers
-        look misaligned (:func:`~sit.translators.answers.suspect_order`), the texts are asked
-        again one at a time. An answer that fails the per-text check (not text, or empty:
+        Where the API promises order but proves nothing (:attr:`promises_order`), a batch whose
+        answers the order check doubts (:func:`~sit.translators.answers.suspect_order`) is asked
+        again one text at a time (:meth:`ordered`): nothing of the doubted answer is kept. An
+        answer that fails the per-text check (not text, or empty:
         :func:`~sit.translators.answers.failed`) is asked again up to :data:`ANSWER_RETRIES`
         times, then left untranslated (``None``: not cached, a re-run asks again). When a re-ask
         fails, the answers already checked travel on the error (``partial``)."""
         out = list(out)
         try:
             if self.promises_order and len(texts) > 1:
-                why = suspect_order(texts, out)
-                if why:
-                    with self._count_lock:
-                        self.order_reasks += 1
-                    log.warning("%s: %s: the answers look out of order (%s); asking again one text at a time",
-                                self.name, self.where(texts), why)
-                    out = [self.send([t])[0] for t in texts]
+                out = self.ordered(texts, out)
             for _ in range(ANSWER_RETRIES):
                 bad = [i for i, (t, o) in enumerate(zip(texts, out)) if failed(t, o)]
                 if not bad:
@@ -522,6 +524,28 @@ class HttpTranslator(Translator):
             exc.partial.update((t, o) for t, o in zip(texts, out) if isinstance(o, str) and not failed(t, o))
             raise
         return [None if failed(t, o) else o for t, o in zip(texts, out)]
+
+    def ordered(self, texts: list[str], out: list[Any]) -> list[Any]:
+        """The answers of a batch whose order nothing proves: ``out`` where the order check finds
+        nothing to doubt, else each text asked again alone (one text cannot be misordered). When
+        the texts asked alone show that the batch's answers had been moved (a text's own answer is
+        another text's batch answer), the provider is known to reorder: it is no longer trusted
+        with any batch (:attr:`order_broken`), and every later batch is sent one text at a time
+        (:meth:`request`), since a check of one batch at a time cannot see every misorder of a
+        consistent one."""
+        why = suspect_order(texts, out)
+        if not why:
+            return out
+        with self._count_lock:
+            self.order_reasks += 1
+        where = self.where(texts)
+        log.warning("%s: %s: the answers look out of order (%s); asking again one text at a time", self.name, where, why)
+        alone = [self.send([t])[0] for t in texts]
+        if not self.order_broken and moved(out, alone):
+            self.order_broken = True
+            log.warning("%s: the answers of %s were out of order (the texts asked alone got answers the batch gave "
+                        "to other texts); from now on every batch is asked one text at a time", self.name, where)
+        return alone
 
     def send(self, texts: list[str]) -> list[Any]:
         """One logical request, retried on retryable errors with backoff; one answer per text

@@ -11,7 +11,10 @@ A request carries one text with the prompt :data:`DEFAULT_PROMPT`, or with ``mod
 ``batch_items`` texts as a JSON object of ids (``"1"``, ``"2"``...) to texts with
 :data:`DEFAULT_BATCH_PROMPT`; the answer must be an object with exactly those ids (in any order:
 each translation is placed by its id, so a reordered answer cannot put one text's translation
-against another), else a numbered list ``1. ... 2. ...`` with exactly those numbers.
+against another), else a numbered list ``1. ... 2. ...`` with exactly those numbers; an id given
+twice refuses the answer. A model can still give an id another text's translation, so the
+batch's answers also go through the order check of the APIs that prove no order
+(:meth:`~sit.translators.http.HttpTranslator.ordered`).
 ``--translator-option prompt=FILE`` (and ``batch_prompt=FILE``) replace them with a file's text,
 in which ``{source}``, ``{target}`` (language names), ``{text}`` (the text, or the JSON array of
 texts) and ``{count}`` (how many texts) are filled in.
@@ -112,7 +115,8 @@ def _is_json(text: str) -> bool:
 def parse_list(answer: str, count: int) -> Optional[list[str]]:
     """``count`` strings from a batch answer, in the order of the ids ``"1"`` .. ``count``: a JSON
     object of those ids (in a code fence or not; keys in any order), else a numbered list
-    ("1. ...", "2) ..."); None when the ids are not exactly those, or a value is not a string.
+    ("1. ...", "2) ..."); None when the ids are not exactly those (an id given twice too: which of
+    its values would be the text's?), or a value is not a string.
     A bare JSON array proves no alignment and is refused."""
     text = _THINK.sub("", answer).strip()
     fence = _FENCE.search(text)
@@ -121,7 +125,7 @@ def parse_list(answer: str, count: int) -> Optional[list[str]]:
     start, end = text.find("{"), text.rfind("}")
     if start >= 0 and end > start:
         try:
-            items = loads(text[start:end + 1], max_bytes=1 << 22)
+            items = loads(text[start:end + 1], max_bytes=1 << 22, unique_keys=True)
         except JsonDamage:
             items = None
         if isinstance(items, dict):
@@ -167,6 +171,9 @@ class OpenAITranslator(HttpTranslator):
             raise ConfigError(f"--translator-option mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
         self.batch_independent = mode != "batch"  # in one request, the LLM reads the other texts too
+        # ids place each answer, but a model can give an id another text's translation: the
+        # order check reads batch answers too
+        self.promises_order = mode == "batch"
         self.temperature = check_number(temperature, "--translator-option temperature", minimum=0)
         self.max_tokens = check_number(max_tokens, "--translator-option max_tokens", minimum=1, integer=True)
         items = check_number(batch_items, "--translator-option batch_items", minimum=2, integer=True)

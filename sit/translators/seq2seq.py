@@ -19,6 +19,7 @@ from ..options import Option
 from .. import hf
 from ..errors import ConfigError, MissingDependencyError, ModelError, SitError
 from ..hints import SENTENCEPIECE, hf_download
+from ..stage import Need
 from ..validate import check_number
 from .base import Translator
 
@@ -71,6 +72,24 @@ class Seq2SeqTranslator(Translator):
     def hub_model(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
         """The model a run with these languages and ``--model`` loads (a directory or hub id)."""
         return model or cls.default_model
+
+    @classmethod
+    def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list[Need]:
+        """The model the translator loads (a directory or a hub id), and where it would load from."""
+        from ..hub import hf_model_location
+
+        name = cls.hub_model(source_lang, target_lang, model)
+        where, why = hf_model_location(name)
+        return [Need("translator", f"the {cls.name} translator's model {name}", True, where, why, fetch="hf", spec=name)]
+
+    @classmethod
+    def fetch(cls, need: Need, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
+        """The model loaded the way a run loads it (which downloads what is missing); where it is."""
+        from ..downloads import hf_location
+
+        with cls(source_lang, target_lang, model=model, device="cpu") as translator:
+            translator.load()
+            return hf_location(str(translator.model))
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None,
                  device: Optional[str] = None, beam_size: int = 1, max_new_tokens: int = 256, **kwargs):

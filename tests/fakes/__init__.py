@@ -99,7 +99,9 @@ class Fault:
     ``malformed`` (HTTP 200, truncated JSON), ``short`` (one result fewer than inputs), ``missing``
     (a result without its text field), ``misorder`` (every result, in reverse order, with whatever
     proves alignment dropped where the provider's format allows: Baidu's ``src``; Youdao echoes
-    another text as its ``query``), ``reorder`` (reversed, proofs kept: Baidu's ``src`` stays)."""
+    another text as its ``query``), ``reorder`` (reversed, proofs kept: Baidu's ``src`` stays);
+    OpenAI's batch answers also play ``swapped`` (every id kept, the values in reverse order: an
+    id holds another text's translation) and ``twice`` (an id given twice)."""
 
     kind: str
     status: int = 500
@@ -108,7 +110,7 @@ class Fault:
     delay: float = 0.0
 
 
-BROKEN = ("short", "missing", "misorder", "reorder")  # answered with translations, but wrongly
+BROKEN = ("short", "missing", "misorder", "reorder", "swapped", "twice")  # answered with translations, but wrongly
 AUTH = Fault("auth")
 QUOTA = Fault("quota")
 SERVER_ERROR = Fault("http", status=500)

@@ -25,7 +25,9 @@ class FakeOpenAI(FakeProvider):
     ``filtered`` (finish_reason content_filter), ``prose`` (a batch answered as prose), ``cut``
 (finish_reason length, the answer cut in half), ``nontext`` (a message content of ``[]``).
 A batch (sit's JSON object of ids to texts) is answered as an object of the same ids;
-``reorder`` answers the ids in reverse order, ``misorder`` a bare array in reverse order."""
+``reorder`` answers the ids in reverse order, ``misorder`` a bare array in reverse order,
+``swapped`` the ids in order with the values reversed, ``twice`` the last id twice (a text alone
+is answered normally under the last two)."""
 
     name = "openai"
     path = "/v1/chat/completions"
@@ -124,6 +126,13 @@ A batch (sit's JSON object of ids to texts) is answered as an object of the same
             return self._answer(json.dumps(dict(list(self._ids(translations).items())[:-1]), ensure_ascii=False))
         if kind == "reorder":  # every id with its own translation, in reverse order
             return self._answer(json.dumps(dict(reversed(self._ids(translations).items())), ensure_ascii=False))
+        if kind in ("swapped", "twice") and call.n not in self.batch_calls:  # a text alone cannot be swapped
+            return self.ok_reply(call, translations)
+        if kind == "swapped":  # the ids in order, each with another text's translation (the values reversed)
+            return self._answer(json.dumps(self._ids(translations[::-1]), ensure_ascii=False))
+        if kind == "twice":  # the last id given twice, the second time with the first text's translation
+            body = json.dumps(self._ids(translations), ensure_ascii=False)
+            return self._answer(body[:-1] + f', "{len(translations)}": ' + json.dumps(translations[0], ensure_ascii=False) + "}")
         if kind == "misorder":  # the translations in reverse order, without ids (a bare array)
             return self._answer(json.dumps(translations[::-1], ensure_ascii=False))
         return self._answer("")

@@ -1,0 +1,105 @@
+"""Runs sharing a cache pay once (issue 38, the hostile probe's "concurrent runs pay twice"): real
+processes translate the same texts through a fake provider on 127.0.0.1 that counts what it is
+sent, against one cache directory. A text one run is translating is claimed in the cache; the
+others wait for it and read it back; a claim whose process was killed with kill -9 is taken
+over."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from fakes import FAKES, dictionary_translate, slow
+from fakes.fixtures import _no_real_credentials  # noqa: F401 (fixture)
+
+from sit.cache import Cache
+from sit.cacheclaims import Claims
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXTS = [f"The senator {n} rejected the budget of {1990 + n}." for n in range(24)]
+WORKER = """
+import json, sys, time
+from pathlib import Path
+from sit.cache import Cache
+from sit.translators import get_translator
+cache, texts, go = sys.argv[1], json.loads(Path(sys.argv[2]).read_text()), Path(sys.argv[3])
+tr = get_translator("google", source_lang="en", target_lang="es", cache=Cache(cache), batch_size=int(sys.argv[4]))
+while not go.exists():
+    time.sleep(0.01)
+out = tr.translate(texts)
+print(json.dumps({"out": out, "translated": tr.stats.computed, "hits": tr.stats.cache_hits}))
+"""
+
+
+def _start(fake, tmp_path: Path, n: int, batch: int = 4) -> list[subprocess.Popen]:
+    (tmp_path / "texts.json").write_text(json.dumps(TEXTS))
+    env = {**os.environ, **fake.env(), "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return [subprocess.Popen([sys.executable, "-c", WORKER, str(tmp_path / "cache"), str(tmp_path / "texts.json"),
+                              str(tmp_path / "go"), str(batch)], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(n)]
+
+
+def _sent_twice(fake) -> int:
+    texts = fake.translated_texts
+    return len(texts) - len(set(texts))
+
+
+def test_three_runs_at_once_send_each_text_once(tmp_path):
+    with FAKES["google"]().start() as fake:
+        fake.fail_from(1, slow(0.05))  # the runs overlap: each request takes a while
+        procs = _start(fake, tmp_path, 3)
+        time.sleep(0.5)
+        (tmp_path / "go").touch()
+        results = [json.loads(p.communicate(timeout=300)[0]) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0]
+    truth = dictionary_translate(TEXTS, "en", "es")
+    assert all(r["out"] == truth for r in results)
+    assert not fake.problems and _sent_twice(fake) == 0 and sorted(fake.translated_texts) == sorted(TEXTS)
+    # one run translated them all; the others read them from the cache as they arrived
+    assert sorted(r["translated"] for r in results) == [0, 0, len(TEXTS)]
+
+
+def test_a_claimant_killed_mid_batch_is_taken_over(tmp_path):
+    with FAKES["google"]().start() as fake:
+        fake.fail_from(1, slow(0.4))
+        first = _start(fake, tmp_path, 1, batch=2)[0]
+        (tmp_path / "go").touch()
+        while not fake.calls:  # the first run has claimed every text and sent its first batch
+            time.sleep(0.02)
+        second = _start(fake, tmp_path, 1, batch=2)[0]
+        time.sleep(1.5)  # the second run is waiting on the first's claims
+        os.kill(first.pid, signal.SIGKILL)
+        first.communicate(timeout=60)
+        out, err = second.communicate(timeout=300)
+    assert second.returncode == 0, err
+    result = json.loads(out)
+    assert result["out"] == dictionary_translate(TEXTS, "en", "es") and result["translated"] > 0
+    # at most the batch in flight at the kill was paid for twice
+    assert _sent_twice(fake) <= 2 and set(fake.translated_texts) == set(TEXTS)
+
+
+def test_a_claim_is_stale_once_its_process_is_gone_or_its_time_is_up(tmp_path):
+    cache = Cache(tmp_path / "c")
+    store = cache.store("translations", {"name": "t"})
+    now = [1000.0]
+    holder = Claims(store, ttl=60, clock=lambda: now[0])
+    assert holder.claim(["a", "b"]) == (["a", "b"], [])
+    other = Claims(store, ttl=60, clock=lambda: now[0])
+    assert other.claim(["b", "c"]) == (["c"], ["b"])  # b is held by a live run
+    store.put("c", "ce")
+    assert Claims(store, clock=lambda: now[0]).claim(["c"]) == ([], ["c"])  # cached meanwhile: not claimed
+    holder.release(["a"])
+    assert other.claim(["a"]) == (["a"], [])  # released: free
+    now[0] += 61
+    assert other.claim(["b"]) == (["b"], [])  # not renewed for its ttl: taken over
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    gone = Claims(store, ttl=60, clock=lambda: now[0])
+    gone.pid = dead.pid  # a process that has exited: its claims are stale at once
+    assert gone.claim(["d"]) == (["d"], [])
+    assert other.claim(["d"]) == (["d"], [])
