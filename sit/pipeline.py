@@ -33,16 +33,16 @@ class RunConfig:
     source_lang: str = "en"
     target_lang: Optional[str] = None
     perturber: str = "auto"  # auto | mlm | wordnet | any registered perturber
-    mlm_model: str = "bert-base-uncased"
-    num_perturb: int = 10
     perturber_options: dict[str, Any] = field(default_factory=dict)
     translator_options: dict[str, Any] = field(default_factory=dict)  # --translator-option
     parser: str = "auto"
     parser_model: Optional[str] = None
     relations: tuple[str, ...] = DEFAULT_RELATIONS
     relation_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # relation -> options
-    distance: str = "relation"
-    discount: bool = True  # sit: leave the substituted token's own arc out of the counts
+    #: the run-wide options of the run's components (``--set NAME=VALUE``; sit's ``--distance``,
+    #: ``--discount-substitute``, ``--num-perturb`` and ``--mlm-model`` are old spellings that land
+    #: here): name -> value, given to every component that declares it (:class:`sit.options.Option`)
+    options: dict[str, Any] = field(default_factory=dict)
     threshold: float = 0.0
     top_k: int = 3
     seed: int = 0
@@ -68,18 +68,51 @@ class RunConfig:
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
     cases: Optional[str] = None  # a file of test cases (`sit export`): run exactly those (sit.regression)
 
+    def setting(self, key: str, default: Any = None) -> Any:
+        """The run-wide option ``key``: as given (:attr:`options`), else its old default where it
+        was a field of its own (:data:`OLD_SETTINGS`), else ``default`` (its declaration's)."""
+        return self.options.get(key, OLD_SETTINGS.get(key, default))
+
+    @property
+    def mlm_model(self) -> str:
+        """The mlm perturber's model (``--mlm-model``, ``--set mlm_model=``)."""
+        return self.setting("mlm_model")
+
+    @property
+    def num_perturb(self) -> int:
+        """Replacements or variants per sentence (``--num-perturb``, ``--set num_perturb=``)."""
+        return self.setting("num_perturb")
+
+    @property
+    def distance(self) -> str:
+        """The sit relation's distance (``--distance``, ``--set distance=``)."""
+        return self.setting("distance")
+
+    @property
+    def discount(self) -> bool:
+        """The sit relation's discount of the substitute's arcs (``--discount-substitute``)."""
+        return self.setting("discount")
+
+
+#: the run-wide options that were fields of :class:`RunConfig` once, with their defaults (the same
+#: as their declarations': the sit relation's ``distance``/``discount``, the perturbers'
+#: ``num_perturb``, the mlm perturber's ``mlm_model``); the signature's fixed fields still name two
+#: of them, so a run reads them even where no component of it declares them
+OLD_SETTINGS: dict[str, Any] = {"mlm_model": "bert-base-uncased", "num_perturb": 10, "distance": "relation",
+                                "discount": True}
+
 
 #: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
 #: so that ``sit run --baseline`` can run another translator on the same cases
-CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "mlm_model", "num_perturb",
-                "perturber_options", "relations", "relation_options", "parser", "parser_model", "distance",
-                "discount", "threshold", "top_k", "seed")
+CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "perturber_options",
+                "relations", "relation_options", "parser", "parser_model", "options", "threshold", "top_k", "seed")
 
 
 def case_options(config: RunConfig) -> dict[str, Any]:
     """``config``'s :data:`CASE_OPTIONS` as JSON (the input file's path made absolute)."""
     out = {name: getattr(config, name) for name in CASE_OPTIONS}
     out["relations"] = list(config.relations)
+    out["options"] = {**{key: config.setting(key) for key in OLD_SETTINGS}, **config.options}
     if config.input:
         out["input"] = str(Path(config.input).resolve())
     return out
@@ -157,7 +190,11 @@ def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None
         reason = kept or f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
-    defaults = {option: getattr(config, field) for option, field in PERTURBERS.get(name).run_options.items()}
+    from .options import run_wide
+
+    cls = PERTURBERS.get(name)
+    defaults = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls)}
+    defaults.update({option: getattr(config, field) for option, field in cls.run_options.items()})
     opts = perturber_options(name, config.perturber_options, defaults)
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
@@ -165,7 +202,6 @@ def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None
 
 #: the numeric settings of a run: (field, option, check_number's rule)
 NUMBERS = (
-    ("num_perturb", "--num-perturb", {"integer": True, "minimum": 1}),
     ("threshold", "--threshold", {}),
     ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
     ("seed", "--seed", {"integer": True}),
@@ -191,6 +227,36 @@ def checked_numbers(config: RunConfig) -> RunConfig:
     return replace(config, **{f: check_number(getattr(config, f), opt, **rule) for f, opt, rule in NUMBERS})
 
 
+def checked_settings(config: RunConfig) -> RunConfig:
+    """``config`` with its run-wide options (:attr:`RunConfig.options`) checked by the
+    declarations of the run's components (a ConfigError naming the flag or ``--set NAME``), before
+    any work; a name that no component of the run declares is refused, listing those that do (the
+    old settings of :data:`OLD_SETTINGS` aside: a run without a perturber ignores --num-perturb)."""
+    from .options import run_wide_of
+
+    declared = run_wide_of(_component_classes(config), frozenset({"ctx"}))
+    checked = {}
+    for key, value in config.options.items():
+        spec = declared.get(key)
+        if spec is None and key not in OLD_SETTINGS:
+            raise ConfigError(f"--set {key}: no component of this run takes a run-wide option {key!r}; its run-wide "
+                              f"options: {', '.join(sorted(declared)) or 'none'}")
+        checked[key] = spec.check(value, spec.flag or f"--set {key}") if spec is not None else value
+    return replace(config, options=checked)
+
+
+def _component_classes(config: RunConfig) -> list[type]:
+    """The classes of the run's relations, perturber (``auto``: both it may choose) and
+    translator, whose declarations say which run-wide options the run takes."""
+    from .perturb import PERTURBERS
+    from .relations import RELATIONS, parse_relations
+    from .translators import TRANSLATORS
+
+    perturbers = ("mlm", "wordnet") if config.perturber == "auto" else (config.perturber,)
+    return ([RELATIONS.get(n) for n in parse_relations(config.relations)] + [PERTURBERS.get(n) for n in perturbers]
+            + [TRANSLATORS.get(config.translator)])
+
+
 def _default_out(config: RunConfig) -> Path:
     stem = config.dataset or (Path(config.input).stem if config.input else "input")
     return Path("runs") / f"{stem}-{config.translator}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
@@ -203,7 +269,7 @@ def run(config: RunConfig) -> RunResult:
     from .devices import checked_device
     from .validate import check_language
 
-    config = checked_numbers(config)
+    config = checked_settings(checked_numbers(config))
     for lang, option in ((config.source_lang, "--source-lang"), (config.target_lang, "--target-lang")):
         check_language(lang, option)
     checked_device(config.device)  # an unknown --device fails before any work, whichever models run
@@ -396,17 +462,26 @@ def _parser(config: RunConfig, target: str, cache: Cache, why: Optional[str] = N
 
 
 def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
-    """Relation ``name``'s options: the run-wide flags it declares (``Relation.run_options``), then
-    its own ``--relation-option``s."""
+    """Relation ``name``'s options: the run-wide options it declares (:class:`sit.options.Option`,
+    ``run_wide``; ``Relation.run_options`` of old, by RunConfig field), then its own
+    ``--relation-option``s."""
+    from .options import run_wide
     from .relations import RELATIONS
 
-    base = {field: getattr(config, field) for field in RELATIONS.get(name).run_options}
+    cls = RELATIONS.get(name)
+    base = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls, frozenset({"ctx"}))}
+    base.update({f: getattr(config, f) if hasattr(config, f) else config.setting(f) for f in cls.run_options})
     return {**base, **config.relation_options.get(name, {})}
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
+    """The run's signature; ``num_perturb`` only where a perturber ran and ``distance`` only where
+    a relation of the run takes it (a run of plugin relations alone names neither)."""
+    from .options import run_wide_of
+
     perturber = ctx.built_perturber
     parser = ctx.built_parser
+    declared = run_wide_of((type(r) for r in relations), frozenset({"ctx"}))
     return RunSignature(
         translator=config.translator,
         translator_model=translator.model_id(),
@@ -414,10 +489,11 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         target_lang=target,
         perturber=perturber.name if perturber else "none",
         perturber_model=perturber.model_id() if perturber else "none",
-        num_perturb=config.num_perturb,
+        num_perturb=config.num_perturb if perturber else None,
         parser=parser[1] if parser else "none",
         parser_model=parser[0].model_id() if parser else "none",
-        distance=config.distance,
+        distance=config.distance if "distance" in declared or any("distance" in r.run_options for r in relations)
+        else None,
         threshold=config.threshold,
         top_k=config.top_k,
         seed=config.seed,

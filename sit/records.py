@@ -366,10 +366,13 @@ class RunSignature:
     target_lang: str
     perturber: str
     perturber_model: str
-    num_perturb: int
+    #: the run-wide ``num_perturb`` and ``distance``, fixed fields of old: None (and left out of
+    #: run.json and the line) where no component of the run takes them (:data:`OPTIONAL_SCALARS`);
+    #: the perturber's and the relations' own blocks hold them too
+    num_perturb: Optional[int]
     parser: str
     parser_model: str
-    distance: str
+    distance: Optional[str]
     threshold: float
     top_k: int
     seed: int
@@ -379,12 +382,16 @@ class RunSignature:
     relations: dict[str, dict[str, Any]] = field(default_factory=lambda: {"sit": {}})  # name -> options
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        for name in OPTIONAL_SCALARS:
+            if out[name] is None:
+                del out[name]
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunSignature":
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        return cls(**{**dict.fromkeys(OPTIONAL_SCALARS), **{k: v for k, v in d.items() if k in names}})
 
     def format(self, short: bool = False) -> str:
         """The signature as one flat line in sacrebleu's style: ``key:value`` parts joined by ``|``,
@@ -396,7 +403,8 @@ class RunSignature:
         signature (``h:``, :meth:`digest`). Either form parses back with :meth:`parse` (the short
         one without options)."""
         keys = _SHORT_KEYS if short else _KEYS
-        parts = [f"{keys[name]}:{_flat_value(getattr(self, name))}" for name in _SIGNATURE_SCALARS]
+        parts = [f"{keys[name]}:{_flat_value(getattr(self, name))}" for name in _SIGNATURE_SCALARS
+                 if getattr(self, name) is not None or name not in OPTIONAL_SCALARS]
         parts.append(f"{keys['relations']}:{'+'.join(self.relations) or 'none'}")
         if short:
             return "|".join(parts + [f"h:{self.digest()}", f"v:{self.versions.get('sit', '?')}"])
@@ -432,12 +440,14 @@ class RunSignature:
                 values["versions"] = {"sit": raw}
             elif key in long_of:
                 values[long_of[key]] = _parse_value(raw)
-        missing = [n for n in _SIGNATURE_SCALARS if n not in values]
+        missing = [n for n in _SIGNATURE_SCALARS if n not in values and n not in OPTIONAL_SCALARS]
         if missing:
             raise ValueError(f"the signature has no {', '.join(missing)}")
         for name in ("translator", "translator_model", "source_lang", "target_lang", "perturber",
                      "perturber_model", "parser", "parser_model", "distance"):
-            values[name] = str(values[name])
+            if values.get(name) is not None or name not in OPTIONAL_SCALARS:
+                values[name] = str(values[name])
+        values = {**dict.fromkeys(OPTIONAL_SCALARS), **values}
         values["threshold"] = float(values["threshold"])
         return cls(**values)
 
@@ -449,6 +459,8 @@ class RunSignature:
 _SIGNATURE_SCALARS = ("translator", "translator_model", "source_lang", "target_lang", "perturber",
                       "perturber_model", "num_perturb", "parser", "parser_model", "distance", "threshold",
                       "top_k", "seed")
+#: the scalars a signature holds only where a component of its run takes them
+OPTIONAL_SCALARS = ("num_perturb", "distance")
 _KEYS = {"translator": "tr", "translator_model": "model", "source_lang": "src", "target_lang": "tgt",
          "perturber": "pert", "perturber_model": "pmodel", "num_perturb": "num", "parser": "parse",
          "parser_model": "parsemodel", "distance": "dist", "threshold": "thr", "top_k": "k", "seed": "seed",

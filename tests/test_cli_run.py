@@ -8,6 +8,8 @@ import sys
 import pytest
 from conftest import requires_apertium, requires_torch
 
+from sit.errors import ConfigError
+
 
 def sit(*args, env=None, check=True):
     proc = subprocess.run(
@@ -259,3 +261,32 @@ def test_case_options_default_to_run_configs_and_are_the_ones_run_json_records()
     config = config_from_args(args)
     assert (config.relations, config.num_perturb, config.perturber_options, config.relation_options) == (
         ("rti", "sit"), 4, {"per_slot": 2}, {"rti": {"compare": "all-words"}})
+    assert config.options == {"num_perturb": 4}  # an old flag lands where --set puts it
+    args = build_parser().parse_args(["run", "--dataset", "news", "--set", "num_perturb=4", "--no-discount-substitute",
+                                      "--set", "distance=head-relation"])
+    config = config_from_args(args)
+    assert config.options == {"num_perturb": 4, "discount": False, "distance": "head-relation"}
+    assert (config.num_perturb, config.discount, config.distance, config.mlm_model) == (
+        4, False, "head-relation", "bert-base-uncased")
+    args = build_parser().parse_args(["run", "--dataset", "news", "--num-perturb", "4", "--set", "num_perturb=5"])
+    with pytest.raises(ConfigError, match="--num-perturb and --set num_perturb say two things"):
+        config_from_args(args)
+
+
+@requires_apertium
+def test_a_baseline_whose_run_json_records_the_old_fields_runs_on_their_values(tmp_path):
+    # a run.json of before --set records num_perturb, mlm_model, distance and discount as fields
+    # of their own in its config: a --baseline run takes them as run-wide options
+    base, again = tmp_path / "base", tmp_path / "again"
+    sit("run", "--dataset", "business", "--limit", "3", "--perturber", "character_swap", "--num-perturb", "2",
+        "--distance", "head-relation", "--relation", "sit", "--cache-dir", str(tmp_path / "cache"), "--out", str(base))
+    meta = json.loads((base / "run.json").read_text())
+    assert meta["config"]["options"] == {"mlm_model": "bert-base-uncased", "num_perturb": 2,
+                                         "distance": "head-relation", "discount": True}
+    meta["config"].update(meta["config"].pop("options"))  # the shape main's code wrote
+    (base / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    sit("run", "--baseline", str(base), "--cache-dir", str(tmp_path / "cache"), "--out", str(again))
+    meta = json.loads((again / "run.json").read_text())
+    assert meta["config"]["options"]["distance"] == "head-relation"
+    assert (meta["signature"]["num_perturb"], meta["signature"]["distance"]) == (2, "head-relation")
+    assert meta["signature"]["relations"]["sit"]["distance"] == "head-relation"

@@ -94,7 +94,7 @@ def test_ctranslate2_takes_cuda_and_cpu_only():
 
 
 def test_sit_run_passes_device_to_its_perturber(tiny_bert, tmp_path):
-    config = RunConfig(perturber="mlm", mlm_model=str(tiny_bert), device="cpu", progress=False)
+    config = RunConfig(perturber="mlm", options={"mlm_model": str(tiny_bert)}, device="cpu", progress=False)
     perturber, _ = choose_perturber(config, Cache(tmp_path))
     tokenizer, model = perturber.load()
     assert perturber.device == "cpu" and devices(model) == {"cpu"}

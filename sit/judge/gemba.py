@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ..options import Option
 from ..errors import ConfigError
 from ..translators.openai_chat import OpenAITranslator, language_name
 from .base import Judge, Verdict, decide
@@ -145,7 +146,12 @@ class GembaJudge(Judge):
 
     name = "gemba-mqm"
     batch_size = 16
-    option_names = ("model", "temperature", "max_tokens", "timeout", "qps", "concurrency")
+    option_specs = (Option("model", str, None, "the model the OpenAI-compatible endpoint serves"),
+                    Option("temperature", float, None, "sampling temperature", minimum=0),
+                    Option("max_tokens", int, None, "the longest answer, in tokens", minimum=1),
+                    Option("timeout", float, None, "seconds per request"),
+                    Option("qps", float, None, "requests per second"),
+                    Option("concurrency", int, None, "requests in flight", minimum=1))
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None,
                  cache=None, progress: bool = False, abstain: bool = True, **client: Any):

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from ..batching import cached_batches
 from ..cache import NO_PERTURBATION, Cache
 from ..errors import ModelError
+from ..options import Option
 from ..records import Edit, Pair
 from ..stage import Stage
 
@@ -23,6 +24,10 @@ log = logging.getLogger("sit.perturb")
 
 #: the most words a sentence may have to be perturbed (:attr:`Perturber.max_tokens`)
 MAX_TOKENS = 250
+
+#: the run-wide ``num_perturb`` (``sit run --num-perturb``), declared by the perturbers that take it
+NUM_PERTURB = Option("num_perturb", int, 10, "replacements proposed per word (mlm, wordnet) or variants per "
+                     "sentence (noise perturbers); default 10", minimum=1, run_wide=True, flag="--num-perturb")
 
 
 def _well_formed(outs) -> bool:
@@ -58,9 +63,13 @@ class Perturber(Stage):
     #: inherited constructor options this perturber has no use for (refused by
     #: :func:`sit.perturb.options.perturber_options`)
     ignored_options: frozenset = frozenset()
-    #: options filled from the run's settings where the user gave none (option -> ``RunConfig``
-    #: field; ``sit run --num-perturb``, ``--device``), where the perturber takes them
-    run_options: Mapping[str, str] = {"num_perturb": "num_perturb", "device": "device"}
+    #: the options the perturber takes (:class:`sit.options.Option`), a subclass's first; a
+    #: keyword of the constructors that none declares is taken, typed by its default. One declared
+    #: ``run_wide`` is filled from the run's setting (``sit run --set``, :data:`NUM_PERTURB`)
+    option_specs: tuple = ()
+    #: options filled from the run's engine settings (option -> ``RunConfig`` field: ``--device``),
+    #: where the perturber takes them
+    run_options: Mapping[str, str] = {"device": "device"}
     #: sentences with more words than this are not perturbed: each perturbation copies the
     #: sentence and each is translated and parsed, so the work grows with the length squared
     #: (a 100 kB line would run for hours); docs/perturb.md

@@ -13,6 +13,7 @@ from typing import Optional
 
 from .. import hf
 from ..errors import ModelError
+from ..options import Option
 from .naturalness import LEXICON_OPTIONS
 from .substitution import Slot, SubstitutionPerturber, Tagger, replace_token
 
@@ -47,7 +48,8 @@ class MaskedLMPerturber(SubstitutionPerturber):
     name = "mlm"
     ignored_options = LEXICON_OPTIONS  # the WordNet perturber's checks: a masked LM proposes words in context
     batch_size = 16
-    run_options = {**SubstitutionPerturber.run_options, "model": "mlm_model"}  # --mlm-model
+    option_specs = (Option("model", str, DEFAULT_MLM, "masked LM for --perturber mlm (directory or hub id; the SIT "
+                           "paper used bert-large-uncased)", run_wide=True, flag="--mlm-model", setting="mlm_model"),)
 
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from ..records import Edit
-from .base import Perturber
+from .base import NUM_PERTURB, Perturber
 from .constraints import CONSTRAINTS, Batch, Constraint
 from .quality import Candidate, QualityFilter, options_from
 
@@ -126,6 +126,7 @@ class SubstitutionPerturber(Perturber):
     #: the quality stage's checks, in order (:data:`sit.perturb.constraints.CONSTRAINTS`); a
     #: subclass may add its own (docs/plugins.md)
     quality_checks: tuple[type[Constraint], ...] = CONSTRAINTS
+    option_specs = (NUM_PERTURB,)
 
     def __init__(
         self,

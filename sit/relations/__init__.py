@@ -55,10 +55,17 @@ RELATIONS = Registry(
 
 def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
     """The relation ``name`` for this run; an option it does not have is a one-line error."""
-    from ..options import MACHINERY, checked_options, declared_options
+    from ..options import check_given
 
     cls = RELATIONS.get(name)
-    return cls(ctx, **checked_options(options, declared_options(cls, MACHINERY | {"ctx"}), f"the {name} relation"))
+    return cls(ctx, **check_given(options, relation_options(cls), f"the {name} relation"))
+
+
+def relation_options(cls: type) -> dict:
+    """Name -> :class:`sit.options.Option` of every option relation class ``cls`` takes."""
+    from ..options import option_specs
+
+    return option_specs(cls, frozenset({"ctx"}))
 
 
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -79,4 +86,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations", "relation_options"]

@@ -138,8 +138,13 @@ class Relation(Declares):
     kind = ""
     #: what the two source texts of a case are, as the reports name them
     sides: tuple[str, str] = ("source", "perturbed")
-    #: fields of the run's configuration (``RunConfig``) passed to the relation as options of the
-    #: same name, for run-wide flags that belong to it (sit's ``--distance``)
+    #: the options the relation takes (:class:`sit.options.Option`: typed, with their rule and
+    #: help); one declared ``run_wide`` is a setting of the whole run (``sit run --set NAME=VALUE``,
+    #: sit's ``--distance``). A keyword of the constructor that none declares is taken, typed by
+    #: its default (the relations of old)
+    option_specs: tuple = ()
+    #: the relations of old: fields of the run's configuration passed as options of the same name
+    #: (a run-wide :class:`~sit.options.Option` says it now)
     run_options: tuple[str, ...] = ()
     #: what of the run's shared models the relation uses (``perturber``: the substitution
     #: perturber; ``parser``: the target-language parser), so that ``sit download`` fetches them

@@ -25,6 +25,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
+from ..options import Option
 from ..rank import rank_issues
 from ..records import Issue, Pair, RelationCounts
 from ..runmeta import Figure, FigureTable
@@ -56,7 +57,16 @@ class SitRelation(Relation):
     kinds = {"untranslated": "a word of the input was left untranslated",
              "untranslated_substitute": "a substitute sit put in (no word of the input) was left untranslated"}
     kind = "structure"
-    run_options = ("distance", "discount")
+    option_specs = (
+        Option("distance", str, "relation", "relation (SIT's relation-count distance) or head-relation",
+               choices=tuple(DISTANCES), run_wide=True, flag="--distance"),
+        Option("discount", bool, True, "leave out of the relation counts the arcs of the tokens the two translations "
+               "replaced one-for-one (the translated substitute), so a parser labelling just the new word differently "
+               "is no structure change (default); --no-discount-substitute counts every arc, as the SIT paper does",
+               run_wide=True, flag="--discount-substitute"),
+        Option("surface", bool, True, "a pair whose translations differ only by the substitute is parser noise"),
+        Option("untranslated", str, "source-ratio", "the rule that tells a word left untranslated"),
+    )
     uses = frozenset({"perturber", "parser"})
     translates_substitutions = True  # its cases are the run's substitution pairs
 

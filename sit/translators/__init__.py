@@ -80,10 +80,9 @@ def get_translator(name: str, **kwargs) -> Translator:
 def translator_options(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """``given`` (``--translator-option``), every key of which translator ``name`` must take
     (a ConfigError listing its options otherwise)."""
-    from ..options import check_known
+    from ..options import check_given, named_options
 
-    check_known(given, TRANSLATORS.get(name).option_names, f"the {name} translator")
-    return dict(given)
+    return check_given(given, named_options(TRANSLATORS.get(name)), f"the {name} translator", "--translator-option ")
 
 
 __all__ = ["TRANSLATORS", "Translator", "TranslatorStats", "get_translator", "translator_options"]

@@ -44,8 +44,9 @@ class Translator(Stage):
     number of translations out, in order; ``None`` for a text the backend answered emptily or
     refused: it is left untranslated and uncached, so a re-run asks again).
 
-    ``option_names`` are the constructor keywords a user may set with ``--translator-option``;
-    :meth:`options` returns those of them that change the translations (they join the cache key
+    ``option_specs`` (:class:`sit.options.Option`: typed, with a rule and help) are the
+    constructor keywords a user may set with ``--translator-option`` (``option_names``, a tuple of
+    names, is the untyped form of old, still read); :meth:`options` returns those of them that change the translations (they join the cache key
     and the run signature).
     """
 
@@ -54,7 +55,8 @@ class Translator(Stage):
     verb = "translate"
     unit = "text"
     default_batch_size: int = 32
-    option_names: tuple[str, ...] = ()
+    option_specs: tuple = ()
+    option_names: tuple[str, ...] = ()  # of old: names alone, untyped
     #: whether a text's translation is the same whatever else is in its batch. Only then may a
     #: run translate batches as the perturber finishes them (``--jobs``): a local model's output
     #: depends on the padding of its batch, and an Apertium mode run whole (eng-cat) on the lines

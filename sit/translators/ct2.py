@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
+from ..options import Option
 from .. import hf, hints
 from ..errors import ConfigError, ModelError
 from ..validate import check_number
@@ -35,7 +36,10 @@ def convert_hint(model: str) -> str:
 class CTranslate2Translator(Translator):
     name = "ctranslate2"
     default_batch_size = 32
-    option_names = ("compute_type", "beam_size", "max_decoding_length", "tokenizer")
+    option_specs = (Option("compute_type", str, None, "int8, int8_float16, float16... (default int8 on CPU)"),
+                    Option("beam_size", int, 1, "beams of the search", minimum=1),
+                    Option("max_decoding_length", int, 256, "the longest translation, in tokens", minimum=1),
+                    Option("tokenizer", str, None, "the tokenizer's directory or hub id"))
     uses_gpu = True  # an engine gives its workers --gpus-per-worker
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, model: Optional[str] = None,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from ..options import Option
 from ..errors import ConfigError, RateLimitError
 from .http import Credential, HttpTranslator, response_json
 
@@ -34,7 +35,7 @@ class DeepLTranslator(HttpTranslator):
     max_bytes = 128 * 1024 - 512  # the request body: the texts as JSON strings, and room for the fields
     api_version = "v2"
     promises_order = True  # a list in order, nothing proves it: the per-batch order check applies
-    option_names = ("formality",)
+    option_specs = (Option("formality", str, None, "DeepL's formality: more, less, prefer_more, prefer_less"),)
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, formality: Optional[str] = None, **kwargs):
         super().__init__(source_lang, target_lang, **kwargs)

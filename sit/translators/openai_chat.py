@@ -38,6 +38,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from ..options import Option
 from ..errors import ConfigError, RateLimitError, ResponseMismatchError
 from ..validate import check_number
 from ..jsonio import JsonDamage, loads
@@ -152,7 +153,12 @@ class OpenAITranslator(HttpTranslator):
     max_items = 1
     accepts_model = True
     api_version = "chat-completions"
-    option_names = ("prompt", "temperature", "mode", "batch_items", "batch_prompt", "max_tokens")
+    option_specs = (Option("prompt", str, None, "a file holding the prompt"),
+                    Option("temperature", float, 0.0, "sampling temperature", minimum=0),
+                    Option("mode", str, "single", "single (a request per text) or batch (several texts a request)"),
+                    Option("batch_items", int, 10, "texts per request in mode=batch", minimum=1),
+                    Option("batch_prompt", str, None, "a file holding the prompt of mode=batch"),
+                    Option("max_tokens", int, None, "the longest answer, in tokens", minimum=1))
 
     def __init__(self, source_lang: str = "en", target_lang: str = "es", *, prompt: Optional[str] = None,
                  temperature: float = 0.0, mode: str = "single", batch_items: int = 10,

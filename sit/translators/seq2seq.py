@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from ..options import Option
 from .. import hf
 from ..errors import ConfigError, MissingDependencyError, ModelError, SitError
 from ..hints import SENTENCEPIECE, hf_download
@@ -64,7 +65,8 @@ class Seq2SeqTranslator(Translator):
     uses_gpu = True  # an engine gives its workers --gpus-per-worker
     default_model = ""
     default_batch_size = 16
-    option_names = ("beam_size", "max_new_tokens")
+    option_specs = (Option("beam_size", int, 1, "beams of the search", minimum=1),
+                    Option("max_new_tokens", int, 256, "the longest translation, in tokens", minimum=1))
 
     @classmethod
     def hub_model(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:

@@ -12,7 +12,7 @@ from ...errors import ConfigError
 from ...records import Edit
 from ...validate import check_number
 from ...words import is_noise_stop_word
-from ..base import Perturber
+from ..base import NUM_PERTURB, Perturber
 from ..text import Span, is_number, words
 from .outcome import Outcome, apply_replacements, draw_seeds, not_applied
 
@@ -31,6 +31,7 @@ class NoisePerturber(Perturber):
     deterministic = False
     default_skip_stopwords = True
     needs_nlp = False  # whether the English spaCy pipeline is needed whatever the options
+    option_specs = (NUM_PERTURB,)  # its own default is 1; a run's is 10
 
     def __init__(
         self,
