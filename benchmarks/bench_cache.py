@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sit.cachedb import key_hash  # noqa: E402
+from sit.cache.db import key_hash  # noqa: E402
 
 
 def _sit(*args: str) -> tuple[float, float, dict]:

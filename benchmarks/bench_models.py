@@ -223,7 +223,7 @@ def main() -> None:
     import torch
     from transformers.utils import logging as hf_logging
 
-    from sit.devices import resolve_device
+    from sit.models import resolve_device
 
     hf_logging.disable_progress_bar()
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Sequence
 
 from .cache import MISSING, Store
-from .cacheclaims import POLL, Claims
+from .cache.claims import POLL, Claims
 from .progress import progress
 
 log = logging.getLogger("sit.batching")
@@ -130,7 +130,7 @@ class BatchJob:
     #: finished batch, in order, so a caller can start its next stage on them meanwhile
     on_batch: Optional[Callable[[list, list], None]] = None
     #: whether the keys to compute are claimed in the cache first, so that another run sharing
-    #: it waits for them rather than computing them again (:mod:`sit.cacheclaims`): for stages
+    #: it waits for them rather than computing them again (:mod:`sit.cache.claims`): for stages
     #: whose answers cost money or minutes (the translators)
     claim: bool = False
 
@@ -141,7 +141,7 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     Keys left without a value (a recoverable error under ``strict=False``) are absent from the
     result. Each finished batch is in the cache before the next batch starts. With ``job.claim``
     the keys another run sharing the cache is computing are waited for, not computed again
-    (:mod:`sit.cacheclaims`)."""
+    (:mod:`sit.cache.claims`)."""
     distinct = list(dict.fromkeys(keys))
     hits = job.store.get_many(distinct) if job.store is not None else {}
     decoded = {key: _decoded(job, hits[key]) for key in distinct if key in hits}

@@ -266,7 +266,7 @@ def run(config: RunConfig) -> RunResult:
     """Run the relations of ``config`` over one translator end to end, the batched stages on
     ``config.engine``; write the run directory."""
     from .engine import create_engine
-    from .devices import checked_device
+    from .models import checked_device
     from .validate import check_language
 
     config = checked_settings(checked_numbers(config))
@@ -323,7 +323,7 @@ def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[
     the ``target`` language; ``kept``: the reasons of the choices kept from the run already in
     --out (:mod:`sit.rerun`)."""
     from .relations import RunContext, create_relation, parse_relations
-    from .downloads import check_needs
+    from .models import check_needs
     from .stage import declares_needs
     from .translators import TRANSLATORS
 

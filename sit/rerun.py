@@ -40,7 +40,7 @@ def _still_available(part: str, name: str, config, target: str) -> bool:
 
         return name == "mlm" and mlm_available(config.mlm_model)[0]
     if name == "spacy":
-        from .spacymodels import find_spacy_model
+        from .models import find_spacy_model
 
         return bool(find_spacy_model(target))
     from .parse.stanza_parser import stanza_fetchable, stanza_models_present

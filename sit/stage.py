@@ -37,7 +37,7 @@ class Need:
     --only`` names), what it is, whether the run cannot go without it, where it would load from
     (``local``; ``hub``: fetchable from its source, a model hub, a package index or a data index;
     None: nowhere), why, the command that fetches it (``sit download ...``, filled in by
-    :mod:`sit.downloads`), how it is fetched (``hf``, ``stanza``, ``pip``, ``wordnet``) and what
+    :mod:`sit.models.downloads`), how it is fetched (``hf``, ``stanza``, ``pip``, ``wordnet``) and what
     (a hub id, a language, pip's arguments)."""
 
     part: str
@@ -71,9 +71,9 @@ class Declares:
     @classmethod
     def fetch(cls, need: Need, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
         """Fetch ``need`` (one of :meth:`needs`'s) where a run loads it from; where its files are.
-        By default the kinds sit knows how to fetch (:func:`sit.downloads.fetch_data`); a stage
+        By default the kinds sit knows how to fetch (:func:`sit.models.downloads.fetch_data`); a stage
         whose model loads through its own code overrides this and loads it."""
-        from .downloads import fetch_data
+        from .models import fetch_data
 
         return fetch_data(need)
 

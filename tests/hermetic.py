@@ -70,7 +70,7 @@ def isolate(environ: MutableMapping[str, str], root: Path | None = None) -> Path
 def copy_system_wordnet(nltk_data: Path) -> None:
     """Debian's WordNet, as NLTK reads it, into ``nltk_data/corpora/wordnet`` (with the
     ``lexnames`` file Debian lacks); nothing where the system has none."""
-    from sit.wordnetdb import WORDNET_FILES, lexnames_text
+    from sit.models import WORDNET_FILES, lexnames_text
 
     if not all((SYSTEM_WORDNET / f).is_file() for f in WORDNET_FILES):
         return

@@ -18,7 +18,7 @@ from fakes import FAKES, dictionary_translate, slow
 from fakes.fixtures import _no_real_credentials  # noqa: F401 (fixture)
 
 from sit.cache import Cache
-from sit.cacheclaims import Claims
+from sit.cache.claims import Claims
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = [f"The senator {n} rejected the budget of {1990 + n}." for n in range(24)]

@@ -166,7 +166,7 @@ sys.modules["torch"] = None  # import torch now raises ImportError
 from sit.errors import MissingDependencyError
 from sit.registry import TORCH_INSTALL_HINT
 from sit.perturb.mlm import MaskedLMPerturber
-from sit.hf import import_transformers
+from sit.models import import_transformers
 seq2seq = lambda: import_transformers("a transformers summarizer")
 from sit.translators import TRANSLATORS
 messages = []

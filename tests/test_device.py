@@ -19,7 +19,7 @@ from sit.parse.stanza_parser import StanzaParser  # noqa: E402
 from sit.perturb import PERTURBERS  # noqa: E402
 from sit.perturb.cli import perturber_from_args  # noqa: E402
 from sit.pipeline import RunConfig, choose_perturber  # noqa: E402
-from sit.devices import resolve_device  # noqa: E402
+from sit.models.devices import resolve_device  # noqa: E402
 from sit.translators import get_translator  # noqa: E402
 from tiny_models import MARIAN_PAIRS  # noqa: E402
 

@@ -79,7 +79,7 @@ def pip_env(index: str) -> dict[str, str]:
 
 
 def test_a_spacy_pipeline_need_is_installed_with_pip_from_the_index(serve, tmp_path, monkeypatch):
-    from sit.downloads import pip_install
+    from sit.models import pip_install
 
     wheels = tmp_path / "wheels"
     wheels.mkdir()
@@ -106,7 +106,7 @@ def test_a_spacy_pipeline_need_is_installed_with_pip_from_the_index(serve, tmp_p
 
 def test_the_spacy_need_names_the_pinned_pypi_package_where_none_is_installed():
     from sit.hints import SPACY_PYPI_ARGS
-    from sit.spacymodels import spacy_need
+    from sit.models import spacy_need
 
     need = spacy_need("fr", "xx_not_installed_pipeline")
     assert need.where is None and need.part == "spacy"
@@ -121,7 +121,7 @@ def test_the_spacy_need_names_the_pinned_pypi_package_where_none_is_installed():
 
 def fake_wordnet_zip() -> bytes:
     """A WordNet of one noun, in NLTK's package layout (``wordnet/`` inside the zip)."""
-    from sit.wordnetdb import WORDNET_FILES, lexnames_text
+    from sit.models import WORDNET_FILES, lexnames_text
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
@@ -145,7 +145,7 @@ def loopback_allowed(monkeypatch) -> None:
     turned off for this test only, so that it can reach the fake index on 127.0.0.1."""
     import warnings
 
-    from sit.wordnetdb import nltk_module
+    from sit.models import nltk_module
 
     monkeypatch.setattr(nltk_module("nltk.pathsec"), "ENFORCE", False)
     # and NLTK's search path, read once at its import (the test run's NLTK_DATA holds a WordNet)
@@ -154,7 +154,7 @@ def loopback_allowed(monkeypatch) -> None:
 
 
 def test_wordnet_is_fetched_with_nltks_downloader_where_neither_apt_nor_nltk_data_has_it(serve, tmp_path, monkeypatch):
-    from sit.wordnetdb import WORDNET_FILES, fetch_wordnet, wordnet_need, wordnet_root
+    from sit.models import WORDNET_FILES, fetch_wordnet, wordnet_need, wordnet_root
 
     site = tmp_path / "site"
     site.mkdir()
@@ -180,7 +180,7 @@ def test_wordnet_is_fetched_with_nltks_downloader_where_neither_apt_nor_nltk_dat
 
 
 def test_a_wordnet_index_that_fails_says_what_to_do_in_one_line(serve, tmp_path, monkeypatch):
-    from sit.wordnetdb import fetch_wordnet
+    from sit.models import fetch_wordnet
 
     site = tmp_path / "site"
     site.mkdir()
@@ -202,7 +202,7 @@ def test_a_wordnet_index_that_fails_says_what_to_do_in_one_line(serve, tmp_path,
 def test_a_plugin_translator_declaring_a_hub_model_is_seen_by_the_missing_model_check():
     """A plugin translator that loads a hub model declares it: sit download and the missing-model
     check see it without naming it."""
-    from sit.downloads import check_needs, run_needs
+    from sit.models import check_needs, run_needs
     from sit.errors import MissingDependencyError
     from sit.pipeline import RunConfig
     from sit.translators import TRANSLATORS

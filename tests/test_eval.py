@@ -349,7 +349,7 @@ def test_reference_less_scores_are_cached_so_a_rerun_only_reads(tmp_path, monkey
     scored.clear()
     again = reference_less_scores(src, adv, out, adv_out, cache=Cache(tmp_path))  # a re-run: a new Cache object
     assert scored == [] and again == first
-    from sit.cacheops import stats
+    from sit.cache.ops import stats
 
     scores = [s for s in stats(Cache(tmp_path)).stores if s.kind == "scores"]
     assert [(s.label, s.entries) for s in scores] == [("chrf", 80)]  # one entry a pair

@@ -37,7 +37,7 @@ def test_every_cache_and_data_folder_of_the_run_is_its_own():
         assert Path(os.environ[key]).is_relative_to(HERMETIC_ROOT), key
     assert Path(hf.HF_HUB_CACHE).is_relative_to(HERMETIC_ROOT)  # what huggingface_hub read when imported
     assert os.environ["HF_HUB_OFFLINE"] == "1" and "HF_ENDPOINT" not in os.environ
-    from sit.wordnetdb import wordnet_root
+    from sit.models import wordnet_root
 
     assert Path(wordnet_root()).is_relative_to(HERMETIC_ROOT)  # the system WordNet, copied for the run
 

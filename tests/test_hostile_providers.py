@@ -50,7 +50,7 @@ class Switch:
 def _entries(cache_dir) -> int:
     """Translations the cache holds (``sit cache stats``' count of the translations stores)."""
     from sit.cache import Cache
-    from sit.cacheops import stats
+    from sit.cache.ops import stats
 
     return sum(s.entries for s in stats(Cache(cache_dir)).stores if s.kind == "translations")
 
@@ -92,7 +92,7 @@ def test_answers_in_another_order_are_asked_again_one_by_one(serve, name, clock,
 
 def _wrong(cache_dir) -> int:
     """Cached translations that are not their text's (the fake's dictionary says what each is)."""
-    from sit.cacheops import stores
+    from sit.cache.ops import stores
 
     items = [(k, v) for store in stores(Cache(cache_dir), "translations") for k, v in store.items()]
     assert items, "nothing was cached"

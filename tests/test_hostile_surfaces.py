@@ -345,7 +345,7 @@ def _filled_cache(root, n=260):
 
 
 def _cached(root) -> int:
-    from sit.cacheops import stats
+    from sit.cache.ops import stats
 
     return sum(s.entries for s in stats(Cache(root)).stores)
 

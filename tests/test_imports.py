@@ -56,7 +56,7 @@ def test_a_rerun_from_the_cache_loads_no_model_library(tmp_path):
 def test_wordnet_loads_without_the_scientific_packages_nltk_would_import():
     # `import nltk` imports scikit-learn (and SciPy) whenever they are installed; sit's WordNet
     # reader and stemmer load NLTK without them, and they import as usual afterwards
-    code = ("import json, sys\nfrom sit.wordnetdb import nltk_module, wordnet\n"
+    code = ("import json, sys\nfrom sit.models.wordnetdb import nltk_module, wordnet\n"
             "wn = wordnet()\nstem = nltk_module('nltk.stem').PorterStemmer().stem('running')\n"
             "lemmas = [l.name() for l in wn.synset('dog.n.01').lemmas()][:2]\n"
             "before = sorted(m for m in ('sklearn', 'scipy') if m in sys.modules)\n"

@@ -39,7 +39,7 @@ def test_unreachable_model_fails_before_any_work_and_says_what_to_do(tmp_path):
 
 
 def test_translation_never_samples_whatever_the_generation_config_says(tiny_marian, tmp_path):
-    """sit.hf.generate_ids turns sampling off: a copy of the tiny model whose generation config asks
+    """sit.models.hf.generate_ids turns sampling off: a copy of the tiny model whose generation config asks
     for sampling at a high temperature translates exactly as the original does."""
     import json
     import shutil

@@ -139,7 +139,7 @@ def test_hf_cache_missing_names_what_a_partial_model_lacks(missing, model_hub, t
     code = ("from huggingface_hub import hf_hub_download; hf_hub_download('bert-base-uncased', 'vocab.txt'); "
             f"hf_hub_download('bert-base-uncased', {wanted!r})")
     subprocess.run([sys.executable, "-c", code], env=fresh_env(home, **model_hub.env()), check=True, timeout=120)
-    probe = "from sit.hub import hf_cache_missing; print(hf_cache_missing('bert-base-uncased'))"
+    probe = "from sit.models.hub import hf_cache_missing; print(hf_cache_missing('bert-base-uncased'))"
     out = subprocess.run([sys.executable, "-c", probe], env=fresh_env(home, HF_HUB_OFFLINE="1"), cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == repr(missing), out.stderr

@@ -35,7 +35,7 @@ def test_edit_to_dict_is_every_field_as_it_is():
 
 
 def test_a_model_absent_from_the_hub_cache_loads_no_hub_client(tmp_path):
-    code = ("import sys; from sit.hub import hf_cache_missing, hf_cached_file; "
+    code = ("import sys; from sit.models.hub import hf_cache_missing, hf_cached_file; "
             "print(hf_cache_missing('org/absent-model'), hf_cached_file('org/absent-model', 'config.json'), "
             "'huggingface_hub.file_download' in sys.modules)")
     env = {**os.environ, "HF_HUB_CACHE": str(tmp_path), "HF_HUB_OFFLINE": "1"}

@@ -184,7 +184,7 @@ def _offline_env(tmp_path) -> dict:
 
 
 def test_catalan_offline_fails_before_any_work_saying_what_to_fetch(tmp_path):
-    from sit.spacymodels import find_spacy_model
+    from sit.models import find_spacy_model
 
     assert find_spacy_model("ca") is None, "this machine has a Catalan spaCy pipeline: the case needs none"
     out = tmp_path / "run"
@@ -201,7 +201,7 @@ def test_catalan_offline_fails_before_any_work_saying_what_to_fetch(tmp_path):
 def test_the_chinese_parser_hint_names_spacys_real_pipeline(tmp_path, monkeypatch):
     from sit.errors import MissingDependencyError
     from sit.parse import choose_parser
-    from sit.spacymodels import find_spacy_model
+    from sit.models import find_spacy_model
 
     assert find_spacy_model("zh") is None
     monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tmp_path))

@@ -119,7 +119,7 @@ def test_summaries_are_cached(tmp_path, docs):
     again = SUMMARIZERS.create("lead-3", cache=Cache(tmp_path))
     assert again.summarize([d.text for d in docs[:4]]) == first[:4]
     assert again.cache_hits == 4 and again.computed == 0
-    from sit.cacheops import stats
+    from sit.cache.ops import stats
 
     assert [(st.kind, st.label, st.entries) for st in stats(Cache(tmp_path)).stores] == [("summaries", "lead-3-lead-3", 4)]  # its name and model
 

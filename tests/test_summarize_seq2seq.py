@@ -125,7 +125,7 @@ def test_sentence_paraphrase_with_a_model(tiny, docs):
 
 
 def test_a_paraphrase_equal_to_the_sentence_is_no_perturbation(tiny, monkeypatch):
-    import sit.hf as hf
+    import sit.models.hf as hf
 
     def echo(tokenizer, net, device, texts, **kwargs):  # the sentence back, once with other spacing
         return [[t, "  " + t.replace(" ", "   ")] for t in texts]

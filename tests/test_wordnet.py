@@ -68,7 +68,7 @@ def test_wordnet_is_found_where_nltk_looks_without_importing_nltk(tmp_path):
     (tmp_path / "mine" / "corpora" / "wordnet").mkdir(parents=True)
     env = {**os.environ, "NLTK_DATA": os.pathsep.join([str(tmp_path / "none"), str(tmp_path / "mine")]),
            "PYTHONPATH": str(pathlib.Path(__file__).resolve().parent.parent)}  # this checkout's sit, not an installed one
-    code = ("import json, sys\nfrom sit.wordnetdb import nltk_data_dirs, wordnet_root\n"
+    code = ("import json, sys\nfrom sit.models.wordnetdb import nltk_data_dirs, wordnet_root\n"
             "ours, root = nltk_data_dirs(), wordnet_root()\nimported = 'nltk' in sys.modules\n"
             "import nltk.data\nprint(json.dumps([ours, list(nltk.data.path), root, imported]))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -78,7 +78,7 @@ def test_wordnet_is_found_where_nltk_looks_without_importing_nltk(tmp_path):
 
 
 def test_the_reader_skips_nltks_version_mapping_and_reads_wordnet_whole():
-    from sit.wordnetdb import wordnet
+    from sit.models import wordnet
 
     wn = wordnet()
     assert wn.map30 is None  # no second pass over index.sense for the multilingual wordnets
@@ -94,7 +94,7 @@ def test_the_reader_reads_plain_text_files_and_gives_what_nltks_own_streams_give
 
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    from sit.wordnetdb import wordnet, wordnet_root
+    from sit.models import wordnet, wordnet_root
 
     class Stock(WordNetCorpusReader):  # NLTK's streams; only the version mapping skipped (seconds)
         def map_wn(self, version="wordnet"):
@@ -147,7 +147,7 @@ def test_part_of_speech_counts_without_index_sense_are_the_same(perturber, tmp_p
     import shutil
     from pathlib import Path
 
-    from sit.wordnetdb import wordnet_root
+    from sit.models import wordnet_root
 
     root = tmp_path / "nltk_data"
     shutil.copytree(Path(wordnet_root()) / "corpora" / "wordnet", root / "corpora" / "wordnet",

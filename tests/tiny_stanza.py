@@ -56,7 +56,7 @@ def _conllu_zh() -> list[list[tuple]]:
 
 
 def _conllu_es() -> list[list[tuple]]:
-    from sit.spacymodels import load_spacy
+    from sit.models import load_spacy
 
     nlp = load_spacy("es")
     sents = []

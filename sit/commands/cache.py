@@ -36,7 +36,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import cacheops
+    from ..cache import ops as cacheops
     from ..cache import Cache
 
     cache = Cache(args.cache_dir)

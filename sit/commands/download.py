@@ -29,7 +29,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _parts(value: str) -> tuple[str, ...]:
-    from ..downloads import PARTS
+    from ..models import PARTS
     from ..errors import ConfigError
 
     parts = tuple(p.strip() for p in value.split(",") if p.strip()) or PARTS
@@ -40,7 +40,7 @@ def _parts(value: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..downloads import download
+    from ..models import download
     from ..translators import TRANSLATORS
     from .run import config_from_args
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     target = config.target_lang or TRANSLATORS.get(config.translator).default_target
 
     def say(done) -> None:
-        from ..downloads import FALLBACK
+        from ..models import FALLBACK
 
         if not done.path:
             print(f"sit: {done.need.what}: not fetched ({done.need.why}); {FALLBACK[done.need.part]}", file=sys.stderr)

@@ -348,7 +348,7 @@ def _same_target(config, chosen: list[tuple[str, str | None]]):
     models are checked before the first one runs, so that none fails half-way through."""
     from dataclasses import replace
 
-    from ..downloads import check_needs
+    from ..models import check_needs
     from ..translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(chosen[0][0]).default_target

@@ -81,7 +81,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..rundir import check_writable, load_run, write_text_atomic
-    from . import compare_runs, render
+    from . import compare_runs
+    from . import render
 
     from ..formats import writer
 

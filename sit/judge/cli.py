@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from ..cache import Cache
     from ..options import parse_key_values
     from ..rundir import check_writable, write_jsonl_atomic
-    from . import get_judge, judge_options
+    from . import get_judge
+    from . import judge_options
 
     output: Optional[str] = None if args.output in (None, "-") else args.output
     if output:

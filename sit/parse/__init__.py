@@ -32,7 +32,7 @@ def choose_parser(lang: str, name: str = "auto", model: Optional[str] = None,
     if name != "auto":
         PARSERS.entry(name)
         return name, f"{name} (chosen)"
-    from ..spacymodels import find_spacy_model
+    from ..models import find_spacy_model
     from .stanza_parser import stanza_dir, stanza_fetchable, stanza_models_present
 
     if stanza_models_present(lang, model):

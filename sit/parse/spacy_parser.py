@@ -7,7 +7,7 @@ from typing import Optional
 from ..records import Tree
 from ..errors import MissingDependencyError
 from ..hints import spacy_hint
-from ..spacymodels import find_spacy_model, load_spacy, spacy_model_version
+from ..models import find_spacy_model, load_spacy, spacy_model_version
 from .base import Parser, segment_chinese
 
 
@@ -32,7 +32,7 @@ class SpacyParser(Parser):
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
         """The target language's spaCy pipeline (``--parser-model``: that one)."""
-        from ..spacymodels import spacy_need
+        from ..models import spacy_need
 
         return [spacy_need(target_lang, model)]
 

@@ -106,7 +106,7 @@ def stanza_fetchable(lang: str) -> tuple[bool, str]:
     Stanza's default models. Returns (fetchable, why not / from where)."""
     import importlib.util
 
-    from ..hub import hub_reachable, url_reachable
+    from ..models import hub_reachable, url_reachable
 
     if importlib.util.find_spec("stanza") is None:
         return False, "Stanza is not installed (pip install stanza)"
@@ -179,7 +179,7 @@ class StanzaParser(Parser):
         return str(download_stanza(target_lang, model))
 
     def __init__(self, lang: str, *, model: Optional[str] = None, device: Optional[str] = None, **kwargs):
-        from ..devices import resolve_device
+        from ..models import resolve_device
 
         super().__init__(lang, model=model, device=resolve_device(device, "Stanza's models"), **kwargs)
         self.code = stanza_code(lang)

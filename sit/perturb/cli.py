@@ -46,7 +46,7 @@ def perturber_from_args(args: argparse.Namespace, cache=None):
     """Create the perturber named by ``--perturber`` with the options given (flags and
     ``--option``), validated by :func:`sit.perturb.options.perturber_options`; ``--device`` goes
     to a perturber that runs a model, and is checked first even for one that does not."""
-    from ..devices import checked_device
+    from ..models import checked_device
     from . import PERTURBERS
     from .options import parse_key_values, perturber_options
 

@@ -112,7 +112,7 @@ class ContrastPerturber(WordNetPerturber):
 
     def _stemmer(self):
         if self._stem is None:
-            from ..wordnetdb import nltk_module
+            from ..models import nltk_module
 
             self._stem = nltk_module("nltk.stem").PorterStemmer()
         return self._stem

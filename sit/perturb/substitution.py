@@ -36,7 +36,7 @@ class Tagger:
 
     def __init__(self, nlp=None, *, model: Optional[str] = None):
         if nlp is None:
-            from ..spacymodels import load_spacy
+            from ..models import load_spacy
 
             nlp = load_spacy("en", model, disable=("lemmatizer_x",))
         self.nlp = nlp
@@ -118,7 +118,7 @@ class SubstitutionPerturber(Perturber):
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
         """The English spaCy pipeline that tags the sentences (:class:`Tagger`)."""
-        from ..spacymodels import spacy_need
+        from ..models import spacy_need
 
         return [spacy_need("en")]
 
@@ -154,7 +154,7 @@ class SubstitutionPerturber(Perturber):
     ):
         super().__init__(cache=cache, progress=progress)
         self.num_perturb = num_perturb
-        from ..devices import checked_device
+        from ..models import checked_device
 
         self.device = checked_device(device, f"the {self.name} perturber")  # a bad one fails now, before any work
         self._tagger = tagger

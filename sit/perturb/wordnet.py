@@ -120,7 +120,7 @@ class WordNetPerturber(SubstitutionPerturber):
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
         """The English tagger, and WordNet."""
-        from ..wordnetdb import wordnet_need
+        from ..models import wordnet_need
 
         return [*super().needs(source_lang, target_lang), wordnet_need()]
 
@@ -351,7 +351,7 @@ class WordNetLexicon:
     use: a re-run answered from the cache needs none) and English plurals for re-inflection."""
 
     def __init__(self, root: Optional[str] = None):
-        from ..wordnetdb import wordnet_root, wordnet_version
+        from ..models import wordnet_root, wordnet_version
 
         self.root = wordnet_root(root)  # raises with an install hint when missing
         self.version = wordnet_version(self.root)
@@ -362,7 +362,7 @@ class WordNetLexicon:
     @property
     def reader(self):
         if self._reader is None:
-            from ..wordnetdb import wordnet
+            from ..models import wordnet
 
             self._reader = wordnet(self.root)
         return self._reader

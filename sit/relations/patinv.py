@@ -106,7 +106,7 @@ class PatInvRelation(Relation):
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
         """WordNet: the meaning of each substitution is checked in it, whichever perturber made it."""
-        from ..wordnetdb import wordnet_need
+        from ..models import wordnet_need
 
         return [wordnet_need()]
 
@@ -146,7 +146,7 @@ class PatInvRelation(Relation):
     def different_meaning(self, edit: Edit) -> bool:
         """A substitution changes the meaning: another stem, and WordNet knows no sense of the
         one word that is a sense of the other, similar to it, or its pertainym."""
-        from ..wordnetdb import nltk_module
+        from ..models import nltk_module
 
         self._stem = self._stem or nltk_module("nltk.stem").PorterStemmer()
         before, after = edit.before.lower(), edit.after.lower()

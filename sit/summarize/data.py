@@ -112,7 +112,7 @@ def load_hub(name: str, *, split: str = "test", size: Optional[int] = None, text
         raise MissingDependencyError(
             "hub datasets need the `datasets` library: pip install datasets (or pass --input docs.jsonl)"
         ) from exc
-    from ..hub import hub_reachable
+    from ..models import hub_reachable
 
     if not hub_reachable():
         raise InputError(

@@ -1,5 +1,5 @@
 """A transformers sequence-to-sequence summarizer (BART, PEGASUS, T5 ...), loaded and run by
-:mod:`sit.hf` (as the ``sentence_paraphrase`` perturber's model is). The model loads on first use,
+:mod:`sit.models.hf` (as the ``sentence_paraphrase`` perturber's model is). The model loads on first use,
 so a re-run answered from the cache needs none.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Optional
 
-from .. import hf
+from ..models import hf
 from ..stage import weights_stamp
 from .base import Summarizer
 
@@ -48,7 +48,7 @@ class Seq2SeqSummarizer(Summarizer):
         self.min_length = min_length
         self.max_input_tokens = max_input_tokens
         self.prefix = prefix
-        from ..devices import checked_device
+        from ..models import checked_device
 
         self.device = checked_device(device, "the summarizer model")  # a bad one fails now, before any work
         self._loaded = None

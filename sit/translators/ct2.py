@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..options import Option
-from .. import hf, hints
+from ..models import hf
+from .. import hints
 from ..errors import ConfigError, ModelError
 from ..validate import check_number
 from .base import Translator
@@ -77,9 +78,9 @@ class CTranslate2Translator(Translator):
         raise ModelError(f"{model} is not a CTranslate2 model directory (no model.bin); {convert_hint(model)}")
 
     def _device(self, device: Optional[str]) -> tuple[str, int]:
-        """(device, index) for ``ctranslate2.Translator``, checked by :func:`sit.devices.resolve_device`
+        """(device, index) for ``ctranslate2.Translator``, checked by :func:`sit.models.devices.resolve_device`
         against the CUDA devices CTranslate2 sees."""
-        from ..devices import resolve_device
+        from ..models import resolve_device
 
         kind, _, index = resolve_device(device, "CTranslate2", cuda_count=self._ct2.get_cuda_device_count).partition(":")
         return kind, int(index or 0)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..options import Option
-from .. import hf
+from ..models import hf
 from ..errors import ConfigError, MissingDependencyError, ModelError, SitError
 from ..hints import SENTENCEPIECE, hf_download
 from ..stage import Need
@@ -76,7 +76,7 @@ class Seq2SeqTranslator(Translator):
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list[Need]:
         """The model the translator loads (a directory or a hub id), and where it would load from."""
-        from ..hub import hf_model_location
+        from ..models import hf_model_location
 
         name = cls.hub_model(source_lang, target_lang, model)
         where, why = hf_model_location(name)
@@ -85,7 +85,7 @@ class Seq2SeqTranslator(Translator):
     @classmethod
     def fetch(cls, need: Need, source_lang: str, target_lang: str, model: Optional[str] = None) -> str:
         """The model loaded the way a run loads it (which downloads what is missing); where it is."""
-        from ..downloads import hf_location
+        from ..models import hf_location
 
         with cls(source_lang, target_lang, model=model, device="cpu") as translator:
             translator.load()
@@ -98,8 +98,8 @@ class Seq2SeqTranslator(Translator):
         self.tgt_code = self.language_code(target_lang)
         self.beam_size = check_number(beam_size, "--translator-option beam_size", minimum=1, integer=True)
         self.max_new_tokens = check_number(max_new_tokens, "--translator-option max_new_tokens", minimum=1, integer=True)
-        from ..devices import resolve_device
-        from ..hub import hf_model_location
+        from ..models import resolve_device
+        from ..models import hf_model_location
 
         self.device = resolve_device(device, f"the {self.name} translator")
         where, why = hf_model_location(str(self.model))
@@ -144,7 +144,7 @@ class Seq2SeqTranslator(Translator):
 
     # -- the model -----------------------------------------------------------------------------
     def load(self):
-        """The tokenizer and the model, loaded once (by :func:`sit.hf.load`)."""
+        """The tokenizer and the model, loaded once (by :func:`sit.models.hf.load`)."""
         if self._model is not None:
             return self._tokenizer, self._model
         tokenizer, model, _ = hf.load(str(self.model), what=f"the {self.name} translator", device=self.device,

@@ -90,7 +90,7 @@ class NoisePerturber(Perturber):
     @property
     def nlp(self):
         if self._nlp is None:
-            from ...spacymodels import load_spacy
+            from ...models import load_spacy
 
             self._nlp = load_spacy("en", disable=("parser",))
         return self._nlp

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional
 
-from .jsonio import MAX_BYTES, JsonDamage, loads
-from .records import stable_hash
+from ..jsonio import MAX_BYTES, JsonDamage, loads
+from ..records import stable_hash
 
 
 def slug(text: str) -> str:

@@ -1,7 +1,7 @@
 """The on-disk cache shared by translators, perturbers, parsers, summarizers and scorers.
 
 Every kind of entry lives in one SQLite database, ``<root>/cache.sqlite3`` (see
-:mod:`sit.cachedb`): a :class:`Store` is one kind and namespace (translator, model, version,
+:mod:`sit.cache.db`): a :class:`Store` is one kind and namespace (translator, model, version,
 language pair ...), a mapping from input text to a JSON value. Lookups and appends cost
 O(batch), whatever the size of the cache: keys are found through an index on their hash, and a
 batch of entries is written in one transaction, committed and fsync-ed before
@@ -30,11 +30,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
-from . import cachejsonl
-from .cachedb import DB_NAME, Db, key_hash
-from .errors import CacheError
-from .jsonio import JsonDamage, loads
-from .records import stable_hash
+from . import jsonl as cachejsonl
+from .db import DB_NAME, Db, key_hash
+from ..errors import CacheError
+from ..jsonio import JsonDamage, loads
+from ..records import stable_hash
 
 log = logging.getLogger("sit.cache")
 

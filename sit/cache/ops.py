@@ -1,7 +1,7 @@
 """Looking after a cache: ``sit cache stats | verify | export | import | prune``.
 
 Each function takes a :class:`sit.cache.Cache` and streams through the database (nothing held in
-memory in proportion to it). Export and import speak the JSONL format of :mod:`sit.cachejsonl`.
+memory in proportion to it). Export and import speak the JSONL format of :mod:`sit.cache.jsonl`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from . import cachejsonl
-from .cache import Cache, Store
-from .errors import CacheError, InputError
-from .jsonio import regular_file
+from . import jsonl as cachejsonl
+from . import Cache, Store
+from ..errors import CacheError, InputError
+from ..jsonio import regular_file
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ def prune(cache: Cache, *, kind: Optional[str] = None, translator: Optional[str]
     """Delete the entries that match every filter given; returns how many were deleted. ``empty``
     selects the translations that are a translator's empty answer (``""``: asked twice, answered
     with nothing both times), so that a re-run asks again."""
-    from .validate import check_number
+    from ..validate import check_number
 
     if kind is None and translator is None and namespace is None and older_than_days is None and not empty:
         raise InputError("say what to prune: --kind, --translator, --namespace, --older-than and/or --empty")

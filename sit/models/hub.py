@@ -1,7 +1,7 @@
 """The Hugging Face model hub: whether it is reachable (``HF_ENDPOINT``, ``HF_HUB_OFFLINE``) and
 where a model is (:func:`hf_model_location`: a directory, complete in the local cache, or only on
-the hub), all without importing transformers. :func:`sit.hf.load_kwargs` turns that into
-``from_pretrained``'s arguments; loading and running the models is :mod:`sit.hf`'s."""
+the hub), all without importing transformers. :func:`sit.models.hf.load_kwargs` turns that into
+``from_pretrained``'s arguments; loading and running the models is :mod:`sit.models.hf`'s."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from .errors import ConfigError, MissingDependencyError
-from .registry import TORCH_INSTALL_HINT
+from ..errors import ConfigError, MissingDependencyError
+from ..registry import TORCH_INSTALL_HINT
 
 
 def import_torch_transformers(what: str, alternative: str = ""):

@@ -1,4 +1,4 @@
-"""Reading what a damaged cache database still holds (see :meth:`sit.cachedb.Db.recover`).
+"""Reading what a damaged cache database still holds (see :meth:`sit.cache.db.Db.recover`).
 
 The copy set aside is walked table by table in rowid order, a page of rows at a time; a page
 SQLite cannot read is stepped over (the step doubling until rows read again), so every entry on
@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Iterator
 
-from .cachedb import SCHEMA
+from .schema import SCHEMA
 
 _PAGE = 500
 _PROBE = 256  # rows read one by one past a page that fails

@@ -10,7 +10,7 @@
   perturber's model (:mod:`sit.perturb.paraphrase`), which also generate through :func:`generate`.
 
 :func:`load` is the one path: torch and transformers imported (or a MissingDependencyError with
-the install command), the device resolved (:func:`sit.devices.resolve_device`) before anything
+the install command), the device resolved (:func:`sit.models.devices.resolve_device`) before anything
 loads, ``from_pretrained`` from a local directory, the local model cache or the model hub
 (:func:`load_kwargs` decides which; offline, a model that is not local fails at once with a clear
 :class:`~sit.errors.ModelError` instead of the hub client's retries), the user's check, the move
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple, Optional, Sequence
 
-from .errors import ModelError, SitError
-from .hints import hf_download
-from .text import squeeze
+from ..errors import ModelError, SitError
+from ..hints import hf_download
+from ..text import squeeze
 
 #: the transformers model class of each kind of model (the tokenizer is ``AutoTokenizer``)
 KINDS = {"seq2seq": "AutoModelForSeq2SeqLM", "masked-lm": "AutoModelForMaskedLM", "encoder": "AutoModel"}

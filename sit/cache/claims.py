@@ -24,7 +24,7 @@ import time
 import uuid
 from typing import Callable, Iterable, Sequence
 
-from .cachedb import key_hash
+from .db import key_hash
 
 #: seconds a claim lasts without being renewed (each batch written renews a run's claims)
 TTL = 900.0

@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from . import hints
-from .errors import MissingDependencyError, ModelError
-from .stage import Need
+from .. import hints
+from ..errors import MissingDependencyError, ModelError
+from ..stage import Need
 
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's

@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
-from .errors import MissingDependencyError, ModelError
-from .stage import Need
+from ..errors import MissingDependencyError, ModelError
+from ..stage import Need
 
 PARTS = ("translator", "mlm", "parser", "spacy", "wordnet")
 
@@ -93,7 +93,7 @@ def _auto(first: list[Planned], fallback: list[Planned]) -> list[Planned]:
 def _perturber(config, target: str) -> list[Planned]:
     import importlib.util
 
-    from .perturb import PERTURBERS
+    from ..perturb import PERTURBERS
 
     name = config.perturber
     model = config.mlm_model if name in ("auto", "mlm") else None
@@ -106,7 +106,7 @@ def _perturber(config, target: str) -> list[Planned]:
 
 
 def _parser(config, target: str) -> list[Planned]:
-    from .parse import PARSERS
+    from ..parse import PARSERS
 
     if config.parser != "auto":
         return _declared(PARSERS.get(config.parser), config, target, config.parser_model)
@@ -117,8 +117,8 @@ def _parser(config, target: str) -> list[Planned]:
 def planned(config, target: str) -> list[Planned]:
     """Every piece the components of a run of ``config`` (into ``target``) declare, once each
     (required where any asks for it), with its ``sit download`` command."""
-    from .relations import RELATIONS, parse_relations
-    from .translators import TRANSLATORS
+    from ..relations import RELATIONS, parse_relations
+    from ..translators import TRANSLATORS
 
     relations = [RELATIONS.get(name) for name in parse_relations(config.relations)]
     uses = set().union(*(r.uses for r in relations))
@@ -213,7 +213,7 @@ def pip_install(args: str, *, python: str = sys.executable) -> None:
 
 def fetch_data(need: Need) -> str:
     """Fetch a piece of a kind sit knows (:attr:`Need.fetch`): ``pip`` (a spaCy pipeline, into
-    the running interpreter's environment), ``wordnet`` (:func:`sit.wordnetdb.fetch_wordnet`),
+    the running interpreter's environment), ``wordnet`` (:func:`sit.models.wordnetdb.fetch_wordnet`),
     ``hf`` (the model's files, with huggingface_hub); where it is."""
     if need.fetch == "pip":
         import importlib

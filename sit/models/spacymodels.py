@@ -8,10 +8,10 @@ import importlib.util
 from functools import lru_cache
 from typing import Optional
 
-from . import hints
-from .errors import MissingDependencyError
-from .hints import spacy_hint
-from .stage import Need
+from .. import hints
+from ..errors import MissingDependencyError
+from ..hints import spacy_hint
+from ..stage import Need
 
 
 # spaCy pipelines by language, best first (sit.hints keeps them with their install hints).

@@ -8,7 +8,7 @@ survives kill -9 and a power cut). Tables::
     entries(ns, h, k, v, t)   h: a 64-bit hash of the key, UNIQUE (ns, h); k: the key, v: JSON,
                               t: when it was written (unix seconds; ``sit cache prune --older-than``)
     imports(path, size, mtime_ns, entries)            the JSONL files already imported
-    claims(ns, h, owner, pid, host, expires)          keys a run is computing (:mod:`sit.cacheclaims`)
+    claims(ns, h, owner, pid, host, expires)          keys a run is computing (:mod:`sit.cache.claims`)
 
 A key whose hash collides with another key's in the same store is simply a miss (the stored key is
 compared on every lookup), so a collision costs a recomputation, never a wrong answer.
@@ -32,24 +32,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from .errors import CacheError, CorruptCacheError
+from ..errors import CacheError, CorruptCacheError
+from .schema import SCHEMA
 
 log = logging.getLogger("sit.cache")
 
 DB_NAME = "cache.sqlite3"
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS namespaces (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, hash TEXT NOT NULL, label TEXT NOT NULL,
-    namespace TEXT NOT NULL, UNIQUE (kind, hash));
-CREATE TABLE IF NOT EXISTS entries (
-    ns INTEGER NOT NULL, h INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL, t INTEGER NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS entries_key ON entries (ns, h);
-CREATE TABLE IF NOT EXISTS imports (
-    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, entries INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS claims (
-    ns INTEGER NOT NULL, h INTEGER NOT NULL, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
-    expires REAL NOT NULL, PRIMARY KEY (ns, h));
-"""
 _DAMAGE = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _CHUNK = 500  # keys per SELECT ... IN (...)
 
@@ -205,7 +193,7 @@ class Db:
             if self._healthy():
                 return  # another run repaired it while this one waited for the lock
             backup = copy_aside(self.path)
-            from .cachesalvage import salvage
+            from .salvage import salvage
 
             fresh, kept = salvage(backup, self.path.with_name(f".{self.path.name}.{os.getpid()}.recovering"))
             self._put_in_place(fresh)
