@@ -153,19 +153,27 @@ def loopback_allowed(monkeypatch) -> None:
     warnings.filterwarnings("ignore", message=".*restricted IP.*")
 
 
-def test_wordnet_is_fetched_with_nltks_downloader_where_neither_apt_nor_nltk_data_has_it(serve, tmp_path, monkeypatch):
-    from sit.models import WORDNET_FILES, fetch_wordnet, wordnet_need, wordnet_root
-
+def nltk_site(serve, tmp_path, monkeypatch, *, with_zip: bool):
+    """A fake NLTK index on 127.0.0.1 naming wordnet.zip (served only ``with_zip``), and a home, sit
+    data folder and NLTK data path where no WordNet is: (the index's base URL, the zip's bytes)."""
     site = tmp_path / "site"
     site.mkdir()
     data = fake_wordnet_zip()
-    (site / "wordnet.zip").write_bytes(data)
+    if with_zip:
+        (site / "wordnet.zip").write_bytes(data)
     base = serve(site)
     (site / "index.xml").write_text(nltk_index(base, data), encoding="utf-8")
     monkeypatch.setenv("NLTK_DATA", str(tmp_path / "no-nltk-data"))
     monkeypatch.setenv("SIT_DATA_DIR", str(tmp_path / "sit-data"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     loopback_allowed(monkeypatch)
+    return base, data
+
+
+def test_wordnet_is_fetched_with_nltks_downloader_where_neither_apt_nor_nltk_data_has_it(serve, tmp_path, monkeypatch):
+    from sit.models import WORDNET_FILES, fetch_wordnet, wordnet_need, wordnet_root
+
+    base, data = nltk_site(serve, tmp_path, monkeypatch, with_zip=True)
 
     need = wordnet_need(system_dirs=())
     assert need.where == "hub" and "NLTK's downloader" in need.why
@@ -182,16 +190,8 @@ def test_wordnet_is_fetched_with_nltks_downloader_where_neither_apt_nor_nltk_dat
 def test_a_wordnet_index_that_fails_says_what_to_do_in_one_line(serve, tmp_path, monkeypatch):
     from sit.models import fetch_wordnet
 
-    site = tmp_path / "site"
-    site.mkdir()
-    data = fake_wordnet_zip()
-    base = serve(site)
     # the index names wordnet.zip, which the server does not have (a 404)
-    (site / "index.xml").write_text(nltk_index(base, data), encoding="utf-8")
-    monkeypatch.setenv("NLTK_DATA", str(tmp_path / "no-nltk-data"))
-    monkeypatch.setenv("SIT_DATA_DIR", str(tmp_path / "sit-data"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    loopback_allowed(monkeypatch)
+    base, _ = nltk_site(serve, tmp_path, monkeypatch, with_zip=False)
     with pytest.raises(ModelError) as err:
         fetch_wordnet(url=f"{base}/index.xml", system_dirs=())
     said = str(err.value)

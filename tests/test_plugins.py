@@ -37,23 +37,17 @@ def test_sit_list_shows_the_plugins(plugin_env):
     assert "glossary" not in sit({**os.environ, "PYTHONPATH": str(ROOT)}, "list").stdout
 
 
-def test_a_plugin_translator_and_relation_run(plugin_env, tmp_path):
-    src = tmp_path / "in.txt"
-    src.write_text("The cat sleeps in the house.\nThe dog eats.\nQuarterly revenue rose sharply yesterday.\n",
-                   encoding="utf-8")
-    proc = sit(plugin_env, "run", "--input", str(src), "--translator", "glossary", "--relation", "copied",
-               "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "run"), "--no-progress")
-    assert proc.returncode == 0, proc.stderr
-    issues = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+def test_a_plugin_translator_and_relation_run(copied_run):
+    issues = [json.loads(line) for line in (copied_run / "issues.jsonl").read_text().splitlines()]
     # the glossary knows every word of the first two sentences and none of the third's
     assert [(i["source_id"], i["relation"], i["kind"]) for i in issues] == [(3, "copied", "copied")]
     assert issues[0]["original_translation"] == "Quarterly revenue rose sharply yesterday."
-    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    meta = json.loads((copied_run / "run.json").read_text())
     assert meta["signature"]["translator"] == "glossary"
     assert meta["signature"]["relations"] == {"copied": {"share": 0.5}}
-    report = (tmp_path / "run" / "report.txt").read_text()
+    report = (copied_run / "report.txt").read_text()
     assert "most of the source came through untranslated" in report
-    translations = [json.loads(line) for line in (tmp_path / "run" / "translations.jsonl").read_text().splitlines()]
+    translations = [json.loads(line) for line in (copied_run / "translations.jsonl").read_text().splitlines()]
     assert translations[0]["translation"] == "el gato duerme en el casa."
 
 
