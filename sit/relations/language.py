@@ -97,15 +97,14 @@ class LanguageRelation(Relation):
                                 "target_probability": round(said.expected, 4)})]
         if not self.copied:
             return []
-        words = copied_words(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf,
-                             rule=self.untranslated)
+        x0, y0 = _untokened(text), _untokened(y)
+        words = copied_words(x0, y0, source, target, min_zipf=self.min_zipf, rule=self.untranslated)
         if origin.pair is not None:  # a variant: only words the sentence itself writes so (a substitute
             # left as it was is sit's finding, "monday" of a lower-cased variant is case's)
             own = set(COPY_CANDIDATE.findall(origin.pair.original))
             words = [w for w in words if w in own]
-        runs = copied_runs(_untokened(text), _untokened(y), source, target, min_zipf=self.min_zipf)
-        more = {"runs": runs, "script": foreign_script_runs(_untokened(text), _untokened(y), target),
-                "calendar": calendar_words(_untokened(text), _untokened(y), source, target)}
+        more = {"runs": copied_runs(x0, y0, source, target, min_zipf=self.min_zipf),
+                "script": foreign_script_runs(x0, y0, target), "calendar": calendar_words(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         if not words and not more:
             return []

@@ -254,6 +254,8 @@ def foreign_script_runs(source: str, translation: str, target_lang: str) -> list
         return []
     out = []
     for m in _LETTERS.finditer(translation):
+        if m.group().isascii():  # Latin letters: never foreign
+            continue
         for run in re.findall(r"(?:(?!\d)\w){2,}", "".join(c if _foreign(c, allowed) else " " for c in m.group())):
             if run in source and run not in out:
                 out.append(run)
@@ -261,10 +263,16 @@ def foreign_script_runs(source: str, translation: str, target_lang: str) -> list
 
 
 def _foreign(char: str, allowed: tuple) -> bool:
+    script = _script(char)
+    return bool(script) and script != "LATIN" and script not in allowed
+
+
+@lru_cache(maxsize=8192)
+def _script(char: str) -> str:
+    # the first word of the character's Unicode name: its script, near enough ("CJK", "LATIN")
     import unicodedata
 
-    script = unicodedata.name(char, "").split(" ")[0]
-    return bool(script) and script != "LATIN" and script not in allowed
+    return unicodedata.name(char, "").split(" ")[0]
 
 
 @lru_cache(maxsize=64)
@@ -287,7 +295,7 @@ def calendar_words(source: str, translation: str, source_lang: str, target_lang:
         return []
     out = []
     for name in _calendar_names(source_lang):
-        if name in theirs or not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", translation):
+        if name in theirs or name not in translation or not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", translation):
             continue
         if any(not _in_name(source, m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", source)):
             out.append(name)
