@@ -9,6 +9,7 @@ py3langid took 0.03 ms a sentence against lingua's 4 ms.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Optional, Sequence
 
 from .. import hints
@@ -90,8 +91,7 @@ class LanguageIdentifier(Stage):
         """The languages py3langid knows. Asked at set-up (the run's signature names them), long
         before the check stage identifies anything: a model loaded only for them is let go at once,
         so its 60-90 MB are not held through the perturber and the parser (benchmarks/bench_run.py)."""
-        model = self._model or self._load_model()
-        return set(model.nb_classes)
+        return set(self._model.nb_classes) if self._model is not None else set(_known_languages())
 
     def _loaded(self):
         if self._model is None:
@@ -108,6 +108,12 @@ class LanguageIdentifier(Stage):
         model = self._loaded()
         model.set_languages(list(self.languages))
         return [{lang: float(p) for lang, p in model.rank(text)} for text in texts]
+
+
+@lru_cache(maxsize=1)
+def _known_languages() -> frozenset:
+    # what the installed model knows, read once per process (each load costs about 0.3 s)
+    return frozenset(LanguageIdentifier._load_model().nb_classes)
 
 
 def _probabilities(value: Any) -> bool:
