@@ -3,6 +3,8 @@ alone explain is no finding; a phrase whose translation changes category stays o
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import requires_apertium
@@ -11,6 +13,15 @@ from sit.relations.phrases import agreement_outside, inflection, nmod_before, no
 from sit.words import stop_words
 
 ES = stop_words("es")
+
+
+def _pair(tagger, n, text, before, after) -> Pair:
+    """Case ``n``: ``text`` with the word ``before`` replaced by ``after``, as the WordNet perturber
+    makes it (the word's token position from spaCy, its characters in the perturbed text)."""
+    at = text.index(before)
+    position = next(t.i for t in tagger.tag([text])[0] if t.idx == at)
+    edit = Edit(position, before, after, "wordnet", char_start=at, char_end=at + len(after))
+    return Pair(n, text, text[:at] + after + text[at + len(before):], edit)
 
 
 @pytest.mark.parametrize("text, word, phrase", [
@@ -95,10 +106,7 @@ def test_a_difference_the_phrases_explain_is_no_finding(tmp_path, english_tagger
     from sit.translators import get_translator
 
     def pair(n, text, before, after):
-        at = text.index(before)
-        position = next(t.i for t in english_tagger.tag([text])[0] if t.idx == at)
-        edit = Edit(position, before, after, "wordnet", char_start=at, char_end=at + len(after))
-        return Pair(n, text, text[:at] + after + text[at + len(before):], edit)
+        return _pair(english_tagger, n, text, before, after)
 
     pairs = [pair(0, "Foreign ministers from the Group of Seven met in Rome on Thursday to discuss the war.",
                   "ministers", "ambassadors"),
@@ -120,3 +128,49 @@ def test_a_difference_the_phrases_explain_is_no_finding(tmp_path, english_tagger
     evidence = found.issues[0].evidence["phrase"]
     assert evidence["original"] == "little kid" and evidence["explained"] is False
     assert sorted(i.pair.source_id for i in off.check(pairs, {t: translation[t] for t in texts[:4]}).issues) == [0, 1]
+
+
+class _Perturber:
+    """What the phrase cache reads of the run's perturber: its signature (the namespace), and its
+    tagger, which ``parses`` says may be used (a re-run from the cache must parse nothing)."""
+
+    def __init__(self, tagger, parses: bool):
+        self._tagger, self.parses = tagger, parses
+
+    def signature(self):
+        return {"name": "wordnet", "model": "test", "v": 1}
+
+    @property
+    def tagger(self):
+        assert self.parses, "the phrases were parsed again, not read from the cache"
+        return self._tagger
+
+
+def test_the_phrases_come_from_the_cache_and_a_damaged_one_is_found_again(tmp_path, english_tagger):
+    from sit.cache import Cache
+    from sit.relations import RunContext, create_relation
+
+    pairs = [_pair(english_tagger, 0, "Foreign ministers from the Group of Seven met in Rome on Thursday.",
+                   "ministers", "ambassadors"),
+             _pair(english_tagger, 1, "The storm closed every road in the county.", "road", "highway")]
+
+    def probes(cache, parses):
+        ctx = RunContext(cache, "en", "es", make_perturber=lambda: (_Perturber(english_tagger, parses), ""),
+                         make_parser=lambda: (None, "none", ""))
+        return create_relation("sit", ctx, {}).probes(pairs)
+
+    expected = ["Foreign ministers", "Foreign ambassadors", "road", "highway"]
+    assert probes(Cache(tmp_path), parses=True) == expected
+    assert probes(Cache(tmp_path), parses=False) == expected  # a re-run parses nothing
+
+    store = Cache(tmp_path).store("phrase", {"perturber": _Perturber(english_tagger, False).signature(), "v": 1})
+    key = json.dumps([pairs[1].original, pairs[1].perturbed, "word", pairs[1].edit.position,
+                      pairs[1].edit.char_start, pairs[1].edit.char_end])
+    assert store.get_many([key]) == {key: {"phrase": {"original": "road", "perturbed": "highway", "pos": ["NOUN"]}}}
+    store.cache.db.write(lambda conn: conn.execute("UPDATE entries SET v = ? WHERE k = ?", ('{"phrase": 7}', key)))
+    cache = Cache(tmp_path)
+    with pytest.raises(AssertionError, match="parsed again"):  # a damaged entry is never used
+        probes(cache, parses=False)
+    assert any("phrase" in problem for problem in cache.problems), cache.problems  # it is set aside
+    assert probes(Cache(tmp_path), parses=True) == expected  # and found again
+    assert probes(Cache(tmp_path), parses=False) == expected

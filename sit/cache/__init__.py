@@ -98,6 +98,15 @@ def _is_counts(v: Any) -> bool:
     return isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in v.values())
 
 
+def _is_phrase(v: Any) -> bool:
+    """A substitute's phrase (``sit``'s ``phrases`` check): ``{"phrase": null}`` (no phrase), or its
+    English texts on both sides and the parts of speech of the original's."""
+    phrase = v.get("phrase", False) if isinstance(v, dict) else False
+    return phrase is None or (isinstance(phrase, dict) and isinstance(phrase.get("original"), str)
+                              and isinstance(phrase.get("perturbed"), str) and isinstance(phrase.get("pos"), list)
+                              and all(isinstance(p, str) for p in phrase["pos"]))
+
+
 def _not_null(v: Any) -> bool:
     return v is not None
 
@@ -112,6 +121,7 @@ VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "perturbations": _is_perturbations,
     "perturbation-drops": _is_counts,
     "scores": _is_score,
+    "phrase": _is_phrase,
 }
 
 
