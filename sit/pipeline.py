@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 from .cache import Cache
 from .errors import ConfigError
@@ -190,12 +190,8 @@ def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None
         reason = kept or f"{name}: chosen with --perturber"
     from .perturb.options import perturber_options
 
-    from .options import run_wide
-
     cls = PERTURBERS.get(name)
-    defaults = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls)}
-    defaults.update({option: getattr(config, field) for option, field in cls.run_options.items()})
-    opts = perturber_options(name, config.perturber_options, defaults)
+    opts = perturber_options(name, config.perturber_options, run_wide_values(config, cls, cls.run_options))
     perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
     return perturber, f"{reason}; {perturber.describe()}"
 
@@ -465,13 +461,23 @@ def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
     """Relation ``name``'s options: the run-wide options it declares (:class:`sit.options.Option`,
     ``run_wide``; ``Relation.run_options`` of old, by RunConfig field), then its own
     ``--relation-option``s."""
-    from .options import run_wide
     from .relations import RELATIONS
 
     cls = RELATIONS.get(name)
-    base = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls, frozenset({"ctx"}))}
-    base.update({f: getattr(config, f) if hasattr(config, f) else config.setting(f) for f in cls.run_options})
+    base = run_wide_values(config, cls, {f: f for f in cls.run_options}, frozenset({"ctx"}))
     return {**base, **config.relation_options.get(name, {})}
+
+
+def run_wide_values(config: RunConfig, cls: type, old: Mapping[str, str],
+                    machinery: frozenset = frozenset()) -> dict[str, Any]:
+    """The run-wide options component class ``cls`` declares (:class:`sit.options.Option`,
+    ``run_wide``), at their values in this run, then its ``run_options`` of old (``old``: option ->
+    RunConfig field, or a run-wide setting that was one)."""
+    from .options import run_wide
+
+    values = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls, machinery)}
+    values.update({option: getattr(config, f) if hasattr(config, f) else config.setting(f) for option, f in old.items()})
+    return values
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
