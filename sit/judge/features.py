@@ -27,7 +27,8 @@ from typing import Mapping
 #: the features, in the order of a model's weights
 FEATURES = ("encoder", "shorter")
 #: a translation loops where an n-gram repeats back to back this many times or more, and more
-#: than in the source (sit's ``length`` relation's ``loop`` rule)
+#: than any n-gram of the source (the ``length`` relation's ``loop`` finding counts the same
+#: n-gram in the source and asks two more: the judge's looser rule was fitted as it stands)
 LOOP_REPEATS = 3
 
 
