@@ -174,3 +174,49 @@ def test_the_phrases_come_from_the_cache_and_a_damaged_one_is_found_again(tmp_pa
     assert any("phrase" in problem for problem in cache.problems), cache.problems  # it is set aside
     assert probes(Cache(tmp_path), parses=True) == expected  # and found again
     assert probes(Cache(tmp_path), parses=False) == expected
+
+
+class _CountingTagger:
+    """A real English tagger that counts the sentences it tags."""
+
+    def __init__(self, tagger):
+        self.inner, self.tagged = tagger, []
+
+    def tag(self, texts, **options):
+        texts = list(texts)
+        self.tagged.extend(texts)
+        return self.inner.tag(texts, **options)
+
+
+@pytest.mark.parametrize("window", [1, 2])
+def test_phrases_found_a_window_at_a_time_are_those_of_one_pass_and_their_docs_are_not_kept(
+        window, english_tagger, monkeypatch):
+    # sit tags the originals of its cases a window at a time to find their phrases and keeps no
+    # English doc: the probes are those found with one window, each original tagged once, and
+    # the run's English docs hold none of them afterwards (asked again, they are tagged again)
+    import sit.relations.sit as sit_relation
+    from sit.relations import RunContext, create_relation
+
+    pairs = [_pair(english_tagger, 0, "Foreign ministers from the Group of Seven met in Rome on Thursday.",
+                   "ministers", "ambassadors"),
+             _pair(english_tagger, 1, "The storm closed every road in the county.", "road", "highway"),
+             _pair(english_tagger, 2, "A little kid waved at the tall soldiers.", "little", "small")]
+
+    class Perturber:
+        def __init__(self):
+            self.tagger = _CountingTagger(english_tagger)
+
+    def probes(size):
+        monkeypatch.setattr(sit_relation, "WINDOW", size)
+        perturber = Perturber()
+        ctx = RunContext(None, "en", "es", make_perturber=lambda: (perturber, ""),
+                         make_parser=lambda: (None, "none", ""))
+        found = create_relation("sit", ctx, {}).probes(pairs)
+        return found, ctx, perturber.tagger
+
+    whole, _, _ = probes(len(pairs))
+    found, ctx, tagger = probes(window)
+    assert found == whole == ["Foreign ministers", "Foreign ambassadors", "road", "highway", "little kid", "small kid"]
+    assert tagger.tagged == [p.original for p in pairs]  # each once
+    ctx.english([pairs[0].original])
+    assert tagger.tagged[-1] == pairs[0].original and len(tagger.tagged) == len(pairs) + 1  # not kept

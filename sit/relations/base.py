@@ -118,15 +118,20 @@ class RunContext:
         self.origins = {}
         self.early_trees = {}
 
-    def english(self, texts: Sequence[str]) -> list:
-        """spaCy docs of the English sources (tagged, parsed, named entities), parsed once."""
+    def english(self, texts: Sequence[str], *, keep: bool = True) -> list:
+        """spaCy docs of the English sources (tagged, parsed, named entities), parsed once; with
+        ``keep`` False, those the run does not hold yet are parsed for this call only, not kept
+        (a relation that reads them once, a window at a time)."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._docs]
+        new: dict = {}
         if todo:
             from ..perturb.substitution import Tagger
 
             tagger = getattr(self._perturber, "tagger", None) or Tagger()
-            self._docs.update(zip(todo, tagger.tag(todo, entities=True)))
-        return [self._docs[t] for t in texts]
+            new = dict(zip(todo, tagger.tag(todo, entities=True)))
+            if keep:
+                self._docs.update(new)
+        return [self._docs[t] if t in self._docs else new[t] for t in texts]
 
 
 class Relation(Declares):

@@ -123,18 +123,25 @@ class SitRelation(Relation):
         for key, value in known.items():
             pair = todo.pop(key)
             self._phrase[(pair.original, pair.perturbed)] = Phrase.from_dict(value["phrase"])
-        self.ctx.english(list(dict.fromkeys(p.original for p in todo.values() if p.edit.level == "word")))
-        found = [(key, self.phrase(pair)) for key, pair in todo.items()]
-        if store is not None and found:
-            store.put_many((key, {"phrase": ph and ph.to_dict()}) for key, ph in found)
+        pending = list(todo.items())
+        for start in range(0, len(pending), WINDOW):  # a window's English docs at a time, let go after
+            part = pending[start:start + WINDOW]
+            originals = list(dict.fromkeys(p.original for _, p in part if p.edit.level == "word"))
+            docs = dict(zip(originals, self.ctx.english(originals, keep=False)))
+            found = [(key, self.phrase(pair, docs)) for key, pair in part]
+            if store is not None and found:
+                store.put_many((key, {"phrase": ph and ph.to_dict()}) for key, ph in found)
 
-    def phrase(self, pair: Pair) -> Optional[Phrase]:
+    def phrase(self, pair: Pair, docs: Optional[Mapping[str, Any]] = None) -> Optional[Phrase]:
         """The substitute's :class:`~sit.relations.phrases.Phrase` in ``pair`` (None: a word with no
-        phrase to ask alone, or no word substitution), found once per pair."""
+        phrase to ask alone, or no word substitution), found once per pair; ``docs``: English
+        docs of originals at hand (else the run's, :meth:`sit.relations.base.RunContext.english`)."""
         key = (pair.original, pair.perturbed)
         if key not in self._phrase:
             edit = pair.edit
-            doc = self.ctx.english([pair.original])[0] if edit.level == "word" and edit.after else None
+            doc = None
+            if edit.level == "word" and edit.after:
+                doc = docs[pair.original] if docs and pair.original in docs else self.ctx.english([pair.original])[0]
             self._phrase[key] = doc and source_phrase(doc, pair.original, pair.perturbed, edit.position,
                                                       edit.char_start, edit.char_end) or None
         return self._phrase[key]
