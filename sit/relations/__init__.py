@@ -14,8 +14,10 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .. import hints
-from ..errors import ConfigError
+from ..errors import ConfigError, SitError
 from ..registry import Entry, Registry
 from .base import Checked, Relation, RunContext
 
@@ -68,6 +70,25 @@ def relation_options(cls: type) -> dict:
     return option_specs(cls, frozenset({"ctx"}))
 
 
+def declared(name: str) -> Optional[type]:
+    """The class of relation ``name``, for what it declares (cluster keys, measured precision,
+    severity, rank tier), or None where no relation of that name loads here (a run directory read
+    without the plugin that made it)."""
+    if name not in RELATIONS:
+        return None
+    try:
+        return RELATIONS.get(name)
+    except SitError:
+        return None
+
+
+def alone_checks() -> tuple[str, ...]:
+    """The relations that check one translation by itself (:attr:`Relation.alone`), in their
+    order: what ``sit check`` runs."""
+    found = [(cls.alone, name) for name in RELATIONS.names(plugins=False) if (cls := declared(name)) and cls.alone]
+    return tuple(name for _, name in sorted(found))
+
+
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given; ``all``
     stands for sit's relations and those of the plugins ``$SIT_PLUGINS`` names (installing a
@@ -86,4 +107,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations", "relation_options"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "declared", "parse_relations", "relation_options"]
