@@ -84,8 +84,12 @@ def declared(name: str) -> Optional[type]:
 
 def alone_checks() -> tuple[str, ...]:
     """The relations that check one translation by itself (:attr:`Relation.alone`), in their
-    order: what ``sit check`` runs."""
-    found = [(cls.alone, name) for name in RELATIONS.names(plugins=False) if (cls := declared(name)) and cls.alone]
+    order: what ``sit check`` runs (sit's, and those of the plugins ``$SIT_PLUGINS`` names, as
+    ``--relation all``)."""
+    from ..registry import plugins_allowed
+
+    every = RELATIONS.names(plugins=plugins_allowed() is not None)
+    found = [(cls.alone, name) for name in every if (cls := declared(name)) and cls.alone]
     return tuple(name for _, name in sorted(found))
 
 
