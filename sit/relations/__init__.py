@@ -21,6 +21,10 @@ from ..errors import ConfigError, SitError
 from ..registry import Entry, Registry
 from .base import Checked, Relation, RunContext
 
+#: the relation of a record that names none: pairs, findings, label rows and signatures written
+#: before sit had other relations (its findings' ids carry no prefix: ``3-1``, not ``sit:3-1``)
+UNNAMED = "sit"
+
 #: the relations a run tests when it names none (``--relation``): those at least 90% of whose top
 #: findings on held-out news were real bugs by blind labels and that cost at most a third more
 #: translation (issue 27's rule; docs/precision.md and docs/relations.md have the figures)
@@ -111,4 +115,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "declared", "parse_relations", "relation_options"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "UNNAMED", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "declared", "parse_relations", "relation_options"]

@@ -136,7 +136,8 @@ class SitRelation(Relation):
                 + (", nor a difference the substitute's phrase translated alone explains" if self.phrases else ""))
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
-        return self.ctx.substitutions(ids, texts)
+        """The run's substitution pairs (:meth:`RunContext.substitutions`), named this relation's."""
+        return [p if p.relation else replace(p, relation=self.name) for p in self.ctx.substitutions(ids, texts)]
 
     def probes(self, cases: Sequence[Pair]) -> list[str]:
         """With ``phrases`` (the default), the substitute's phrase of every case alone, on both
