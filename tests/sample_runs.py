@@ -166,6 +166,15 @@ def write_sample_run(
     write_jsonl_atomic(root / "translations.jsonl", translations)
     write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation].sides, told[i.relation].kind)
                                                for i in issues])
+    from sit.errors import SitError
+    from sit.report.clusters import write_clusters
+    from sit.rundir import load_run
+
+    try:
+        run = load_run(root)
+    except SitError:  # a run.json made damaged on purpose: no clusters, as no run wrote it
+        return root
+    write_clusters(run)  # as a run writes them, by its relations' declarations
     return root
 
 

@@ -95,3 +95,27 @@ def test_clusters_read_a_relations_keys_titles_precision_and_severity(exclaim):
     # a relation that does not load here (a run read without its plugin): its group, unmeasured
     other = [Issue(Pair(1, "a", "a", Edit(0, "", "", "gone"), relation="gone"), "b", "b", 1.0, {}, kind="x")]
     assert [(c.key, c.precision, c.severity) for c in cluster_issues(other)] == [(("group", "gone.x"), None, 1.5)]
+
+
+def test_a_report_reads_the_clusters_the_run_wrote_and_works_them_out_only_where_they_do_not_fit(tmp_path):
+    """clusters.jsonl, written with the run by its relations' declarations, is what a report shows
+    (no relation's code needed to render); a file that does not match the findings is worked out
+    again."""
+    import json
+
+    from sample_runs import sample_relation_issues, write_sample_run
+
+    from sit.report.clusters import run_clusters, saved_clusters
+    from sit.rundir import load_run
+
+    root = write_sample_run(tmp_path / "run", sample_relation_issues(4, seed=1))
+    path = root / "clusters.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    fresh = [c.to_dict() for c in run_clusters(load_run(root))]
+    assert fresh == rows  # read back as written
+    rows[0]["title"] = "as the run titled it"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert run_clusters(load_run(root))[0].title == "as the run titled it"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows[1:]), encoding="utf-8")  # findings left out
+    run = load_run(root)
+    assert saved_clusters(run) is None and [c.to_dict() for c in run_clusters(run)] == fresh

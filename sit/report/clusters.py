@@ -56,6 +56,8 @@ class Cluster:
     severity: float = DEFAULT_SEVERITY
     score: float = 0.0
     rank: int = 0
+    #: the id of its example where it was read from ``clusters.jsonl`` ("": worked out)
+    example_id: str = ""
 
     @property
     def cluster_id(self) -> str:
@@ -78,6 +80,8 @@ class Cluster:
     def example(self) -> Issue:
         """The finding that shows the bug best: of the most precise group, the largest distance,
         then the shortest source."""
+        if self.example_id:
+            return next(i for i in self.issues if i.issue_id == self.example_id)
         return min(self.issues, key=lambda i: (-_precision(i.group, 0.0), -i.distance, len(i.pair.perturbed),
                                                i.pair.source_id, i.rank))
 
@@ -229,16 +233,43 @@ def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
 
 
 def run_clusters(run) -> list[Cluster]:
-    """The clusters of a loaded run directory (:class:`sit.rundir.RunData`), titled by its relations."""
-    return cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
+    """The clusters of a loaded run directory (:class:`sit.rundir.RunData`): those its
+    ``clusters.jsonl`` holds (written with the run, by its relations' declarations, so that a
+    report needs no relation's code), else worked out now (:func:`cluster_issues`)."""
+    return saved_clusters(run) or cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
 
 
-def write_clusters(run) -> Path:
-    """Write ``clusters.jsonl`` into the run's directory (one :meth:`Cluster.to_dict` a line, worst first)."""
+def saved_clusters(run) -> Optional[list[Cluster]]:
+    """The clusters the run directory's ``clusters.jsonl`` holds, with the run's findings; None
+    where it has none, or holds a line that does not read or findings other than the run's."""
+    import json
+
+    path = Path(run.path) / CLUSTERS_FILE
+    by_id = {i.issue_id: i for i in run.issues}
+    out, seen = [], 0
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                found = tuple(by_id[i] for i in row["issue_ids"])
+                seen += len(found)
+                out.append(Cluster(tuple(row["key"]), str(row["title"]), found, row["precision"], row["severity"],
+                                   row["score"], row["rank"], row["example"]["issue_id"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return out if out and seen == len(by_id) and all(c.example_id in by_id for c in out) else None
+
+
+def write_clusters(run, fresh: bool = True) -> Path:
+    """Write ``clusters.jsonl`` into the run's directory (one :meth:`Cluster.to_dict` a line,
+    worst first): worked out from its findings (``fresh``: as a run writes them), else those
+    :func:`run_clusters` reads."""
     from ..rundir import write_jsonl_atomic
 
     path = Path(run.path) / CLUSTERS_FILE
-    write_jsonl_atomic(path, (c.to_dict() for c in run_clusters(run)))
+    clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "") if fresh \
+        else run_clusters(run)
+    write_jsonl_atomic(path, (c.to_dict() for c in clusters))
     return path
 
 
@@ -277,5 +308,5 @@ def clusters_text(rows: Sequence[dict[str, Any]], limit: int = 0) -> list[str]:
 
 
 __all__ = ["CLUSTERS_FILE", "Cluster", "candidate_keys", "cluster_id", "cluster_rows", "clusters_text",
-           "cluster_issues", "measured", "measured_groups", "rank_clusters", "run_clusters", "severity", "title_of",
+           "cluster_issues", "measured", "measured_groups", "rank_clusters", "run_clusters", "saved_clusters", "severity", "title_of",
            "write_clusters"]
