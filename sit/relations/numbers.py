@@ -28,6 +28,7 @@ import re
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
+from ..text import quoted
 from ..textcheck.compare import normalized
 from ..textcheck.dates import misformatted_dates
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
@@ -49,6 +50,45 @@ class NumbersRelation(Relation):
              "date": "a date is written in an order or a form none of the target language's CLDR date patterns has",
              "changed": "changing one number of the source changed more than that number in the translation"}
     sides = ("source", "number_changed")
+    measured = {"format": (23, 23, "production-news.jsonl")}
+    severity = {"": 3.0, "format": 2.0}
+    alone = 1
+    alone_needs = "Babel's CLDR locale data for the source and the target language"
+
+    @classmethod
+    def usable(cls, source_lang: str, target_lang: str) -> str:
+        """Babel must know both languages (their CLDR number formats)."""
+        if _babel_knows(source_lang) and _babel_knows(target_lang):
+            return ""
+        return f"{cls.name} left out: Babel has no CLDR data for {source_lang!r} or {target_lang!r}"
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """A number kept in the source's format: one bug whatever the separator (the translator
+        does not write numbers the target's way; a thousands comma and a decimal point kept are
+        one fault, not two)."""
+        if issue.kind != "format":
+            return None
+        numbers = issue.evidence.get("numbers") or []
+        text = str(numbers[0].get("number", "")) if numbers and isinstance(numbers[0], dict) else ""
+        seps = "".join(dict.fromkeys(c for c in text.strip("$€£¥%+-") if not c.isdigit()))
+        return [], ("number", issue.kind) if seps else ("group", issue.group)
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        """The separators kept, with an example of each."""
+        if key[0] != "number":
+            return ""
+        examples: dict[str, tuple[str, str]] = {}
+        for issue in issues:
+            for number in issue.evidence.get("numbers") or []:
+                if not isinstance(number, dict):
+                    continue
+                text = str(number.get("number", ""))
+                for sep in (c for c in text.strip("$€£¥%+-") if not c.isdigit()):
+                    examples.setdefault(sep, (text, (number.get("expected") or [""])[0]))
+        shown = "; ".join(f"{quoted(sep)} in {text}, expected {want}" for sep, (text, want) in sorted(examples.items()))
+        return f"numbers keep the source's format instead of the target's ({shown})"
 
     def __init__(self, ctx, *, changed: bool = True, units: bool = False):
         super().__init__(ctx)
@@ -161,7 +201,6 @@ def _replacements(text: str, old: str, new: str) -> list[str]:
     return [text[:m.start()] + new + text[m.end():] for m in pattern.finditer(text)]
 
 
-__all__ = ["NumbersRelation"]
 
 
 def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: str) -> bool:
@@ -180,3 +219,16 @@ def _century_written(number: Number, y: str) -> bool:
     written out (``80年代`` -> ``the 1980s``, ``the '90s`` -> ``den 1990er Jahren``)."""
     return len(number.text) == 2 and number.text.isdigit() and bool(
         re.search(rf"(?<![\d.,])\d\d{number.text}(?![\d]|[.,]\d)", y))
+
+
+def _babel_knows(lang: str) -> bool:
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
+
+
+__all__ = ["NumbersRelation"]
