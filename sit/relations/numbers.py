@@ -46,12 +46,12 @@ class NumbersRelation(Relation):
              "currency": "the currency of an amount was dropped",
              "grouping": "a number of five digits or more is written without the target language's digit groups",
              "unit": "an imperial quantity was kept as it was where the target language measures in metric",
-             "conversion": "an imperial quantity's number stands with a metric unit: the unit was converted, the number was not",
+             "conversion": "an imperial quantity's number stands with a metric unit: the unit converted, not the number",
              "date": "a date is written in an order or a form none of the target language's CLDR date patterns has",
              "changed": "changing one number of the source changed more than that number in the translation"}
     sides = ("source", "number_changed")
     measured = {"format": (23, 23, "production-news.jsonl")}
-    severity = {"": 3.0, "format": 2.0}
+    severity = {"": 3.0, "format": 2.0, "date": 2.0}
     alone = 1
     alone_needs = "Babel's CLDR locale data for the source and the target language"
 
