@@ -134,17 +134,19 @@ def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
 
 
 @requires_torch
-def test_release_lets_go_of_the_encoder_and_lm_and_perturbing_again_gives_the_same(filtered, english_tagger):
+def test_release_lets_go_of_the_encoder_lm_and_wordnet_and_perturbing_again_gives_the_same(filtered, english_tagger):
     # a run releases the perturber's models after its perturb stage; perturbing again (another
     # relation's texts) loads them again and must give what a perturber never released gives
     p = PERTURBERS.create("wordnet", tagger=english_tagger)
     first = p.perturb(SENTENCES[:1], random.Random(0))
     assert p.quality.encoder._model is not None and p.quality.lm._model is not None
-    model = weakref.ref(p.quality.encoder._model)
+    model, reader = weakref.ref(p.quality.encoder._model), p.wn
     p.release()
     assert p.quality.encoder._model is None and p.quality.lm._model is None
     assert model() is None, "the encoder's memory is freed at once, not at some later collection"
+    assert p.lexicon._reader is None and p._tables is None and not p._usual
     again = p.perturb(SENTENCES[1:], random.Random(0))
     assert p.quality.encoder._model is not None
+    assert p.wn is not reader, "WordNet was read again: the process no longer kept the released reader"
     _, pairs = filtered
     assert [(x.original, x.perturbed, x.edit) for x in first + again] == [(x.original, x.perturbed, x.edit) for x in pairs]

@@ -51,6 +51,7 @@ class RunContext:
     translator: Any = None
     _perturber: Any = None
     _parser: Any = None
+    _frequencies: Any = None
     _substitutions: dict = field(default_factory=dict)
     _docs: dict = field(default_factory=dict)
     #: target-language trees parsed before the check stage, by translation (see :meth:`parse`)
@@ -75,6 +76,15 @@ class RunContext:
             parser, name, self.reasons["parser"] = self.make_parser()
             self._parser = (parser, name)
         return self._parser
+
+    def frequencies(self):
+        """The run's word frequencies (:class:`sit.textcheck.untranslated.Frequencies`, through
+        the cache), built once: the untranslated-word rules' Zipf lookup."""
+        if self._frequencies is None:
+            from ..textcheck.untranslated import Frequencies
+
+            self._frequencies = Frequencies(self.cache)
+        return self._frequencies
 
     @property
     def built_perturber(self):

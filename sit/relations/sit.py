@@ -235,6 +235,7 @@ class SitRelation(Relation):
         nmod_first = nmod_before(sentences) if self.phrases else False
         distance_fn = DISTANCES[self.distance]
         stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
+        zipf = self._frequencies(cases, translation)
         compared: list[Issue] = []
         for pair in cases:
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
@@ -244,22 +245,32 @@ class SitRelation(Relation):
             if a is None or b is None:  # an empty translation: nothing to parse
                 continue
             d = distance_fn(a, b, discount=self.discount)
-            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated)
+            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated,
+                                   zipf=zipf)
             if missing:
-                compared.append(self._untranslated(pair, y, y2, missing, d))
+                compared.append(self._untranslated(pair, y, y2, missing, d, zipf))
             else:
                 issue = self._structure(pair, y, y2, a, b, d, stops)
                 compared.append(self._with_phrase(issue, (a, b), trees, translation, stops, nmod_first))
         return compared
 
-    def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float) -> Issue:
+    def _frequencies(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]):
+        """The run's Zipf lookup, told the words the untranslated-word rule may ask about
+        ``cases``: each edit's two words where they stand in a translation (one cache query)."""
+        zipf = self.ctx.frequencies()
+        words = [w for p in cases for w in (p.edit.before, p.edit.after)
+                 if w and any(w.casefold() in (translation.get(x) or "").casefold() for x in (p.original, p.perturbed))]
+        zipf.prefetch(words, (self.ctx.source_lang, self.ctx.target_lang))
+        return zipf
+
+    def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float, zipf) -> Issue:
         """The finding of a word left untranslated: ``untranslated`` where it is the input's word
         (the original's translation kept it), ``untranslated_substitute`` where it is the
         substitute (a word sit put in, not the input's: the substitute's case). Its distance is
         how much more the word belongs to the source language than to the target (wordfreq Zipf,
         source minus target, at least 0.1), so the surest come first."""
         word, side, count = missing
-        gap = source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang)
+        gap = source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang, zipf=zipf)
         evidence = {"word": word, "word_of": "input" if side == "original" else "substitute", "side": side,
                     "times": count, "zipf_gap": round(gap, 2), "structure_distance": d}
         if side != "original":

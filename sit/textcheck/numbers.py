@@ -87,10 +87,17 @@ def _decimal_symbol(lang: str) -> str:
 def target_forms(number: Number, target_lang: str) -> tuple[str, ...]:
     """How ``target_lang`` writes ``number`` (CLDR): with thousands groups and without, the
     source's decimals kept; spaces of any width written as plain spaces."""
+    return _forms(str(number.value), number.decimals, target_lang)
+
+
+@lru_cache(maxsize=4096)
+def _forms(value: str, decimals: int, target_lang: str) -> tuple[str, ...]:
+    # target_forms of a value (as written by Decimal: equal values written apart stay apart); a
+    # run asks for the same numbers many times (each sentence's variants)
     from babel.numbers import format_decimal
 
-    tail = "." + "0" * number.decimals if number.decimals else ""
-    forms = [format_decimal(number.value, format=pattern + tail, locale=target_lang)
+    tail = "." + "0" * decimals if decimals else ""
+    forms = [format_decimal(Decimal(value), format=pattern + tail, locale=target_lang)
              for pattern in ("#,##0", "0")]
     return tuple(dict.fromkeys(f.translate(_SPACES) for f in forms))
 
@@ -365,8 +372,6 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
     """Whether ``translation`` writes ``number`` as a smaller number and a scale word of the target
     language (num2words' word for a thousand, a million, a billion): ``14 billion`` for
     14,000,000,000, ``2,5 Millionen`` for 2,500,000."""
-    from babel.numbers import format_decimal
-
     lang = target_lang.split("-")[0].split("_")[0]
     for scale in SCALES:
         if number.value < scale:
@@ -375,13 +380,21 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
         word = _scale_word(scale, lang)
         if not word or head != head.quantize(Decimal("0.01")):
             continue
-        forms = {format_decimal(head, locale=lang), str(head.normalize())}
+        forms = {_format(str(head), lang), str(head.normalize())}
         if head == head.to_integral_value() and head <= 1000:
             forms.add(_spelled_word(int(head), lang))  # "fourteen billion"
         for form in forms - {""}:  # "12 million", or a range sharing the scale word: "12 to 14 million"
             if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", translation.casefold()):
                 return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _format(value: str, lang: str) -> str:
+    # Babel's decimal format of a value (as Decimal writes it) in ``lang``, once per run
+    from babel.numbers import format_decimal
+
+    return format_decimal(Decimal(value), locale=lang)
 
 
 @lru_cache(maxsize=4096)
