@@ -7,7 +7,10 @@ One case per sentence that has a number: the sentence and its copy with the firs
 digit changed (:func:`sit.textcheck.numbers.changed_number`). Findings on the sentence's own
 translation: ``missing`` (a number in no form), ``format`` (only in the source's form, where the
 target writes it otherwise), ``currency`` (the currency dropped), ``grouping`` (a number of five
-digits or more without the digit groups the target writes by CLDR: ``40000`` in English), and with
+digits or more without the digit groups the target writes by CLDR: ``40000`` in English),
+``conversion`` (an imperial quantity's number kept before a metric unit of the target's CLDR
+units: ``200 feet`` -> ``200 Meter``), ``date`` (a date none of the target's CLDR date patterns
+writes: ``31 January 2023`` or ``2023-02-11`` in English, :mod:`sit.textcheck.dates`), and with
 ``units=true`` ``unit`` (an imperial quantity kept in a metric target); on the copy: ``changed``
 (its translation is not the sentence's with that one number changed). Every other text the run
 translated is checked by itself too (:mod:`sit.relations.every`).
@@ -27,9 +30,10 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..text import quoted
 from ..textcheck.compare import normalized
+from ..textcheck.dates import misformatted_dates
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
                                  misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, target_forms,
-                                 to_convert, ungrouped, ungrouped_in)
+                                 to_convert, unconverted, ungrouped, ungrouped_in)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 
@@ -42,6 +46,8 @@ class NumbersRelation(Relation):
              "currency": "the currency of an amount was dropped",
              "grouping": "a number of five digits or more is written without the target language's digit groups",
              "unit": "an imperial quantity was kept as it was where the target language measures in metric",
+             "conversion": "an imperial quantity's number stands with a metric unit: the unit was converted, the number was not",
+             "date": "a date is written in an order or a form none of the target language's CLDR date patterns has",
              "changed": "changing one number of the source changed more than that number in the translation"}
     sides = ("source", "number_changed")
     measured = {"format": (23, 23, "production-news.jsonl")}
@@ -146,6 +152,8 @@ class NumbersRelation(Relation):
                     kind, expected = "format", (misspaced_percent(number, y, target),)
                 if not kind and ungrouped(number, y, target) and not naming_number(text, number):
                     kind = "grouping"  # 40000 where the target writes 40,000
+                if not kind and unconverted(number, text, y, target):  # 200 feet -> 200 Meter
+                    kind, expected = "conversion", (unconverted(number, text, y, target),)
                 if not kind and self.units and to_convert(text, number) and metric_target(target):
                     kind = "unit"  # 15 feet -> 15 Fuß: annotators ask for metres
             elif number.text not in forms and find(number.text, y) and not scaled(number, y, target):
@@ -153,8 +161,9 @@ class NumbersRelation(Relation):
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
                 kind = "" if naming_number(text, number) or _zero_padded(number) else "format"
             elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
-                  or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)):
-                kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name
+                  or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)
+                  or _century_written(number, y)):
+                kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name, 80 as 1980s
             else:
                 kind = "missing"
             if kind:
@@ -164,6 +173,8 @@ class NumbersRelation(Relation):
         for digits, grouped in ungrouped_in(y, text, target):  # a number the source writes otherwise (两万)
             if grouped not in seen:
                 by_kind.setdefault("grouping", []).append({"number": digits, "expected": [grouped]})
+        for misdate in misformatted_dates(y, target):  # 31 January 2023 in English (CLDR: January 31, 2023)
+            by_kind.setdefault("date", []).append({"number": misdate.written, "expected": [misdate.expected]})
         return [text_issue(self.name, text, y, origin, kind, len(items), {"numbers": items})
                 for kind, items in by_kind.items()]
 
@@ -201,6 +212,13 @@ def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: 
 
 def _zero_padded(number: Number) -> bool:
     return len(number.text) > 1 and number.text.startswith("0") and number.text[1].isdigit()
+
+
+def _century_written(number: Number, y: str) -> bool:
+    """Whether a two-digit ``number`` stands in ``y`` as the end of a four-digit year, its century
+    written out (``80年代`` -> ``the 1980s``, ``the '90s`` -> ``den 1990er Jahren``)."""
+    return len(number.text) == 2 and number.text.isdigit() and bool(
+        re.search(rf"(?<![\d.,])\d\d{number.text}(?![\d]|[.,]\d)", y))
 
 
 def _babel_knows(lang: str) -> bool:
