@@ -113,7 +113,7 @@ def test_the_relation_sets_untranslated_substitutes_apart_by_its_rule(tmp_path):
     from sit.translators import get_translator
 
     a = "The singer's lawyer said his client would plead not guilty to all charges."
-    pair = Pair(0, a, a.replace("singer", "harper"), Edit(1, "singer", "harper", "wordnet"))
+    pair = Pair(0, a, a.replace("singer", "harper"), Edit(1, "singer", "harper", "wordnet"), relation="sit")
     cache = Cache(tmp_path)
     translation = dict(zip([a, pair.perturbed], get_translator("apertium", target_lang="es", cache=cache)
                            .translate([a, pair.perturbed])))

@@ -22,7 +22,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
-from ..words import COPY_CANDIDATE
+from ..words import COPY_CANDIDATE, word_key
 from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
                                       copied_words, foreign_script_runs, returned_words, shared_words)
 from .base import Checked, Relation
@@ -36,6 +36,19 @@ class LanguageRelation(Relation):
              "wrong_language": "the translation is in another language than the target",
              "copied": "source words stand verbatim in the translation where the target language has its own"}
     sides = ("source", "source")
+    measured = {"copied": (20, 20, "production-news.jsonl")}
+    severity = {"": 3.0, "copied": 2.0}
+    alone = 3
+    alone_needs = ("py3langid for the target language (wrong_language); wordfreq's word lists for both "
+                   "languages (untranslated, copied)")
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """Source words copied: each word (the cluster takes the one most findings share)."""
+        if issue.kind != "copied":
+            return None
+        named = [("word", word_key(str(w))) for w in issue.evidence.get("words") or []]
+        return named, named[0] if named else ("group", issue.group)
 
     def __init__(self, ctx, *, confidence: float = 0.9, min_words: int = 4, copied: bool = True,
                  min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "as-written"):

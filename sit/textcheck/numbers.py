@@ -204,6 +204,41 @@ def to_convert(text: str, number: Number) -> bool:
     return converted_unit(text, number) and not METRIC.search(text)
 
 
+#: CLDR's metric units of the quantities an imperial unit measures (length, mass, volume, area,
+#: speed, temperature), told by their CLDR unit identifiers
+_METRIC_UNIT = re.compile(r"(?:length|mass|volume|area|speed|temperature)-.*(?:meter|gram|liter|celsius|hectare|tonne)")
+
+
+def unconverted(number: Number, text: str, translation: str, target_lang: str) -> str:
+    """Where ``number`` is an imperial quantity of ``text`` (``200 feet``) and ``translation`` writes
+    the same number with a metric unit of the target language (Babel's ``format_unit``, long or
+    short: ``200 Meter``, ``200 m``), that form: the unit was converted and the number was not;
+    "" otherwise."""
+    if not converted_unit(text, number):
+        return ""
+    plain = translation.translate(_SPACES)
+    for form in _metric_forms(number.value, target_lang):
+        if re.search(rf"(?<![\d.,]){re.escape(form)}(?!\w)", plain):
+            return form
+    return ""
+
+
+@lru_cache(maxsize=1024)
+def _metric_forms(value: Decimal, lang: str) -> tuple[str, ...]:
+    # value with each CLDR metric unit of the target language, long and short ("200 Meter", "200 m")
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+    from babel.units import UnknownUnitError, format_unit
+
+    try:
+        units = [u for u in Locale.parse(lang.replace("-", "_")).unit_display_names if _METRIC_UNIT.match(u)]
+        forms = {format_unit(value, unit, length=width, locale=lang.replace("-", "_")).translate(_SPACES)
+                 for unit in units for width in ("long", "short")}
+    except (UnknownLocaleError, UnknownUnitError, ValueError):
+        return ()
+    return tuple(sorted(forms, key=len, reverse=True))
+
+
 #: the territories that measure in US units (CLDR's supplemental measurementData: US, Liberia, Myanmar)
 US_MEASURE = frozenset({"US", "LR", "MM"})
 
