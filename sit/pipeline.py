@@ -356,7 +356,12 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     if ctx.built_perturber is not None and given is None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx.built_perturber.release()  # its encoder is not needed beside the parser
+            ctx.built_perturber.release()  # its encoder and WordNet are not needed beside the parser
+            from .models import give_back_memory
+
+            give_back_memory()  # so that the next stages' models load in the pages they freed
+            if early is not None:
+                early.parse_all()  # the parser loads now, beside the translate stage, not the perturber
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
         from .relations.every import merge_untranslated, text_origins
@@ -365,7 +370,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
-            ctx.early_trees = early.trees
+            ctx.early_trees = early.parsed()
     with timer.stage("check"):
         # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
         # the relations that look at every translation (length.empty); to the others it is a text
@@ -535,10 +540,12 @@ class Prefetch:
     outage), nothing more is asked for, early or late, as in one pass, which stops at the first
     such error: a re-run resumes.
 
-    With ``parser`` (the run's target-language parser), each batch's translations are parsed
-    there too, each once (:attr:`trees`, which the check stage takes instead of parsing them:
-    ``RunContext.early_trees``); a parse that fails here is only left to the check stage, which
-    parses it again (and reports its error)."""
+    With ``parser`` (the run's target-language parser), the translations are parsed there too,
+    each once, batch by batch, in the background once :meth:`parse_all` is called (after the
+    perturb stage, so that the parser's model loads once the perturber's models are let go, not
+    beside them, while the translate stage translates the rest): :meth:`parsed` gives the trees,
+    which the check stage takes instead of parsing them (``RunContext.early_trees``); a parse that
+    fails here is only left to the check stage, which parses it again (and reports its error)."""
 
     def __init__(self, translator, engine, parser=None):
         from .parse.base import EarlyTrees
@@ -548,6 +555,7 @@ class Prefetch:
         self.trees = EarlyTrees(parser) if parser is not None else {}
         self.sent: set[str] = set()
         self.futures: list = []
+        self.parsing = None  # the background parse of the translations (parse_all)
 
     def feed(self, texts: list[str]) -> None:
         new = [t for t in dict.fromkeys(texts) if t not in self.sent]
@@ -556,14 +564,27 @@ class Prefetch:
             self.futures.append((new, self.engine.background(self._translate, new)))
 
     def _translate(self, texts: list[str]) -> list:
-        translated = self.translator.translate(texts, strict=False)
-        if self.parser is not None:
-            todo = [t for t in dict.fromkeys(translated) if t and t not in self.trees]
+        return self.translator.translate(texts, strict=False)
+
+    def parse_all(self) -> None:
+        """Parse the translations of every batch fed so far, in the background (after the
+        translations themselves: the background runs its calls in order)."""
+        if self.parser is not None and self.parsing is None:
+            self.parsing = self.engine.background(self._parse, [future for _, future in self.futures])
+
+    def _parse(self, futures: list) -> None:
+        for future in futures:
+            todo = [t for t in dict.fromkeys(future.result()) if t and t not in self.trees]
             try:
                 self.trees.parse(todo)
             except Exception as exc:  # the check stage parses these again and reports what fails
                 log.debug("parsing early failed (%s); the check stage parses these translations", exc)
-        return translated
+
+    def parsed(self):
+        """The trees parsed early (:attr:`trees`), once the background parse is done."""
+        if self.parsing is not None:
+            self.parsing.result()
+        return self.trees
 
     @property
     def failed(self) -> bool:
