@@ -103,10 +103,16 @@ def write_jsonl_atomic(path: Path, rows: Iterable[dict]) -> None:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """``text`` written as :func:`write_bytes_atomic` writes its UTF-8 bytes (the same redaction),
-    encoded a slice at a time rather than into one more copy of the whole."""
-    text = redact.active().text(text)
-    _write_atomic(path, (text[i:i + CHUNK].encode("utf-8") for i in range(0, len(text), CHUNK)))
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_parts_atomic(path: Path, parts: Iterable[str]) -> None:
+    """The text ``parts`` make together, written as :func:`write_text_atomic` writes it, a piece
+    at a time (a report made in pieces: :meth:`sit.formats.base.Writer.report_parts`); each piece
+    is redacted as a text of its own, as each line of the JSONL files is."""
+    redactor = redact.active()
+    _write_atomic(path, (piece[i:i + CHUNK].encode("utf-8") for part in parts for piece in (redactor.text(part),)
+                         for i in range(0, len(piece), CHUNK)))
 
 
 #: characters encoded and written at a time by the streaming writers

@@ -194,18 +194,41 @@ def test_streamed_rows_are_redacted_as_the_whole_file_is(tmp_path, monkeypatch, 
     assert "más".encode("utf-8") in streamed
 
 
-def test_a_text_written_in_slices_is_the_text_as_write_bytes_writes_it(tmp_path, monkeypatch):
+def test_a_text_written_in_pieces_is_the_text_as_write_bytes_writes_it(tmp_path, monkeypatch):
+    # a report made in pieces (each piece redacted alone, encoded a slice at a time) is the
+    # file its whole text gives, with and without a known secret
     import sit.rundir as rundir
     from sit import redact
 
     monkeypatch.setattr(rundir, "CHUNK", 7)
-    text = "línea uno\nhttps://u:secretpw@host/a?token=zzz\nend ✓\n" * 5
+    pieces = ["línea uno\n", "https://u:secretpw@host/a?token=zzz\n", "end ✓ secretpw\n"] * 5
     for redactor in (redact.Redactor(), redact.Redactor(["secretpw"])):
         with redact.scope(redactor):
-            rundir.write_text_atomic(tmp_path / "sliced.txt", text)
-            rundir.write_bytes_atomic(tmp_path / "whole.txt", text.encode("utf-8"))
-        assert (tmp_path / "sliced.txt").read_bytes() == (tmp_path / "whole.txt").read_bytes()
-        assert b"secretpw" not in (tmp_path / "sliced.txt").read_bytes()
+            rundir.write_parts_atomic(tmp_path / "pieces.txt", iter(pieces))
+            rundir.write_bytes_atomic(tmp_path / "whole.txt", "".join(pieces).encode("utf-8"))
+        written = (tmp_path / "pieces.txt").read_bytes()
+        assert written == (tmp_path / "whole.txt").read_bytes()
+        assert b"u:secretpw@" not in written and b"zzz" not in written
+        assert (b"secretpw" in written) is not bool(redactor)  # a known secret is masked everywhere
+
+
+def test_the_html_page_in_pieces_is_the_page(tmp_path):
+    # the HTML writer's pieces (its findings' data a sentence at a time) make the page render()
+    # gives, and more than one piece per flagged sentence's data
+    from sample_runs import sample_issues, write_sample_run
+
+    from sit.formats import writer
+    from sit.report import render
+    from sit.report.html import embed_json, embed_json_parts
+    from sit.rundir import load_run
+
+    run = load_run(write_sample_run(tmp_path / "run", sample_issues(5, 2, seed=4)))
+    parts = list(writer("html", "report").report_parts(run, None))
+    assert "".join(parts) == render(run, "html")
+    assert len(parts) >= 5
+    view = {"a": 1, "sentences": [{"t": "<b>&</b>"}, {"t": "dos\u2028"}], "z": [None]}
+    assert "".join(embed_json_parts(view)) == embed_json(view)
+    assert "".join(embed_json_parts({**view, "sentences": []})) == embed_json({**view, "sentences": []})
 
 
 def test_reports_of_a_run_whose_translations_stay_on_disk_are_those_of_the_loaded_run(tmp_path):

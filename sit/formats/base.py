@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 
 class Writer:
@@ -25,6 +25,12 @@ class Writer:
         """``run`` (with ``labels`` shown where given) in this format; ``max_chars`` bounds formats
         meant to be pasted (Markdown), the others ignore it."""
         raise NotImplementedError
+
+    def report_parts(self, run: Any, labels: Optional[dict] = None, max_chars: Optional[int] = None) -> Iterator[str]:
+        """:meth:`report` in pieces whose concatenation is it, for writing a report without
+        holding it whole (the HTML page: its findings' data one sentence at a time); by default
+        one piece."""
+        yield self.report(run, labels, max_chars)
 
     def comparison(self, comparison: Any, max_chars: Optional[int] = None) -> str:
         """``comparison`` in this format; ``max_chars`` as in :meth:`report`."""

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Optional
 
-from ..rundir import RunData, load_run, write_text_atomic
+from ..rundir import RunData, load_run, write_parts_atomic
 from .clusters import write_clusters
 
 log = logging.getLogger("sit.report")
@@ -26,7 +26,11 @@ log = logging.getLogger("sit.report")
 LABELS_FILE = "labels.jsonl"
 
 
-def render(run: RunData, fmt: str, labels: Optional[dict] = None, max_chars: Optional[int] = 60_000) -> str:
+#: the longest Markdown report a run keeps (:mod:`sit.report.budget`)
+MAX_CHARS = 60_000
+
+
+def render(run: RunData, fmt: str, labels: Optional[dict] = None, max_chars: Optional[int] = MAX_CHARS) -> str:
     """``run`` rendered as ``fmt`` (a format of the writer registry, :mod:`sit.formats`: html, text,
     markdown, jsonl or a plugin's), with ``labels`` shown when given. Text is
     :func:`~sit.text.printable` (no control character reaches a terminal) and Markdown
@@ -53,8 +57,9 @@ def write_reports(
 
     written: dict[str, Path] = {}
     for fmt in formats:
-        path = Path(run.path) / writer(fmt, "report").report_file
-        write_text_atomic(path, render(run, fmt, labels))
+        format_writer = writer(fmt, "report")
+        path = Path(run.path) / format_writer.report_file
+        write_parts_atomic(path, format_writer.report_parts(run, labels, MAX_CHARS))  # what render gives, in pieces
         written[fmt] = path
     return written
 

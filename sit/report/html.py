@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 from html import escape as html_escape
 from importlib import resources
-from typing import Any
+import secrets
+from typing import Any, Iterator
 
 from .. import __version__
 
@@ -44,9 +45,29 @@ def _num(value: Any) -> str:
 
 def embed_json(obj: Any) -> str:
     """JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&``."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _safe(json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
+def _safe(text: str) -> str:
     return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def embed_json_parts(view: dict[str, Any], key: str = "sentences") -> Iterator[str]:
+    """:func:`embed_json` of ``view`` in pieces whose concatenation is it: the list under
+    ``key`` (the flagged sentences, the bulk of a report) one item at a time."""
+    marker = f"sit-{secrets.token_hex(16)}"
+    items = view.get(key)
+    text = embed_json({**view, key: marker}) if isinstance(items, list) else ""
+    quoted = json.dumps(marker)
+    if not isinstance(items, list) or text.count(quoted) != 1:
+        yield embed_json(view)
+        return
+    before, after = text.split(quoted)
+    yield before + "["
+    for i, item in enumerate(items):
+        yield ("," if i else "") + embed_json(item)
+    yield "]" + after
 
 
 # --------------------------------------------------------------------------- charts (inline SVG)
@@ -287,8 +308,14 @@ def static_text(name: str) -> str:
 
 def render_html(view: dict[str, Any]) -> str:
     """The whole page for a view model from :func:`sit.report.model.build_view`."""
+    return "".join(html_parts(view))
+
+
+def html_parts(view: dict[str, Any]) -> Iterator[str]:
+    """:func:`render_html` in pieces (the findings' data one flagged sentence at a time), so a
+    page is written without being held whole (:meth:`sit.formats.base.Writer.report_parts`)."""
     lang = view.get("source_lang") or "en"
-    return (
+    yield (
         "<!DOCTYPE html>\n"
         f'<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">'
@@ -303,6 +330,7 @@ def render_html(view: dict[str, Any]) -> str:
         '<noscript><p class="warning">This report needs JavaScript to list the findings; '
         'report.txt beside it holds the same findings as text.</p></noscript>'
         "</main>"
-        f'<script type="application/json" id="sit-data">{embed_json(view)}</script>'
-        f"<script>{static_text('report.js')}</script></body></html>\n"
+        '<script type="application/json" id="sit-data">'
     )
+    yield from embed_json_parts(view)
+    yield f"</script><script>{static_text('report.js')}</script></body></html>\n"
