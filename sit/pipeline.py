@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from .cache import Cache
 from .errors import ConfigError
@@ -304,6 +304,8 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
                  engine, cache, checked)
     with timer.stage("write"):
         data = _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
+    del cases, translation, checked, relations  # written: the reports read the run directory
+    ctx.release()
     with timer.stage("report"):
         from .report import write_reports
 
@@ -655,41 +657,40 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
 
 
 def _write(out: Path, meta: RunMeta, timer, ids, texts, cases, translation, issues, relations) -> RunData:
-    """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json; returns the run as its
-    reports read it (:class:`sit.rundir.RunData`)."""
+    """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json, each streamed row by row;
+    returns the run as its reports read it (:class:`sit.rundir.RunData`: the findings, with the
+    translations left in translations.jsonl until a report asks for one)."""
     from .rank import worst_first
 
     out.mkdir(parents=True, exist_ok=True)
-    pairs = [p for group in cases.values() for p in group]
-    write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
-    rows = _translation_rows(ids, texts, cases, translation, pairs, relations)
-    write_jsonl_atomic(out / "translations.jsonl", rows)
+    write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for group in cases.values() for p in group))
+    write_jsonl_atomic(out / "translations.jsonl", _translation_rows(ids, texts, cases, translation, relations))
     ranked = worst_first(issues)
     write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
                                               for i in ranked))
     _write_meta(out, meta.with_timings(timer.timings))
-    return RunData(out, meta, ranked, pairs, rows)
+    return RunData(out, meta, ranked, [], None)
 
 
-def _translation_rows(ids, texts, cases, translation, pairs, relations) -> list[dict[str, Any]]:
-    """translations.jsonl's rows: every text the run translated, once (see :mod:`sit.rundir`)."""
-    rows = [{"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
-            for sid, text in zip(ids, texts)]
+def _translation_rows(ids, texts, cases, translation, relations) -> Iterator[dict[str, Any]]:
+    """translations.jsonl's rows: every text the run translated, once (see :mod:`sit.rundir`),
+    made as they are written."""
+    for sid, text in zip(ids, texts):
+        yield {"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
     seen = set(texts)
-    for p in pairs:
+    for p in (p for group in cases.values() for p in group):
         for role, text in (("container", p.original), ("perturbed", p.perturbed)):
             if text not in seen:
                 seen.add(text)
-                rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
-                             "translation": translation.get(text)})
+                yield {"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
+                       "translation": translation.get(text)}
     for r in relations:  # what else a relation had translated (patinv's words alone): every text once
         for text in r.sources(cases[r.name]):
             if text not in seen:
                 seen.add(text)
-                rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
+                yield {"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)}
     for r in relations:  # texts only a relation's own check read (sit's phrases alone)
         for text in r.probes(cases[r.name]):
             if text not in seen:
                 seen.add(text)
-                rows.append({"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)})
-    return rows
+                yield {"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)}
