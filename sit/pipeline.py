@@ -357,9 +357,10 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
             ctx.built_perturber.release()  # its encoder and WordNet are not needed beside the parser
-            from .models import give_back_memory
+            if ctx.built_perturber.computed:  # its models loaded (a re-run from the cache loads none)
+                from .models import give_back_memory
 
-            give_back_memory()  # so that the next stages' models load in the pages they freed
+                give_back_memory()  # so that the next stages' models load in the pages they freed
             if early is not None:
                 early.parse_all()  # the parser loads now, beside the translate stage, not the perturber
     with timer.stage("cases"):
