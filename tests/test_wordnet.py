@@ -261,7 +261,8 @@ def test_verbs_are_slots_unless_switched_off_or_phrasal(perturber, english_tagge
     assert [(s.text, s.pos) for s in slots(doc, perturber.slot_parts()) if s.pos == "VERB"] == [("approved", "VERB")]
     assert "approved" not in [s.text for s in slots(doc)], "nouns and adjectives only, unless a perturber asks"
     off = PERTURBERS.create("wordnet", verbs=False)
-    assert off.slot_parts() == TARGET_POS and "verbs" not in off.options() and "verbs" in perturber.options()
+    assert off.slot_parts() == TARGET_POS and "verbs" not in off.options()
+    assert perturber.options()["verbs"] == "synonyms,lemminflect,share>=0.08,frames"
     # a phrasal verb means what its parts mean together: "carried" alone is no slot
     doc = english_tagger.tag(["Officials carried out the plan on Monday."], entities=True)[0]
     assert doc[1].pos_ == "VERB" and [c.dep_ for c in doc[1].children if c.dep_ == "prt"] == ["prt"]
@@ -308,3 +309,29 @@ def test_the_contrast_perturber_replaces_no_verbs(english_tagger):
     contrast = ContrastPerturber(tagger=english_tagger)
     assert contrast.slot_parts() == TARGET_POS and "verbs" not in contrast.options()
     assert "verbs" not in declared_options(ContrastPerturber) and "verbs" in declared_options(type(PERTURBERS.create("wordnet")))
+
+
+@pytest.mark.parametrize("sentence, verb, frame", [
+    ("Health officials urged residents to get flu shots.", "urged", "object+infinitive"),
+    ("The governor ordered city agencies on Tuesday to cut energy use.", "ordered", "object+infinitive"),
+    ("The company agreed to buy a battery maker.", "agreed", "infinitive"),
+    ("Insurers estimate that losses could exceed $6 billion.", "estimate", "that-clause"),
+    ("Gold prices hit a record high on Friday.", "hit", None),
+])
+def test_the_clausal_complement_a_verb_takes(english_tagger, sentence, verb, frame):
+    from sit.perturb.wordnet import complement
+
+    doc = english_tagger.tag([sentence])[0]
+    assert complement(next(t for t in doc if t.text == verb)) == frame
+
+
+def test_a_verb_with_a_complement_keeps_only_senses_whose_frames_allow_it(perturber):
+    """"Health officials recommended residents to get flu shots" (issue 32): "urge" is "recommend"
+    in recommend.v.01, whose frames (8, 11, 26) have no object with a "to" infinitive; urge.v.01
+    ("urge, urge on, press, exhort") has it (24)."""
+    sentence = "Health officials urged residents to get flu shots after admissions doubled."
+    wn = perturber.wn
+    assert 24 not in wn.synset("recommend.v.01").frame_ids() and 24 in wn.synset("urge.v.01").frame_ids()
+    assert "recommend" in perturber.neighbours("urge", "VERB")  # a neighbour of the verb out of context
+    afters = {p.edit.after for p in perturber.perturb([sentence]) if p.edit.before == "urged"}
+    assert afters and "recommended" not in afters and afters <= {"pressed", "exhorted"}, afters

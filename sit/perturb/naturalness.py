@@ -124,8 +124,9 @@ class Agreement(Constraint):
     def signature(self) -> dict[str, Any]:
         if not self.active():
             return {"agreement": False}
-        count = f",count<{COUNT_ASSOCIATION}" if self.models.lm is not None else ""
-        return {"agreement": f"{PLURAL_GAP}{count}"}
+        if self.models.lm is None:  # no count-noun rule: the key it always had
+            return {"agreement": PLURAL_GAP}
+        return {"agreement": f"{PLURAL_GAP},count<{COUNT_ASSOCIATION}"}
 
     def describe(self) -> Optional[str]:
         return "article and plural agree" if self.active() else None

@@ -9,7 +9,9 @@ co-hyponyms and adjectives their synonyms and similar adjectives. They are drawn
 sense the word has in the sentence (the one whose gloss the sentence encoder finds closest to the
 sentence); plural nouns keep their inflection. With ``verbs`` (the default) verbs are replaced too,
 by their synonyms in the senses the verb has in at least :data:`VERB_SENSE_SHARE` of its
-sense-tagged uses, each inflected as the replaced verb (tense, person, participle: lemminflect).
+sense-tagged uses and, where the verb takes a clausal complement ("urged residents to get"), in
+which WordNet's verb frames allow it (:data:`FRAMES`), each inflected as the replaced verb
+(tense, person, participle: lemminflect).
 With ``usual_senses`` (the default), a neighbour is proposed only in a sense it usually has: the sense is among its own
 ``DOMINANT_SENSES`` most frequent ones, and the word is used as a noun (adjective) at least as
 often as in any other part of speech (``cast``, ``set`` and ``hurt`` are mostly verbs). Candidates
@@ -39,6 +41,13 @@ DOMINANT_SENSES = 2
 #: :data:`COUNTED_USES` of them
 VERB_SENSE_SHARE = 0.08
 COUNTED_USES = 10
+#: the WordNet verb frames (``Synset.frame_ids()``) that license a clausal complement a verb takes
+#: in the sentence (:func:`complement`): "Somebody ----s somebody to INFINITIVE" (24, 25: "urged
+#: residents to get", which "urge" has in its sense "urge, press, exhort" and not in "recommend,
+#: urge, advocate"), "Somebody ----s to INFINITIVE" (28, 32, 35: "agreed to buy") and "Somebody
+#: ----s that CLAUSE" (26, 34: "estimate that losses could exceed")
+FRAMES = {"object+infinitive": frozenset({24, 25}), "infinitive": frozenset({28, 32, 35}),
+          "that-clause": frozenset({26, 34})}
 #: WordNet's synset parts of speech for the slot's coarse tag
 WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s"), "VERB": ("v",)}
 #: the fine tags of the verbs replaced (a verb's synonym takes the replaced verb's tag: lemminflect)
@@ -83,6 +92,21 @@ def _read_sense_index(counts: dict[str, int], sense_index) -> tuple[Optional[dic
                 per = out.setdefault(name, {})
                 per[kind] = per.get(kind, 0) + n
     return out, frozenset(rare)
+
+
+def complement(tok) -> Optional[str]:
+    """The clausal complement the verb ``tok`` takes in its parsed sentence (a key of
+    :data:`FRAMES`): a direct object and a "to" infinitive ("urged residents to get"), a "to"
+    infinitive alone ("agreed to buy"), a "that" clause ("estimate that losses could exceed");
+    None for any other use."""
+    has_object = any(child.dep_ == "dobj" for child in tok.children)
+    for child in tok.children:
+        marks = {(c.dep_, c.lower_) for c in child.children}
+        if child.dep_ == "xcomp" and child.tag_ == "VB" and ("aux", "to") in marks:
+            return "object+infinitive" if has_object else "infinitive"
+        if child.dep_ == "ccomp" and ("mark", "that") in marks:
+            return "that-clause"
+    return None
 
 
 def _data_file(kind: str) -> str:
@@ -176,7 +200,7 @@ class WordNetPerturber(SubstitutionPerturber):
         # neighbours only where not the default: caches made before the option keep their keys
         chosen = {"neighbours": ",".join(self.kinds)} if self.kinds != DEFAULT_RELATIONS else {}
         if self.verbs:  # only where on: a perturber that never replaces verbs keeps its cache keys
-            chosen["verbs"] = f"synonyms,lemminflect,share>={VERB_SENSE_SHARE}"
+            chosen["verbs"] = f"synonyms,lemminflect,share>={VERB_SENSE_SHARE},frames"
         return {**super().options(), "senses": self.senses, "usual_senses": self.usual_senses,
                 "wsd": self.wsd and self.quality.encoder is not None, **chosen}
 
@@ -347,6 +371,11 @@ class WordNetPerturber(SubstitutionPerturber):
         comparatives, superlatives and proper-noun tags are left alone (they would need
         re-inflection)."""
         senses = self._disambiguate(docs, slots_of)
+        for n, doc_slots in enumerate(slots_of):
+            for k, slot in enumerate(doc_slots):
+                frame = complement(docs[n][slot.index]) if slot.pos == "VERB" else None
+                if frame is not None:  # only the senses in which the verb takes that complement
+                    senses[n][k] = [syn for syn in senses[n][k] if FRAMES[frame] & set(syn.frame_ids())]
         out = []
         for n, doc_slots in enumerate(slots_of):
             out.append([
