@@ -101,11 +101,12 @@ def test_naturalness_scores_every_candidate_and_the_natural_higher(english_tagge
 def test_the_checks_change_the_cache_key_and_show_their_options(english_tagger):
     default = PERTURBERS.create("wordnet", tagger=english_tagger, encoder="none").options()
     assert default["verb_forms"] == "uses<15,slots=modifiers" and default["agreement"] == "1.5,count<0.3"
-    assert default["supported"] == "0.5,compounds" and default["min_naturalness"] == "0 of fluency+support"
+    assert default["supported"] == "0.5,compounds" and default["min_naturalness"] == "0.4 of fluency+support"
+    assert default["per_slot"] == 0, "the WordNet perturber's own default: every candidate its checks pass"
     off = PERTURBERS.create("wordnet", tagger=english_tagger, encoder="none", verb_forms=False, agreement=False,
-                            supported=False, min_naturalness=0.4).options()
+                            supported=False, min_naturalness=0).options()
     assert (off["verb_forms"], off["agreement"], off["supported"], off["min_naturalness"]) == (
-        False, False, False, "0.4 of fluency+support")
+        False, False, False, "0 of fluency+support")
 
 
 def test_the_other_substitution_perturbers_run_none_of_them(english_tagger):

@@ -48,6 +48,12 @@ COUNTED_USES = 10
 #: ----s that CLAUSE" (26, 34: "estimate that losses could exceed")
 FRAMES = {"object+infinitive": frozenset({24, 25}), "infinitive": frozenset({28, 32, 35}),
           "that-clause": frozenset({26, 34})}
+#: the WordNet perturber's own defaults of two quality options (the shared stage's are 3 and 0):
+#: every candidate that passes its checks is kept (no cut to the 3 most similar per word), and a
+#: case whose naturalness score is below 0.4 is dropped ("terminating in 29 minutes" 0.35, "a
+#: wider textile" 0.20; docs/precision.md, stop 41)
+PER_SLOT = 0
+MIN_NATURALNESS = 0.4
 #: WordNet's synset parts of speech for the slot's coarse tag
 WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s"), "VERB": ("v",)}
 #: the fine tags of the verbs replaced (a verb's synonym takes the replaced verb's tag: lemminflect)
@@ -167,6 +173,8 @@ class WordNetPerturber(SubstitutionPerturber):
         wsd: bool = False,
         verbs: bool = True,
         neighbours=DEFAULT_RELATIONS,
+        per_slot: Optional[int] = PER_SLOT,
+        min_naturalness: Optional[float] = MIN_NATURALNESS,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
         device: Optional[str] = None,
@@ -174,7 +182,8 @@ class WordNetPerturber(SubstitutionPerturber):
         progress: bool = False,
         **quality,
     ):
-        super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
+        super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress,
+                         per_slot=per_slot, min_naturalness=min_naturalness, **quality)
         from ..validate import check_bool
 
         self.senses = senses
