@@ -354,7 +354,10 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     if ctx.built_perturber is not None and given is None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx.built_perturber.release()  # its encoder is not needed beside the parser
+            ctx.built_perturber.release()  # its encoder and WordNet are not needed beside the parser
+            from .models import give_back_memory
+
+            give_back_memory()  # so that the next stages' models load in the pages they freed
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
         from .relations.every import merge_untranslated, text_origins

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 from . import redact
 from .errors import InputError, OutputError
 from .jsonio import JsonDamage, loads, read_json, read_jsonl
-from .records import Issue, Pair, RunSignature
+from .records import Issue, Pair, RunSignature, relation_of
 from .runmeta import RunMeta
 
 T = TypeVar("T")
@@ -226,7 +226,7 @@ def _ran(row: dict, ran: Optional[set[str]]) -> dict:
     """``row`` where it names a relation the run ran (``ran``: the signature's and those
     ``relations_told`` tells; None: an older run.json that does not say), else a ValueError: its findings would be reported under a
     relation the run never tested."""
-    relation = row.get("relation", "sit")
+    relation = relation_of(row)
     if ran is not None and relation not in ran:
         raise ValueError(f"relation {str(relation)[:40]!r} is not one the run ran ({', '.join(sorted(ran)) or 'none'})")
     return row
