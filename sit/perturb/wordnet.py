@@ -21,12 +21,13 @@ shared quality stage (:mod:`sit.perturb.quality`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Iterable, Optional
 
 from .constraints import CONSTRAINTS
 from .naturalness import VERB_FORM_USES, WORDNET_CONSTRAINTS
+from .quality import QUALITY_OPTIONS
 from .substitution import TARGET_POS, Slot, SubstitutionPerturber, Tagger
 
 #: the WordNet relations a neighbour may come from (``neighbours=``), and the parts of speech each serves
@@ -156,6 +157,10 @@ class WordNetPerturber(SubstitutionPerturber):
     batch_size = 32
     #: the shared checks and those of natural substitutes (:mod:`sit.perturb.naturalness`)
     quality_checks = CONSTRAINTS + WORDNET_CONSTRAINTS
+    #: the shared options with the defaults its constructor gives them (:data:`PER_SLOT`,
+    #: :data:`MIN_NATURALNESS`)
+    option_specs = tuple(replace(o, default={"per_slot": PER_SLOT, "min_naturalness": MIN_NATURALNESS}[o.name])
+                         for o in QUALITY_OPTIONS if o.name in ("per_slot", "min_naturalness"))
 
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
