@@ -189,6 +189,13 @@ class Redactor:
                 i += 1
         return "".join(out)
 
+    def text(self, text: str) -> str:
+        """``text`` redacted as :meth:`bytes` redacts its UTF-8 bytes (a file's text about to be
+        written), without encoding it first."""
+        if not self._forms and "://" not in text:
+            return text
+        return self(text)
+
     def bytes(self, data: bytes) -> bytes:
         """``data`` redacted where it is UTF-8 text (a file about to be written)."""
         if not self._forms and b"://" not in data:

@@ -123,6 +123,7 @@ VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "scores": _is_score,
     "phrase": _is_phrase,
     "zipf": _is_score,
+    "metric-signature": _is_str,
 }
 
 

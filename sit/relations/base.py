@@ -118,6 +118,16 @@ class RunContext:
             self.perturbations = self._substitutions[key]
         return self._substitutions[key]
 
+    def release(self) -> None:
+        """Let go of what the relations shared while they built and checked their cases (the
+        substitution pairs, the English docs, the texts' origins, the early trees), once the run
+        has written them: the reports read the run directory."""
+        self._substitutions.clear()
+        self._docs.clear()
+        self.perturbations = []
+        self.origins = {}
+        self.early_trees = {}
+
     def english(self, texts: Sequence[str]) -> list:
         """spaCy docs of the English sources (tagged, parsed, named entities), parsed once."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._docs]

@@ -200,7 +200,8 @@ class SitRelation(Relation):
             s_tgt.extend(scores[1])
             kept.extend(issues)
         issues = rank_issues(kept, threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
-        teapot = reference_less_summary(s_src, s_tgt) if n["compared"] else {"n": 0, "success_rate": None}
+        teapot = (reference_less_summary(s_src, s_tgt, cache=self.ctx.cache) if n["compared"]
+                  else {"n": 0, "success_rate": None})
         structure = [i for i in issues if not i.kind]
         counts = RelationCounts(len(cases), n["compared"], len(structure), len({i.pair.source_id for i in structure}),
                                 {"untranslated_pairs": n["untranslated"], "parallel_pairs": n["parallel"],
