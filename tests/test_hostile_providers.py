@@ -359,3 +359,13 @@ def test_a_token_the_translation_mangles_is_no_doubt_but_another_texts_token_is(
     answers = apertium_translate(texts, "en", "es")
     assert "#update" not in answers[0] and suspect_order(texts, answers) is None
     assert "another text's" in suspect_order(texts, answers[1:] + answers[:1])
+
+
+def test_answers_in_chosen_company_the_check_cannot_place_are_left_out_and_never_cached(serve, clock, tmp_path):
+    """The batch relation's re-translations: asking an answer again would change the company under
+    test, so one the check cannot place is left out (None), not cached, and no error is recorded."""
+    fake = serve("deepl")
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=8)
+    out = tr.translate_in_batch(NEAR + TEXTS[:1], "probe")
+    assert out == [None] * len(NEAR) + dictionary_translate(TEXTS[:1], "en", "es")
+    assert len(fake.calls) == 1 and tr.batch_stats.errors == [] and _entries(tmp_path / "c") == 1

@@ -242,20 +242,34 @@ class Translator(Stage):
         the batch, such as a hash of its texts) in a namespace of its own: a re-translation in
         other company is never answered by the plain translation of the text, nor by another
         neighbourhood's. Runs in this process through the one cached batch loop; texts left
-        untranslated come back as None, as with ``translate(strict=False)``."""
+        untranslated come back as None, as with ``translate(strict=False)``, and so do answers the
+        order check cannot place (:class:`~sit.translators.company.Unplaced`: asking them again
+        would change the company under test)."""
         if "\n" in neighbourhood:
             raise ValueError("a neighbourhood tag is one line")
         texts = list(texts)
         keys = [f"{neighbourhood}\n{t}" for t in texts if t.strip()]
         store = self.cache.store("translations", {**self.signature(), "neighbourhood": True}) if self.cache else None
+        unplaced: set[str] = set()  # answers the order check cannot place: left out, said once
+
+        def finish(batch: list[str], answers: Sequence[Any]) -> list[Any]:
+            checked = self.check_answer([k.partition("\n")[2] for k in batch], answers)
+            unplaced.update(k for k, a in zip(batch, checked) if isinstance(a, Unplaced))
+            return [None if isinstance(a, Unplaced) else a for a in checked]
+
+        def unanswered(keys: list[str]) -> Optional[TranslationError]:
+            left = [k.partition("\n")[2] for k in keys if k not in unplaced]
+            if len(left) < len(keys):
+                log.info("%s: %d answer(s) in chosen company the order check could not place are left out",
+                         self.name, len(keys) - len(left))
+            return self._unanswered(left) if left else None
+
         job = BatchJob(
             compute=lambda batch: self._translate_batch([k.partition("\n")[2] for k in batch]),
             mismatch=self._mismatch, stats=self.batch_stats, store=store, batch_size=max(1, len(keys)),
             desc=f"translate in batches ({self.name})", unit="text", show_progress=False,
             valid=lambda t: isinstance(t, str), recoverable=(TranslationError,), strict=False,
-            unanswered=self._unanswered,
-            finish=lambda batch, answers: [None if isinstance(a, Unplaced) else a for a in
-                                           self.check_answer([k.partition("\n")[2] for k in batch], answers)],
+            unanswered=unanswered, finish=finish,
         )
         result = cached_batches(keys, job)
         return [result.get(f"{neighbourhood}\n{t}") if t.strip() else t for t in texts]
