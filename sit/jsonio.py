@@ -87,7 +87,9 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX
             raise JsonDamage(f"not UTF-8 (byte {exc.start + 1})") from None
     if len(text) > max_bytes:
         raise JsonDamage(f"{len(text)} characters in one document (at most {max_bytes})")
-    if ("[" in text or "{" in text) and depth(text) > max_depth:
+    # nesting is at most the count of opening brackets: only a text with more than max_depth of
+    # them is read for its depth (a cache value or a record line has a few)
+    if text.count("[") + text.count("{") > max_depth and depth(text) > max_depth:
         raise JsonDamage(f"nested more than {max_depth} levels deep")
     try:
         return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant,

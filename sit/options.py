@@ -51,6 +51,8 @@ class Option:
     #: the run-wide name where it differs from :attr:`name` (the mlm perturber's ``model`` is
     #: the run's ``mlm_model``)
     setting: Optional[str] = None
+    #: what a number's rule means, said where a value breaks it ("0 turns the check off")
+    what: str = ""
 
     @property
     def key(self) -> str:
@@ -68,7 +70,8 @@ class Option:
         if self.type is bool:
             return check_bool(value, label)
         if self.type in (int, float):
-            value = check_number(value, label, integer=self.type is int, minimum=self.minimum, maximum=self.maximum)
+            value = check_number(value, label, integer=self.type is int, minimum=self.minimum, maximum=self.maximum,
+                                 what=self.what)
         elif self.type is str:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 value = str(value)

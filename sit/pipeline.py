@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from .cache import Cache
 from .errors import ConfigError
@@ -304,6 +304,8 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
                  engine, cache, checked)
     with timer.stage("write"):
         data = _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
+    del cases, translation, checked, relations  # written: the reports read the run directory
+    ctx.release()
     with timer.stage("report"):
         from .report import write_reports
 
@@ -354,7 +356,13 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     if ctx.built_perturber is not None and given is None:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx.built_perturber.release()  # its encoder is not needed beside the parser
+            ctx.built_perturber.release()  # its encoder and WordNet are not needed beside the parser
+            if ctx.built_perturber.computed:  # its models loaded (a re-run from the cache loads none)
+                from .models import give_back_memory
+
+                give_back_memory()  # so that the next stages' models load in the pages they freed
+            if early is not None:
+                early.parse_all()  # the parser loads now, beside the translate stage, not the perturber
     with timer.stage("cases"):
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
         from .relations.every import merge_untranslated, text_origins
@@ -363,7 +371,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
-            ctx.early_trees = early.trees
+            ctx.early_trees = early.parsed()
     with timer.stage("check"):
         # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
         # the relations that look at every translation (length.empty); to the others it is a text
@@ -533,10 +541,12 @@ class Prefetch:
     outage), nothing more is asked for, early or late, as in one pass, which stops at the first
     such error: a re-run resumes.
 
-    With ``parser`` (the run's target-language parser), each batch's translations are parsed
-    there too, each once (:attr:`trees`, which the check stage takes instead of parsing them:
-    ``RunContext.early_trees``); a parse that fails here is only left to the check stage, which
-    parses it again (and reports its error)."""
+    With ``parser`` (the run's target-language parser), the translations are parsed there too,
+    each once, batch by batch, in the background once :meth:`parse_all` is called (after the
+    perturb stage, so that the parser's model loads once the perturber's models are let go, not
+    beside them, while the translate stage translates the rest): :meth:`parsed` gives the trees,
+    which the check stage takes instead of parsing them (``RunContext.early_trees``); a parse that
+    fails here is only left to the check stage, which parses it again (and reports its error)."""
 
     def __init__(self, translator, engine, parser=None):
         from .parse.base import EarlyTrees
@@ -546,6 +556,7 @@ class Prefetch:
         self.trees = EarlyTrees(parser) if parser is not None else {}
         self.sent: set[str] = set()
         self.futures: list = []
+        self.parsing = None  # the background parse of the translations (parse_all)
 
     def feed(self, texts: list[str]) -> None:
         new = [t for t in dict.fromkeys(texts) if t not in self.sent]
@@ -554,14 +565,27 @@ class Prefetch:
             self.futures.append((new, self.engine.background(self._translate, new)))
 
     def _translate(self, texts: list[str]) -> list:
-        translated = self.translator.translate(texts, strict=False)
-        if self.parser is not None:
-            todo = [t for t in dict.fromkeys(translated) if t and t not in self.trees]
+        return self.translator.translate(texts, strict=False)
+
+    def parse_all(self) -> None:
+        """Parse the translations of every batch fed so far, in the background (after the
+        translations themselves: the background runs its calls in order)."""
+        if self.parser is not None and self.parsing is None:
+            self.parsing = self.engine.background(self._parse, [future for _, future in self.futures])
+
+    def _parse(self, futures: list) -> None:
+        for future in futures:
+            todo = [t for t in dict.fromkeys(future.result()) if t and t not in self.trees]
             try:
                 self.trees.parse(todo)
             except Exception as exc:  # the check stage parses these again and reports what fails
                 log.debug("parsing early failed (%s); the check stage parses these translations", exc)
-        return translated
+
+    def parsed(self):
+        """The trees parsed early (:attr:`trees`), once the background parse is done."""
+        if self.parsing is not None:
+            self.parsing.result()
+        return self.trees
 
     @property
     def failed(self) -> bool:
@@ -633,41 +657,40 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
 
 
 def _write(out: Path, meta: RunMeta, timer, ids, texts, cases, translation, issues, relations) -> RunData:
-    """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json; returns the run as its
-    reports read it (:class:`sit.rundir.RunData`)."""
+    """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json, each streamed row by row;
+    returns the run as its reports read it (:class:`sit.rundir.RunData`: the findings, with the
+    translations left in translations.jsonl until a report asks for one)."""
     from .rank import worst_first
 
     out.mkdir(parents=True, exist_ok=True)
-    pairs = [p for group in cases.values() for p in group]
-    write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for p in pairs))
-    rows = _translation_rows(ids, texts, cases, translation, pairs, relations)
-    write_jsonl_atomic(out / "translations.jsonl", rows)
+    write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for group in cases.values() for p in group))
+    write_jsonl_atomic(out / "translations.jsonl", _translation_rows(ids, texts, cases, translation, relations))
     ranked = worst_first(issues)
     write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
                                               for i in ranked))
     _write_meta(out, meta.with_timings(timer.timings))
-    return RunData(out, meta, ranked, pairs, rows)
+    return RunData(out, meta, ranked, [], None)
 
 
-def _translation_rows(ids, texts, cases, translation, pairs, relations) -> list[dict[str, Any]]:
-    """translations.jsonl's rows: every text the run translated, once (see :mod:`sit.rundir`)."""
-    rows = [{"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
-            for sid, text in zip(ids, texts)]
+def _translation_rows(ids, texts, cases, translation, relations) -> Iterator[dict[str, Any]]:
+    """translations.jsonl's rows: every text the run translated, once (see :mod:`sit.rundir`),
+    made as they are written."""
+    for sid, text in zip(ids, texts):
+        yield {"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
     seen = set(texts)
-    for p in pairs:
+    for p in (p for group in cases.values() for p in group):
         for role, text in (("container", p.original), ("perturbed", p.perturbed)):
             if text not in seen:
                 seen.add(text)
-                rows.append({"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
-                             "translation": translation.get(text)})
+                yield {"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
+                       "translation": translation.get(text)}
     for r in relations:  # what else a relation had translated (patinv's words alone): every text once
         for text in r.sources(cases[r.name]):
             if text not in seen:
                 seen.add(text)
-                rows.append({"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)})
+                yield {"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)}
     for r in relations:  # texts only a relation's own check read (sit's phrases alone)
         for text in r.probes(cases[r.name]):
             if text not in seen:
                 seen.add(text)
-                rows.append({"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)})
-    return rows
+                yield {"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)}

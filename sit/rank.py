@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .records import Issue
 
@@ -15,19 +15,27 @@ NATURAL = 0.5
 
 
 def natural_tier(issue: Issue) -> int:
-    """0 where the issue is a ``sit`` structure finding whose perturbation is likely unnatural
-    English, else 1 (likely natural, naturalness not measured, or another group: ``sit``'s
-    untranslated findings and the other relations keep their own order)."""
+    """0 where the issue's perturbation is likely unnatural English (its edit's ``naturalness``
+    below :data:`NATURAL`), else 1 (likely natural, or naturalness not measured). A relation
+    whose findings rank so says it in its :meth:`~sit.relations.base.Relation.tier`."""
     score = issue.pair.edit.naturalness
-    if score is None or issue.pair.relation != "sit" or issue.kind:
-        return 1
-    return 0 if score < NATURAL else 1
+    return 1 if score is None or score >= NATURAL else 0
 
 
-def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: int = 3) -> list[Issue]:
+def declared_tier(issue: Issue) -> int:
+    """The tier ``issue``'s relation declares for it (:meth:`sit.relations.base.Relation.tier`);
+    1 where no relation of its name loads here."""
+    from .relations import declared
+
+    cls = declared(issue.relation)
+    return cls.tier(issue) if cls is not None else 1
+
+
+def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: int = 3,
+                tier: Callable[[Issue], int] = declared_tier) -> list[Issue]:
     """Keep candidates with distance > ``threshold``; per group (relation and kind, see
-    :attr:`Issue.group`) and source sentence rank them likely natural perturbations first
-    (:func:`natural_tier`), then by distance (descending), ties by the shorter perturbed
+    :attr:`Issue.group`) and source sentence rank them by ``tier``, higher first (their
+    relation's declared tier: sit's likely natural perturbations first), then by distance (descending), ties by the shorter perturbed
     translation, then the perturbed text; keep the top ``top_k`` (``top_k <= 0`` keeps all).
     Returns issues ordered by group (a relation's own findings before its other kinds), then
     source id, then rank."""
@@ -39,7 +47,7 @@ def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: i
     for key in sorted(groups, key=lambda k: (k[0].count("."), k[0], k[1])):
         ranked = sorted(
             groups[key],
-            key=lambda i: (-natural_tier(i), -i.distance, len(i.perturbed_translation), i.pair.perturbed),
+            key=lambda i: (-tier(i), -i.distance, len(i.perturbed_translation), i.pair.perturbed),
         )
         if top_k > 0:
             ranked = ranked[:top_k]
@@ -47,18 +55,19 @@ def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: i
     return out
 
 
-def worst_first(issues: Iterable[Issue]) -> list[Issue]:
+def worst_first(issues: Iterable[Issue], tier: Callable[[Issue], int] = declared_tier) -> list[Issue]:
     """``issues`` as a run directory keeps them (``issues.jsonl``): the groups in the order given;
-    within a group, the likely natural perturbations before the likely unnatural ones
-    (:func:`natural_tier`; where no edit measured naturalness, all are of one tier), and within a
-    tier sentences worst first (their largest distance there, then source id), each sentence's
-    issues by rank. The reports show them in this order."""
+    within a group, the higher ``tier`` first (their relation's declared tier: sit's likely natural
+    perturbations before the likely unnatural ones), and within a tier sentences worst first (their
+    largest distance there, then source id), each sentence's issues by rank. The reports show them
+    in this order."""
     issues = list(issues)
+    tiers = {id(i): tier(i) for i in issues}
     order = {g: n for n, g in enumerate(dict.fromkeys(i.group for i in issues))}
     worst: dict[tuple[str, int, int], float] = {}
     for i in issues:
-        key = (i.group, i.pair.source_id, natural_tier(i))
+        key = (i.group, i.pair.source_id, tiers[id(i)])
         worst[key] = max(worst.get(key, i.distance), i.distance)
-    return sorted(issues, key=lambda i: (order[i.group], -natural_tier(i),
-                                         -worst[(i.group, i.pair.source_id, natural_tier(i))], i.pair.source_id,
+    return sorted(issues, key=lambda i: (order[i.group], -tiers[id(i)],
+                                         -worst[(i.group, i.pair.source_id, tiers[id(i)])], i.pair.source_id,
                                          i.rank))

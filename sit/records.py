@@ -9,6 +9,8 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Optional
 
+from . import PROGRAM
+
 
 def field_name(words: str) -> str:
     """``words`` as an identifier for a JSON field: ``"token inserted"`` -> ``"token_inserted"``."""
@@ -59,13 +61,14 @@ class Pair:
     """Two source texts a metamorphic relation compares, and what changed between them.
 
     For ``sit`` and ``patinv``: an original sentence and one perturbation of it. For ``rti``: the
-    containing text (``original``) and the noun phrase inside it (``perturbed``)."""
+    containing text (``original``) and the noun phrase inside it (``perturbed``). ``relation``
+    is the relation whose case it is; "" where none has taken it yet (a perturber's pair)."""
 
     source_id: int
     original: str
     perturbed: str
     edit: Edit
-    relation: str = "sit"
+    relation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,7 +81,17 @@ class Pair:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Pair":
-        return cls(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), d.get("relation", "sit"))
+        return cls(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), relation_of(d))
+
+
+def relation_of(row: dict[str, Any]) -> str:
+    """The relation a record's row names; one that names none was written before sit had other
+    relations (:data:`sit.relations.UNNAMED`)."""
+    if "relation" in row:
+        return row["relation"]
+    from .relations import UNNAMED
+
+    return UNNAMED
 
 
 @dataclass(frozen=True)
@@ -101,15 +114,14 @@ class Tree:
         return cls(tuple(d["tokens"]), tuple(d["heads"]), tuple(d["relations"]))
 
 
-#: the group whose issue ids carry no prefix (label files written before relations name it so)
-PLAIN_ID_GROUP = "sit"
-
-
-def issue_id(source_id: int, rank: int, group: str = PLAIN_ID_GROUP) -> str:
+def issue_id(source_id: int, rank: int, group: str = "") -> str:
     """The stable id of an issue in a run: ``"<group>:<source id>-<rank>"`` (``"<source id>-<rank>"``
-    for :data:`PLAIN_ID_GROUP`, as label files have always written it)."""
+    for the group of the relation of old, :data:`sit.relations.UNNAMED`, or none, as label files
+    have always written it)."""
+    from .relations import UNNAMED
+
     plain = f"{source_id}-{rank}"
-    return plain if group == PLAIN_ID_GROUP else f"{group}:{plain}"
+    return plain if not group or group == UNNAMED else f"{group}:{plain}"
 
 
 @dataclass(frozen=True)
@@ -215,9 +227,10 @@ class Issue:
         """The issue of an issues.jsonl row; ``own_kinds`` (relation -> the name of its own
         finding, ``run.json``'s ``relations_told``) reads that name back as kind ""."""
         kind = d.get("kind", "")
-        if own_kinds and kind and own_kinds.get(d.get("relation", "sit")) == kind:
+        relation = relation_of(d)
+        if own_kinds and kind and own_kinds.get(relation) == kind:
             kind = ""
-        pair = Pair(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), d.get("relation", "sit"))
+        pair = Pair(d["source_id"], d["original"], d["perturbed"], Edit.from_dict(d["edit"]), relation)
         return cls(
             pair=pair,
             original_translation=d["original_translation"],
@@ -338,13 +351,13 @@ class RunCounts:
         return cls(**kept)
 
 
-def package_versions(names: tuple[str, ...] = ("sit", "transformers", "torch", "spacy", "stanza", "sacrebleu", "nltk", "jieba")) -> dict[str, str]:
+def package_versions(names: tuple[str, ...] = (PROGRAM, "transformers", "torch", "spacy", "stanza", "sacrebleu", "nltk", "jieba")) -> dict[str, str]:
     """Installed versions of the packages that can change a result (without importing them)."""
     from importlib import metadata
 
     out = {"python": platform.python_version()}
     for name in names:
-        dist = "sit-mt" if name == "sit" else name
+        dist = "sit-mt" if name == PROGRAM else name
         try:
             out[name] = metadata.version(dist)
         except metadata.PackageNotFoundError:
@@ -379,7 +392,8 @@ class RunSignature:
     versions: dict[str, str] = field(default_factory=dict)
     perturber_options: dict[str, Any] = field(default_factory=dict)
     translator_options: dict[str, Any] = field(default_factory=dict)  # those that change translations
-    relations: dict[str, dict[str, Any]] = field(default_factory=lambda: {"sit": {}})  # name -> options
+    #: name -> options; a signature of old names no relation: its run's was :data:`sit.relations.UNNAMED`
+    relations: dict[str, dict[str, Any]] = field(default_factory=lambda: {relation_of({}): {}})
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -407,12 +421,12 @@ class RunSignature:
                  if getattr(self, name) is not None or name not in OPTIONAL_SCALARS]
         parts.append(f"{keys['relations']}:{'+'.join(self.relations) or 'none'}")
         if short:
-            return "|".join(parts + [f"h:{self.digest()}", f"v:{self.versions.get('sit', '?')}"])
+            return "|".join(parts + [f"h:{self.digest()}", f"v:{self.versions.get(PROGRAM, '?')}"])
         for prefix, opts in (("tr", self.translator_options), ("pert", self.perturber_options)):
             parts.extend(f"{prefix}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None)
         for name, opts in self.relations.items():
             parts.extend(f"rel.{name}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None)
-        parts.append(f"{keys['version']}:{self.versions.get('sit', '?')}")
+        parts.append(f"{keys['version']}:{self.versions.get(PROGRAM, '?')}")
         return "|".join(parts)
 
     @classmethod
@@ -437,7 +451,7 @@ class RunSignature:
             elif key == "h":
                 continue  # the short form's digest of the options
             elif long_of.get(key) == "version":
-                values["versions"] = {"sit": raw}
+                values["versions"] = {PROGRAM: raw}
             elif key in long_of:
                 values[long_of[key]] = _parse_value(raw)
         missing = [n for n in _SIGNATURE_SCALARS if n not in values and n not in OPTIONAL_SCALARS]

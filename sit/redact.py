@@ -51,6 +51,8 @@ MIN_SECRET = 4
 
 # ``scheme://user:password@host`` anywhere in a text, and a URL's query string or fragment
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s\"'<>]*@")
+# what follows a URL's ``://`` where it has a ``user:password@`` (the tail of _USERINFO)
+_USER_PART = re.compile(r"[^/@\s\"'<>]*@")
 _QUERY = re.compile(r"(?i)([?&;](?:[\w.-]*(?:key|token|secret|passw|pwd|sig|auth|appid|credential|session)"
                     r"[\w.-]*)=)[^&#;\s\"'<>]*")
 _SECRET_VAR = re.compile(r"^(SIT_[A-Z0-9_]*(KEY|SECRET|APPID|APPKEY|TOKEN|PASSWORD)|OPENAI_API_KEY)$")
@@ -94,6 +96,17 @@ def forms(secret: str) -> set[str]:
     out = {secret, quote(secret, safe=""), quote_plus(secret), quote(secret), json.dumps(secret)[1:-1],
            html.escape(secret)} | _base64_forms(secret)
     return {f for f in out if len(f) >= MIN_SECRET}
+
+
+def _has_userinfo(text: str) -> bool:
+    """Whether some ``://`` of ``text`` is followed by a user part and ``@``: what a match of
+    ``_USERINFO`` needs (a file of thousands of URLs without one is not searched through)."""
+    at = text.find("://")
+    while at >= 0:
+        if _USER_PART.match(text, at + 3):
+            return True
+        at = text.find("://", at + 3)
+    return False
 
 
 def _word(text: str, start: int, end: int) -> bool:
@@ -143,7 +156,8 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if not isinstance(text, str) or not text:
             return text
-        text = _USERINFO.sub(lambda m: m.group(1) + MASK + "@", text)
+        if _has_userinfo(text):  # the one pattern costly over a long text: run where it can match
+            text = _USERINFO.sub(lambda m: m.group(1) + MASK + "@", text)
         text = _QUERY.sub(lambda m: m.group(1) + MASK, text)
         if not self._forms:
             return text
@@ -174,6 +188,13 @@ class Redactor:
                 out.append(text[i])
                 i += 1
         return "".join(out)
+
+    def text(self, text: str) -> str:
+        """``text`` redacted as :meth:`bytes` redacts its UTF-8 bytes (a file's text about to be
+        written), without encoding it first."""
+        if not self._forms and "://" not in text:
+            return text
+        return self(text)
 
     def bytes(self, data: bytes) -> bytes:
         """``data`` redacted where it is UTF-8 text (a file about to be written)."""

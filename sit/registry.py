@@ -142,6 +142,7 @@ class Registry:
         base = _import_path(self.base) if self.base else None
         if base is not None and not issubclass(target, base):
             raise ConfigError(f"{where} names {entry.target}, which is not a {self.kind} (a subclass of {self.base})")
+        self._loaded[name] = target  # resolved once: a run asks for its relations' classes per finding
         return target
 
     def plugin_version(self, name: str) -> Optional[tuple[str, str]]:

@@ -110,12 +110,21 @@ def load_cases(path: str | os.PathLike) -> CaseFile:
     for row in rows:
         pair = Pair.from_dict({**row, "original": row["source"], "perturbed": row["variant"]})
         pairs.setdefault(pair.relation, []).append(pair)
-        if sentences.setdefault(pair.source_id, pair.original) != pair.original and pair.relation != "rti":
+        if sentences.setdefault(pair.source_id, pair.original) != pair.original and _first_is_sentence(pair.relation):
             raise InputError(f"--cases {p}: source {pair.source_id} has two different sentences; "
                              "export the cases of one run into one file")
         options.setdefault(pair.relation, dict(row.get("relation_options") or {}))
     ids = sorted(sentences)
     return CaseFile(str(p), pairs, ids, [sentences[i] for i in ids], options, rows)
+
+
+def _first_is_sentence(relation: str) -> bool:
+    """Whether the first text of ``relation``'s cases is their sentence (as it declares; a
+    relation that does not load here is taken to say so)."""
+    from .relations import declared
+
+    cls = declared(relation)
+    return cls is None or cls.first_is_sentence
 
 
 def regression_results(cases: CaseFile, issues: Iterable[Issue]) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 from . import redact
 from .errors import InputError, OutputError
 from .jsonio import JsonDamage, loads, read_json, read_jsonl
-from .records import Issue, Pair, RunSignature
+from .records import Issue, Pair, RunSignature, relation_of
 from .runmeta import RunMeta
 
 T = TypeVar("T")
@@ -97,11 +97,49 @@ def write_json_atomic(path: Path, obj: Any) -> None:
 
 
 def write_jsonl_atomic(path: Path, rows: Iterable[dict]) -> None:
-    write_bytes_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8"))
+    """One JSON object a line, streamed: the rows are encoded, redacted and written a batch at a
+    time (:func:`write_lines_atomic`), so the file is never held whole."""
+    write_lines_atomic(path, (json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    write_bytes_atomic(path, text.encode("utf-8"))
+    """``text`` written as :func:`write_bytes_atomic` writes its UTF-8 bytes (the same redaction),
+    encoded a slice at a time rather than into one more copy of the whole."""
+    text = redact.active().text(text)
+    _write_atomic(path, (text[i:i + CHUNK].encode("utf-8") for i in range(0, len(text), CHUNK)))
+
+
+#: characters encoded and written at a time by the streaming writers
+CHUNK = 1 << 20
+
+
+def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
+    """Replace ``path`` with ``lines`` (each one whole line, ending in a newline) as
+    :func:`write_bytes_atomic` does, streamed: about :data:`CHUNK` characters are encoded and
+    written at a time, each line redacted as a text of its own (:meth:`sit.redact.Redactor.bytes`
+    on the line), so a run's records go to disk without the file held in memory."""
+    _write_atomic(path, _redacted_batches(lines, redact.active()))
+
+
+def _redacted_batches(lines: Iterable[str], redactor: redact.Redactor) -> Iterator[bytes]:
+    batch: list[str] = []
+    size = 0
+    for line in lines:
+        batch.append(line)
+        size += len(line)
+        if size >= CHUNK:
+            yield _redacted_lines(batch, redactor)
+            batch, size = [], 0
+    if batch:
+        yield _redacted_lines(batch, redactor)
+
+
+def _redacted_lines(lines: list[str], redactor: redact.Redactor) -> bytes:
+    """``lines`` as UTF-8, each redacted alone (where nothing can need it, as they are)."""
+    data = "".join(lines).encode("utf-8")
+    if not redactor and b"://" not in data:
+        return data  # what Redactor.bytes answers for each line
+    return b"".join(redactor.bytes(line.encode("utf-8")) for line in lines)
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
@@ -112,8 +150,14 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     the system; the umask is never changed). The temporary file's name carries the writer's
     process id: once the new file is in place, the temporary files of ``path`` that writers no
     longer alive left (a kill during an earlier write) are removed."""
+    _write_atomic(path, (redact.active().bytes(data),))  # no secret of the running command reaches a file
+
+
+def _write_atomic(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` (already redacted) to a temporary file beside ``path``, ``fsync`` it and
+    rename it over ``path`` (:func:`write_bytes_atomic`); an error on the way (in the writing or in
+    what makes the chunks) leaves ``path`` as it was and no temporary file."""
     path = Path(path)
-    data = redact.active().bytes(data)  # no secret of the running command reaches a file
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
@@ -124,7 +168,8 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             continue
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -226,7 +271,7 @@ def _ran(row: dict, ran: Optional[set[str]]) -> dict:
     """``row`` where it names a relation the run ran (``ran``: the signature's and those
     ``relations_told`` tells; None: an older run.json that does not say), else a ValueError: its findings would be reported under a
     relation the run never tested."""
-    relation = row.get("relation", "sit")
+    relation = relation_of(row)
     if ran is not None and relation not in ran:
         raise ValueError(f"relation {str(relation)[:40]!r} is not one the run ran ({', '.join(sorted(ran)) or 'none'})")
     return row
@@ -399,17 +444,28 @@ class RunData:
     meta: RunMeta
     issues: list[Issue]
     pairs: list[Pair] = field(default_factory=list)
-    translations: list[dict[str, Any]] = field(default_factory=list)
+    #: translations.jsonl's rows; None: not loaded, read from the run directory when asked
+    #: (:meth:`source_translation`), as the pipeline hands its run to the reports
+    translations: Optional[list[dict[str, Any]]] = field(default_factory=list)
+    #: source id -> its sentence's translation, made on the first :meth:`source_translation`
+    originals: Optional[dict[int, Optional[str]]] = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def signature(self) -> RunSignature:
         return self.meta.signature
 
     def source_translation(self, source_id: int) -> str | None:
-        for t in self.translations:
-            if t.get("role") == "original" and t.get("source_id") == source_id:
-                return t.get("translation")
-        return None
+        """The translation of sentence ``source_id`` (the first ``original`` row of the
+        translations naming it), from the rows held or, where none are, from translations.jsonl
+        in one pass."""
+        if self.originals is None:
+            rows = self.translations if self.translations is not None else _read_jsonl(
+                self.path / "translations.jsonl", _translation)
+            self.originals = {}
+            for t in rows:
+                if t.get("role") == "original":
+                    self.originals.setdefault(t.get("source_id"), t.get("translation"))
+        return self.originals.get(source_id)
 
 
 def _incomplete(root: Path, name: str) -> InputError:

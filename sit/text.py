@@ -11,6 +11,13 @@ def squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` squeezed and in curly quotes, cut to ``limit`` characters with an ellipsis: how a
+    title quotes a word or a sentence ("“Said” is left untranslated")."""
+    text = squeeze(str(text))
+    return "“" + (text if len(text) <= limit else text[:limit - 1] + "…") + "”"
+
+
 # C0 controls but tab and newline, DEL, C1 controls (0x9b is a terminal's CSI), lone surrogates
 # (no UTF-8 file or XML can carry one) and the two noncharacters XML refuses
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")

@@ -11,7 +11,9 @@ sit splits text into words with these patterns, each for a reason named at it:
   has the same ``\\w`` boundaries (``sit.textcheck.untranslated``);
 - :data:`COPY_CANDIDATE`, a source word the ``language`` relation looks for in a translation;
 - :data:`ANSWER_WORD`, a word of a model's answer for the batch-order check
-  (``sit.translators.answers``).
+  (``sit.translators.answers``);
+- :data:`LETTERS`, a word findings are clustered by (:func:`letter_words`, :func:`word_key`: the
+  relations' cluster keys and ``sit.report.clusters``).
 
 Whitespace (``str.split``) only counts words against length limits, and the relations that parse
 read spaCy's own tokens. Changing a pattern changes outputs and cache keys: each is kept as it was
@@ -48,6 +50,21 @@ COPY_CANDIDATE = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])")
 #: apostrophes and hyphens, trailing ones and underscores included; looser than WORD, which does
 #: no harm here, since the check only compares an answer with its text, both read the same way
 ANSWER_WORD = re.compile(r"\w[\w'’-]*", re.U)
+#: a word a cluster of findings is keyed on: three letters or more of any script, no digit or
+#: underscore ("40,000" and "a" key nothing)
+LETTERS = re.compile(r"[^\W\d_]{3,}")
+
+
+def letter_words(text: str) -> set[str]:
+    """The lower-cased words (:data:`LETTERS`) of ``text``."""
+    return {w.lower() for w in LETTERS.findall(text or "")}
+
+
+def word_key(word: str) -> str:
+    """The key of a word findings cluster by: lower case, an English plural's ``s`` taken off
+    (``shipments`` and ``shipment`` are one word left untranslated)."""
+    low = word.lower()
+    return low[:-1] if len(low) > 4 and low.endswith("s") and not low.endswith(("ss", "us", "is")) else low
 
 
 @cache

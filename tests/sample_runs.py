@@ -81,7 +81,7 @@ def sample_issues(
             diff[rel] = (a, b)
         distance = float(sum(abs(b - a) for a, b in diff.values()))
         scores = {"s_src": round(rng.uniform(0.6, 1.0), 4), "s_tgt": round(rng.uniform(0.2, 1.0), 4)} if rng.random() < 0.8 else {}
-        by_source.setdefault(sid, []).append(Issue(Pair(sid, original, perturbed, edit), t_orig, t_pert,
+        by_source.setdefault(sid, []).append(Issue(Pair(sid, original, perturbed, edit, relation="sit"), t_orig, t_pert,
                                                    distance, diff, 0, scores))
     for sid, group in sorted(by_source.items()):
         group.sort(key=lambda i: -i.distance)
@@ -114,7 +114,7 @@ def sample_relation_issues(n_sentences: int = 6, seed: int = 0) -> list[Issue]:
     base = first[min(first)]
     edit = Edit(position=base.pair.edit.position, before=base.pair.edit.before, after="zeppelin", perturber="wordnet")
     issues.append(Issue(Pair(base.pair.source_id, base.pair.original,
-                             base.pair.original.replace(base.pair.edit.before, "zeppelin", 1), edit),
+                             base.pair.original.replace(base.pair.edit.before, "zeppelin", 1), edit, relation="sit"),
                         base.original_translation, base.original_translation + " zeppelin", 1.0, {}, 1,
                         kind="untranslated", evidence={"word": "zeppelin"}))
     return issues
@@ -166,6 +166,15 @@ def write_sample_run(
     write_jsonl_atomic(root / "translations.jsonl", translations)
     write_jsonl_atomic(root / "issues.jsonl", [i.to_dict(told[i.relation].sides, told[i.relation].kind)
                                                for i in issues])
+    from sit.errors import SitError
+    from sit.report.clusters import write_clusters
+    from sit.rundir import load_run
+
+    try:
+        run = load_run(root)
+    except SitError:  # a run.json made damaged on purpose: no clusters, as no run wrote it
+        return root
+    write_clusters(run)  # as a run writes them, by its relations' declarations
     return root
 
 

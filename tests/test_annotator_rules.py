@@ -174,3 +174,77 @@ def test_chinese_units_in_a_row_multiply():
     assert _numbers("规模约26万亿元", "assets of about 26 billion yuan", target="en", source_lang="zh") == \
         {"format": ["26"]}
     assert _numbers("规模约26万亿元", "assets of about 26,000,000,000,000 yuan", target="en", source_lang="zh") == {}
+
+
+def test_a_date_none_of_the_targets_cldr_patterns_writes():
+    from sit.textcheck.dates import misformatted_dates
+
+    # English (CLDR en: "MMMM d, y", skeleton "MMMM d"): the day first or an ISO date is not English
+    found = misformatted_dates("It was set on 31 January 2023, published 2023-02-11 13:09:10.", "en")
+    assert [(d.written, d.expected) for d in found] == [("31 January 2023", "January 31, 2023"),
+                                                        ("2023-02-11", "February 11, 2023")]
+    assert misformatted_dates("On February 11, 2023 and on Feb. 3 and May 5 they met.", "en") == []
+    assert misformatted_dates("On February 3rd they met.", "en") == []  # an ordinal day: no CLDR pattern either way
+    # the same order is right where the target's CLDR writes it so: British English, French, Swedish ISO
+    assert misformatted_dates("On 31 January 2023 they met.", "en-GB") == []
+    assert misformatted_dates("le 5 mars 2023", "fr") == [] and misformatted_dates("den 2023-02-11", "sv") == []
+    assert misformatted_dates("5 марта 2023 г.", "ru") == []  # the year's word after the year
+    # German: "d. MMMM"; the English order, or the day without its full stop, is not German
+    assert [d.written for d in misformatted_dates("am 11. Februar, am Februar 11 und am 11 Februar", "de")] == \
+        ["Februar 11", "11 Februar"]
+    assert misformatted_dates("version 2023-02-11-beta at https://x.org/2023-02-11/a", "en") == []
+    assert misformatted_dates("31 January", "xx") == []  # a language Babel does not know: nothing to say
+
+
+def test_the_numbers_relation_reports_a_date_against_cldr():
+    assert _numbers("2023年1月31日为基准日。", "January 31, 2023 is the base date.", target="en", source_lang="zh") == {}
+    assert _numbers("2023年1月31日为基准日。", "31 January 2023 is the base date.", target="en",
+                    source_lang="zh") == {"date": ["31 January 2023"]}
+    assert _numbers("Talks resume on Feb. 11.", "Die Gespräche beginnen am 11. Februar wieder.", target="de") == {}
+    assert _numbers("Talks resume on Feb. 11.", "Die Gespräche beginnen am Februar 11 wieder.", target="de") == \
+        {"date": ["Februar 11"]}
+
+
+def test_a_decade_may_be_written_with_its_century():
+    assert _numbers("上世纪80年代，他担任厂长。", "In the 1980s, he was the director.", target="en", source_lang="zh") == {}
+    assert _numbers("上世纪80年代，他担任厂长。", "In the 1970s, he was the director.", target="en",
+                    source_lang="zh") == {"missing": ["80"]}
+    assert _numbers("In the 90s it grew.", "In den 1990er Jahren wuchs es.", target="de") == {}
+
+
+def test_an_imperial_quantity_whose_unit_alone_was_converted():
+    # Babel's CLDR unit names of the target: "200 Meter" for 200 feet is a wrong conversion
+    source = "The icebergs were almost 200 feet out of the water."
+    assert _numbers(source, "Die Eisberge waren fast 200 Meter aus dem Wasser.", target="de") == {"conversion": ["200"]}
+    assert _numbers(source, "Die Eisberge ragten fast 60 m aus dem Wasser.", target="de") == {}  # converted
+    assert _numbers(source, "Die Eisberge ragten fast 200 Fuß aus dem Wasser.", target="de") == {}  # kept (units=false)
+    assert _numbers("It is 5 miles away.", "Está a 5 km.", target="es") == {"conversion": ["5"]}
+    assert _numbers("It is 5 meters away.", "Está a 5 metros.", target="es") == {}  # a metric source: nothing converted
+
+
+def test_the_benchmark_reads_untranslated_digits_as_no_untranslated_word(tmp_path):
+    # benchmarks/bench_mqm.py's truth: a source-language fragment of digits alone ("4") is about a
+    # number, not a word left in the source language; one with letters, or a whole segment, is
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_mqm.py"
+    spec = importlib.util.spec_from_file_location("bench_mqm_under_test", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclass looks its module up there
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        sys.modules.pop(spec.name, None)
+    tsv = tmp_path / "mqm.tsv"
+    rows = [("A", "t.1", "1", "1", "r1", "有4个。", "There are <v>4</v> of them.", "Accuracy/Source language fragment", "Minor"),
+            ("A", "t.1", "1", "2", "r1", "夏立言说。", "<v>Xia Liyan</v> said.", "Accuracy/Source language fragment", "Major"),
+            ("A", "t.1", "1", "3", "r1", "好。", "Good.", "Non-translation!", "Major")]
+    tsv.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+                   + "".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    words = bench.read_mqm([str(tsv)])
+    assert ["untranslated" in s.categories for s in words] == [False, True, False]
+    assert "numbers" in words[0].categories  # the digit still counts for the numbers check
+    assert ["untranslated" in s.categories for s in bench.read_mqm([str(tsv)], untranslated="category")] == \
+        [True, True, False]

@@ -167,10 +167,11 @@ def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path, serve):
     assert [got[t] for t in texts] == dictionary_translate(texts, "EN", "ES")
 
 
-def test_translations_are_parsed_beside_the_perturber_and_the_check_stage_takes_the_trees(tmp_path, serve):
-    """With a parser, each early batch's translations are parsed in the background too (the real
-    Spanish spaCy pipeline), each once; the run's context hands those trees to the check stage
-    instead of parsing again, and parses only what it lacks."""
+def test_early_translations_are_parsed_after_the_perturber_and_the_check_stage_takes_the_trees(tmp_path, serve):
+    """With a parser, the early batches' translations are parsed in the background too (the real
+    Spanish spaCy pipeline), each once, but only once perturbing is done (parse_all), so that the
+    parser's model never loads beside the perturber's; the run's context hands those trees to the
+    check stage instead of parsing again, and parses only what it lacks."""
     from fakes import dictionary_translate
     from fakes.fixtures import make
 
@@ -190,6 +191,9 @@ def test_translations_are_parsed_beside_the_perturber_and_the_check_stage_takes_
         early = Prefetch(translator, engine, parser=parser)
         pairs = perturber.perturb(POLITICS, on_texts=early.feed)
         got = early.results()
+        assert parser.computed == 0  # nothing parsed beside the perturber: its models and the parser's never together
+        early.parse_all()  # once perturbing is done (a run: once its models are let go)
+        early.parsed()
     finally:
         engine.close()
     texts = list(dict.fromkeys(t for p in pairs for t in (p.original, p.perturbed)))

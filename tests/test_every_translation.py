@@ -64,7 +64,7 @@ def test_one_problem_in_several_variants_of_a_sentence_is_one_finding(runs):
 
 def test_text_origins_name_each_texts_sentence_and_maker():
     edit = Edit(1, "bank", "firm", "wordnet")
-    cases = {"sit": [Pair(4, "The bank rose.", "The firm rose.", edit)]}
+    cases = {"sit": [Pair(4, "The bank rose.", "The firm rose.", edit, relation="sit")]}
     origins = text_origins([4], ["The bank rose."], cases, {"patinv": ["bank"]})
     assert origins["The bank rose."] == Origin(4)
     assert origins["The firm rose."].source_id == 4 and origins["The firm rose."].relation == "sit"
@@ -107,10 +107,10 @@ def test_sit_untranslated_and_language_copied_on_one_word_are_one_finding():
     from sit.relations.every import merge_untranslated
 
     edit = Edit(1, "budget", "plan", "wordnet")
-    pair = Pair(4, "The budget rose.", "The plan rose.", edit)
+    pair = Pair(4, "The budget rose.", "The plan rose.", edit, relation="sit")
     original_side = Issue(pair, "El budget subió.", "El plan subió.", 1.0, {}, kind="untranslated",
                           evidence={"word": "budget", "side": "original"})
-    other = Issue(Pair(5, "A cat.", "A dog.", Edit(1, "cat", "dog", "wordnet")), "Un gato.", "Un dog.", 1.0, {},
+    other = Issue(Pair(5, "A cat.", "A dog.", Edit(1, "cat", "dog", "wordnet"), relation="sit"), "Un gato.", "Un dog.", 1.0, {},
                   kind="untranslated", evidence={"word": "dog", "side": "perturbed"})
     sit = Checked([original_side, other], RelationCounts(2, 2, 0, 0, {"untranslated_issues": 2}))
     copied = text_issue("language", "The budget rose.", "El budget subió.", Origin(4), "copied", 1, {"words": ["budget"]})

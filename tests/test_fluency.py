@@ -132,7 +132,7 @@ def test_rank_by_fluency_keeps_the_most_fluent_of_each_word(english_tagger):
     assert any(len(v) > 2 for v in falls.values()), "some word has candidates to choose among"
     for position, chosen in kept.items():
         assert chosen == sorted(falls[position])[:2]
-    with pytest.raises(ConfigError, match="rank must be one of similarity, fluency"):
+    with pytest.raises(ConfigError, match="unknown rank .loudness.; choose one of: similarity, fluency"):
         options_from({"rank": "loudness"})
 
 

@@ -16,9 +16,11 @@ from conftest import requires_apertium
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: model libraries and the scientific stack: what a re-run answered from the cache never needs
+#: model libraries, the scientific stack, wordfreq's lists (the word frequencies are cached) and
+#: sacrebleu (chrF's scores and its signature are cached): what a re-run answered from the cache
+#: never needs
 HEAVY = ("torch", "transformers", "sentence_transformers", "sklearn", "scipy", "pandas", "numpy", "nltk",
-         "spacy", "stanza", "py3langid", "jieba", "ray", "ctranslate2")
+         "spacy", "stanza", "py3langid", "jieba", "ray", "ctranslate2", "wordfreq", "sacrebleu")
 
 #: runs ``sit.cli.main(argv)`` and prints its exit code and the heavy packages loaded
 PROBE = ("import json, sys\nfrom sit.cli import main\ncode = main(sys.argv[1:])\n"
@@ -43,7 +45,7 @@ def test_a_rerun_from_the_cache_loads_no_model_library(tmp_path):
     args = ["run", "--dataset", "news", "--limit", "4", "--translator", "apertium", "--no-progress",
             "--cache-dir", str(tmp_path / "cache")]
     cold = loaded_by(*args, "--out", str(tmp_path / "cold"))
-    assert {"nltk", "spacy", "py3langid"} <= set(cold)  # the stages ran, with their libraries
+    assert {"nltk", "spacy", "py3langid", "wordfreq", "sacrebleu"} <= set(cold)  # the stages ran, with their libraries
     cached = loaded_by(*args, "--out", str(tmp_path / "cached"))
     counts = json.loads((tmp_path / "cached" / "run.json").read_text())["counts"]
     assert counts["translator_calls"] == 0 and counts["cache_hits"] > 0  # a re-run indeed
@@ -85,3 +87,7 @@ def test_sit_eval_loads_only_what_scoring_needs(tmp_path):
     assert code == 0 and "Success percentage" in proc.stdout
     assert "sit.eval.core" in modules
     assert not {"sit.commands.run", "sit.pipeline", "sit.relations", "sit.eval.pairs", "sit.compare.core"} & set(modules)
+    # the redactor reads the credentials file (sit.translators.credentials) without the
+    # translators' base class, the cache or the batching, which scoring files never needs
+    assert "sit.translators.credentials" in modules
+    assert not {"sit.translators.base", "sit.cache", "sit.batching", "sit.stage"} & set(modules)

@@ -133,7 +133,7 @@ def test_an_edit_without_naturalness_writes_the_keys_it_always_had():
 
 def issue(source_id: int, after: str, distance: float, naturalness):
     edit = Edit(position=1, before="city", after=after, perturber="wordnet", naturalness=naturalness)
-    pair = Pair(source_id, "The city said.", f"The {after} said.", edit)
+    pair = Pair(source_id, "The city said.", f"The {after} said.", edit, relation="sit")
     return Issue(pair, "La ciudad dijo.", f"El {after} dijo.", distance, {})
 
 

@@ -37,7 +37,7 @@ def test_head_relation_distance_sees_reattachment():
 
 
 def _issue(sid, dist, translation, perturbed="p"):
-    return Issue(Pair(sid, "o", perturbed + translation, Edit(1, "x", "y", "t")), "t", translation, dist, {})
+    return Issue(Pair(sid, "o", perturbed + translation, Edit(1, "x", "y", "t"), relation="sit"), "t", translation, dist, {})
 
 
 @pytest.mark.parametrize(

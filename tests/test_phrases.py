@@ -21,7 +21,7 @@ def _pair(tagger, n, text, before, after) -> Pair:
     at = text.index(before)
     position = next(t.i for t in tagger.tag([text])[0] if t.idx == at)
     edit = Edit(position, before, after, "wordnet", char_start=at, char_end=at + len(after))
-    return Pair(n, text, text[:at] + after + text[at + len(before):], edit)
+    return Pair(n, text, text[:at] + after + text[at + len(before):], edit, relation="sit")
 
 
 @pytest.mark.parametrize("text, word, phrase", [

@@ -18,7 +18,7 @@ def _issues(ranks_per_source):
     out = []
     for sid, n in enumerate(ranks_per_source):
         for rank in range(1, n + 1):
-            pair = Pair(sid, f"src {sid}", f"src {sid} v{rank}", Edit(1, "src", "x", "test"))
+            pair = Pair(sid, f"src {sid}", f"src {sid} v{rank}", Edit(1, "src", "x", "test"), relation="sit")
             out.append(Issue(pair, "t", f"t {rank}", float(10 - rank), {"nsubj": (1, 2)}, rank))
     return out
 

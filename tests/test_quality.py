@@ -134,17 +134,45 @@ def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
 
 
 @requires_torch
-def test_release_lets_go_of_the_encoder_and_lm_and_perturbing_again_gives_the_same(filtered, english_tagger):
+def test_release_lets_go_of_the_encoder_lm_and_wordnet_and_perturbing_again_gives_the_same(filtered, english_tagger):
     # a run releases the perturber's models after its perturb stage; perturbing again (another
     # relation's texts) loads them again and must give what a perturber never released gives
     p = PERTURBERS.create("wordnet", tagger=english_tagger)
     first = p.perturb(SENTENCES[:1], random.Random(0))
     assert p.quality.encoder._model is not None and p.quality.lm._model is not None
-    model = weakref.ref(p.quality.encoder._model)
+    model, reader = weakref.ref(p.quality.encoder._model), p.wn
     p.release()
     assert p.quality.encoder._model is None and p.quality.lm._model is None
     assert model() is None, "the encoder's memory is freed at once, not at some later collection"
+    assert p.lexicon._reader is None and p._tables is None and not p._usual
     again = p.perturb(SENTENCES[1:], random.Random(0))
     assert p.quality.encoder._model is not None
+    assert p.wn is not reader, "WordNet was read again: the process no longer kept the released reader"
     _, pairs = filtered
     assert [(x.original, x.perturbed, x.edit) for x in first + again] == [(x.original, x.perturbed, x.edit) for x in pairs]
+
+
+def test_quality_options_are_typed_component_options_declared_once():
+    """The quality stage's options are the perturbers' own typed options (issue 38): declared once
+    (QUALITY_OPTIONS), read by the one option system, refused there with their rule, and held by
+    QualityOptions in the declared order (the signature's)."""
+    from dataclasses import fields
+
+    from sit.options import option_specs
+    from sit.perturb.contrast import ContrastPerturber
+    from sit.perturb.options import perturber_options
+    from sit.perturb.quality import QUALITY_OPTIONS, QualityOptions
+
+    assert [(f.name, f.default) for f in fields(QualityOptions)] == [(o.name, o.default) for o in QUALITY_OPTIONS]
+    mlm = option_specs(PERTURBERS.get("mlm"))
+    assert (mlm["min_zipf"].type, mlm["min_zipf"].default) == (float, 3.0)
+    assert (mlm["per_slot"].type, mlm["rank"].choices) == (int, ("similarity", "fluency"))
+    assert "verb_forms" not in mlm and option_specs(PERTURBERS.get("wordnet"))["verb_forms"].type is bool
+    contrast = option_specs(ContrastPerturber)  # its own defaults, as its constructor gives them
+    assert (contrast["min_zipf"].default, contrast["per_slot"].default, contrast["encoder"].default) == (3.5, 2, "none")
+    # refused by the option system itself, before any perturber is built, with the declared rule's words
+    with pytest.raises(ConfigError, match=r"per_slot must be an integer of at least 0 \(0 keeps every candidate"):
+        perturber_options("mlm", {"per_slot": -1})
+    with pytest.raises(ConfigError, match="unknown rank 'loud'; choose one of: similarity, fluency"):
+        perturber_options("wordnet", {"rank": "loud"})
+    assert perturber_options("wordnet", {"min_zipf": "4", "grammar": False}) == {"min_zipf": 4.0, "grammar": False}

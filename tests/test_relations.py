@@ -52,6 +52,29 @@ def test_a_target_language_word_is_weighed_against_its_source_language_frequency
     assert not target_language_word("hotel", "en", "xx"), "no data for the target language: nothing is its own"
 
 
+def test_word_frequencies_come_back_from_the_cache_without_wordfreq(tmp_path):
+    """A run's Zipf lookup (sit.textcheck.untranslated.Frequencies) caches what wordfreq says of
+    the words it is told; a re-run reads them back in one query and never imports wordfreq, with
+    the same verdicts (hotel: Spanish too; strait: not)."""
+    from sit.cache import Cache
+    from sit.textcheck.untranslated import Frequencies, shared_words
+
+    words = shared_words("The hotel on the Strait", "El hotel del strait")
+    assert words == {"hotel", "strait"}  # the source's words that stand in the translation, case aside
+    Frequencies(Cache(tmp_path)).prefetch(words, ("en", "es"))
+    code = ("import json, sys\nfrom sit.cache import Cache\n"
+            "from sit.textcheck.untranslated import Frequencies, target_language_word\n"
+            "zipf = Frequencies(Cache(sys.argv[1]))\nzipf.prefetch(['hotel', 'strait'], ('en', 'es'))\n"
+            "verdicts = [target_language_word(w, 'en', 'es', zipf=zipf) for w in ('hotel', 'strait')]\n"
+            "print(json.dumps([verdicts, 'wordfreq' in sys.modules]))")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))},
+                          check=True)
+    verdicts, imported = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert verdicts == [True, False] and imported is False
+    assert [target_language_word(w, "en", "es") for w in ("hotel", "strait")] == verdicts  # wordfreq's own
+
+
 @requires_apertium
 def test_substitutes_apertium_leaves_in_english_are_untranslated(tmp_path):
     """Real Apertium output: "industry fowler", "gaming operations" and "the harper's lawyer" keep
@@ -90,7 +113,7 @@ def test_the_relation_sets_untranslated_substitutes_apart_by_its_rule(tmp_path):
     from sit.translators import get_translator
 
     a = "The singer's lawyer said his client would plead not guilty to all charges."
-    pair = Pair(0, a, a.replace("singer", "harper"), Edit(1, "singer", "harper", "wordnet"))
+    pair = Pair(0, a, a.replace("singer", "harper"), Edit(1, "singer", "harper", "wordnet"), relation="sit")
     cache = Cache(tmp_path)
     translation = dict(zip([a, pair.perturbed], get_translator("apertium", target_lang="es", cache=cache)
                            .translate([a, pair.perturbed])))

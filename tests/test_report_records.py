@@ -52,7 +52,7 @@ def _html(path, element_id):
 
 def _untranslated(base: Issue, word: str, side: str) -> Issue:
     edit = Edit(position=0, before=base.pair.edit.before, after=word, perturber="wordnet")
-    pair = Pair(base.pair.source_id, base.pair.original, base.pair.original + f" {word}", edit)
+    pair = Pair(base.pair.source_id, base.pair.original, base.pair.original + f" {word}", edit, relation="sit")
     return Issue(pair, base.original_translation, base.original_translation + f" {word}", 1.0, {}, 1,
                  kind="untranslated", evidence={"word": word, "side": side})
 

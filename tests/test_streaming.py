@@ -123,3 +123,133 @@ def test_what_the_cache_holds_is_not_read_early_and_counts_as_its_hits(tmp_path)
     held = EarlyTrees(get_parser("spacy", "es", cache=cache))  # a few hundred sentences: held, read once
     held.parse(texts)
     assert list(held.held) == texts and held.parser.cache_hits == 3 and held[texts[0]] == trees[0]
+
+
+# --------------------------------------------------------------------------- the run directory's writers
+
+
+def test_rows_reach_the_disk_while_later_rows_are_still_being_made(tmp_path, monkeypatch):
+    # the JSONL writer writes a batch as it fills: the temporary file beside the target already
+    # holds the first rows when the rows after them are asked for, and the file is the rows' lines
+    import json
+
+    import sit.rundir as rundir
+
+    monkeypatch.setattr(rundir, "CHUNK", 100)
+    target = tmp_path / "pairs.jsonl"
+    seen_on_disk = []
+
+    def rows():
+        for i in range(40):
+            temporary = [p for p in tmp_path.iterdir() if p.name.startswith(".pairs.jsonl.")]
+            seen_on_disk.append(sum(p.stat().st_size for p in temporary))
+            yield {"id": i, "text": f"sentence número {i} " * 1000}  # rows larger than a file's buffer
+
+    rundir.write_jsonl_atomic(target, rows())
+    assert seen_on_disk[0] == 0 and seen_on_disk[-1] > 0  # written while the rows were made
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == [{"id": i, "text": f"sentence número {i} " * 1000}
+                                                    for i in range(40)]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_rows_that_fail_half_way_leave_the_old_file_and_no_temporary_one(tmp_path, monkeypatch):
+    import sit.rundir as rundir
+
+    monkeypatch.setattr(rundir, "CHUNK", 10)
+    target = tmp_path / "issues.jsonl"
+    target.write_text('{"old": 1}\n', encoding="utf-8")
+
+    def rows():
+        for i in range(20):
+            if i == 15:
+                raise RuntimeError("the check failed")
+            yield {"id": i}
+
+    with pytest.raises(RuntimeError):
+        rundir.write_jsonl_atomic(target, rows())
+    assert target.read_text(encoding="utf-8") == '{"old": 1}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["issues.jsonl"]
+
+
+@pytest.mark.parametrize("chunk", [1, 64, 1 << 20])
+def test_streamed_rows_are_redacted_as_the_whole_file_is(tmp_path, monkeypatch, chunk):
+    # a secret (and a URL's password) in rows written a batch at a time is masked as
+    # write_bytes_atomic masks the same text written at once, whatever the batch size
+    import json
+
+    import sit.rundir as rundir
+    from sit import redact
+
+    monkeypatch.setattr(rundir, "CHUNK", chunk)
+    rows = [{"text": "plain words"}, {"text": "the key sk-live-7f3a9c2b1e is here"},
+            {"text": "see https://user:hunter2pass@example.org/x?api_key=abc123 now"}, {"text": "más"}]
+    with redact.scope(redact.Redactor(["sk-live-7f3a9c2b1e"])):
+        rundir.write_jsonl_atomic(tmp_path / "streamed.jsonl", rows)
+        rundir.write_bytes_atomic(tmp_path / "whole.jsonl",
+                                  "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8"))
+    streamed = (tmp_path / "streamed.jsonl").read_bytes()
+    assert streamed == (tmp_path / "whole.jsonl").read_bytes()
+    assert b"sk-live" not in streamed and b"hunter2" not in streamed and b"abc123" not in streamed
+    assert "más".encode("utf-8") in streamed
+
+
+def test_a_text_written_in_slices_is_the_text_as_write_bytes_writes_it(tmp_path, monkeypatch):
+    import sit.rundir as rundir
+    from sit import redact
+
+    monkeypatch.setattr(rundir, "CHUNK", 7)
+    text = "línea uno\nhttps://u:secretpw@host/a?token=zzz\nend ✓\n" * 5
+    for redactor in (redact.Redactor(), redact.Redactor(["secretpw"])):
+        with redact.scope(redactor):
+            rundir.write_text_atomic(tmp_path / "sliced.txt", text)
+            rundir.write_bytes_atomic(tmp_path / "whole.txt", text.encode("utf-8"))
+        assert (tmp_path / "sliced.txt").read_bytes() == (tmp_path / "whole.txt").read_bytes()
+        assert b"secretpw" not in (tmp_path / "sliced.txt").read_bytes()
+
+
+def test_reports_of_a_run_whose_translations_stay_on_disk_are_those_of_the_loaded_run(tmp_path):
+    # the pipeline hands the reports its findings and leaves translations.jsonl on disk
+    # (translations=None): a sentence whose finding lacks its translation reads it from the file,
+    # and every format renders as from the whole run directory loaded
+    from dataclasses import replace
+
+    from sample_runs import sample_issues, write_sample_run
+
+    from sit.report import render
+    from sit.rundir import RunData, load_run
+
+    issues = sample_issues(6, 2, seed=3)
+    root = write_sample_run(tmp_path / "run", issues)
+    loaded = load_run(root)
+    lacking = [replace(i, original_translation=None) if i.pair.source_id % 2 else i for i in loaded.issues]
+    whole = replace(loaded, issues=lacking)
+    on_disk = RunData(root, loaded.meta, lacking, [], None)
+    assert any(i.original_translation is None for i in lacking)
+    assert {i.pair.source_id: on_disk.source_translation(i.pair.source_id) for i in lacking} == \
+        {i.pair.source_id: whole.source_translation(i.pair.source_id) for i in lacking}
+    assert all(on_disk.source_translation(i.pair.source_id) for i in lacking)
+    for fmt in ("text", "html", "markdown", "jsonl"):
+        assert render(on_disk, fmt) == render(whole, fmt)
+
+
+@requires_apertium
+def test_the_report_sit_report_renders_from_the_run_directory_is_the_one_the_run_wrote(tmp_path):
+    # the run writes its records, lets go of them and renders its reports; `sit report` on the
+    # directory afterwards renders the same report.txt (report.html differs only in its timings)
+    from conftest import have_apertium_pair
+
+    if not have_apertium_pair():
+        pytest.skip("Apertium eng-spa is not installed")
+    from sit.pipeline import RunConfig, run
+    from sit.report import write_reports
+
+    source = tmp_path / "in.txt"
+    source.write_text("".join(s + "\n" for s in SENTENCES[:4]), encoding="utf-8")
+    out = tmp_path / "run"
+    run(RunConfig(input=str(source), translator="apertium", relations=("sit",), perturber="character_swap",
+                  cache_dir=str(tmp_path / "cache"), out=str(out), progress=False))
+    written = (out / "report.txt").read_bytes()
+    assert b"character_swap" in written
+    write_reports(out, formats=("text",))
+    assert (out / "report.txt").read_bytes() == written

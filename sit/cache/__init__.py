@@ -122,6 +122,8 @@ VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "perturbation-drops": _is_counts,
     "scores": _is_score,
     "phrase": _is_phrase,
+    "zipf": _is_score,
+    "metric-signature": _is_str,
 }
 
 

@@ -21,13 +21,19 @@ from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
 from .files import Segment, read_segments
 
-#: the checks of one translation by itself, in the order they run
-CHECKS: tuple[str, ...] = ("numbers", "passthrough", "language", "length", "punctuation")
-#: what language data each check needs (docs/check.md says the same)
-NEEDS = {"numbers": "Babel's CLDR locale data for the source and the target language",
-         "language": "py3langid for the target language (wrong_language); wordfreq's word lists for both "
-                     "languages (untranslated, copied)",
-         "passthrough": "none", "length": "none", "punctuation": "none"}
+def all_checks() -> tuple[str, ...]:
+    """The checks of one translation by itself, in the order they run: the relations that declare
+    they can check a translation alone (:attr:`sit.relations.base.Relation.alone`)."""
+    from ..relations import alone_checks
+
+    return alone_checks()
+
+
+def check_needs() -> dict[str, str]:
+    """Check -> the language data it needs, as each declares it (docs/check.md says the same)."""
+    from ..relations import RELATIONS
+
+    return {name: RELATIONS.get(name).alone_needs for name in all_checks()}
 
 
 @dataclass
@@ -40,7 +46,7 @@ class CheckConfig:
     target_lang: str = "es"
     out: Optional[str] = None
     format: str = "auto"
-    checks: tuple[str, ...] = CHECKS
+    checks: tuple[str, ...] = field(default_factory=all_checks)
     relation_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     cache_dir: Optional[str] = None
     force: bool = False
@@ -94,31 +100,24 @@ def check(config: CheckConfig) -> CheckResult:
 
 def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
     """The checks of ``config`` that the languages' data allow, and a warning for each left out
-    (``numbers`` where Babel does not know a language)."""
-    unknown = [c for c in config.checks if c not in CHECKS]
+    (as each check declares: :meth:`sit.relations.base.Relation.usable`)."""
+    from ..relations import RELATIONS
+
+    known = all_checks()
+    unknown = [c for c in config.checks if c not in known]
     if unknown or not config.checks:
-        raise ConfigError(f"--checks: choose among {', '.join(CHECKS)} (got {', '.join(config.checks) or 'none'})")
+        raise ConfigError(f"--checks: choose among {', '.join(known)} (got {', '.join(config.checks) or 'none'})")
     extra = [n for n in config.relation_options if n not in config.checks]
     if extra:
         raise ConfigError(f"--relation-option names {', '.join(extra)}, which this check does not run")
     warnings, kept = [], []
     for name in config.checks:
-        if name == "numbers" and not (_babel_knows(config.source_lang) and _babel_knows(config.target_lang)):
-            warnings.append(f"numbers left out: Babel has no CLDR data for {config.source_lang!r} or "
-                            f"{config.target_lang!r}")
+        why = RELATIONS.get(name).usable(config.source_lang, config.target_lang)
+        if why:
+            warnings.append(why)
             continue
         kept.append(name)
     return tuple(kept), warnings
-
-
-def _babel_knows(lang: str) -> bool:
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        Locale.parse(lang.replace("-", "_"))
-    except (UnknownLocaleError, ValueError):
-        return False
-    return True
 
 
 def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
@@ -203,4 +202,4 @@ def gate(issues: Sequence[Issue], spec: str) -> Optional[str]:
     return None
 
 
-__all__ = ["CHECKS", "NEEDS", "CheckConfig", "CheckResult", "check", "gate", "usable_checks"]
+__all__ = ["CheckConfig", "CheckResult", "all_checks", "check", "check_needs", "gate", "usable_checks"]

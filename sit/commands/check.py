@@ -13,18 +13,16 @@ EXIT_STATUS = f"""exit status:
   2    bad input or options (a bad file: the message names its line)
   3    a missing dependency (translate-toolkit for PO, XLIFF and TMX)
   4    the run directory cannot be written
-  {EXIT_FINDINGS}    --fail-on: more findings than allowed (the run directory is written first)
-
-language data: numbers needs Babel's CLDR data for both languages; language needs py3langid
-for the target (wrong_language) and wordfreq for both (untranslated, copied); passthrough,
-length and punctuation need none."""
+  {EXIT_FINDINGS}    --fail-on: more findings than allowed (the run directory is written first)"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from ..check import CHECKS
+    from ..check import all_checks, check_needs
     from ..check.files import FORMATS
 
-    p.epilog = EXIT_STATUS
+    checks = all_checks()
+    needs = check_needs()
+    p.epilog = EXIT_STATUS + "\n\nlanguage data: " + "; ".join(f"{name}: {needs[name]}" for name in checks)
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("--source", required=True, metavar="FILE",
                    help="the source texts: a UTF-8 text file (one a line, with --translation), or a TSV, JSONL, PO, "
@@ -34,8 +32,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="the format of --source (default: by its ending: .tsv, .jsonl, .po, .xlf/.xliff, .tmx; else text)")
     p.add_argument("--source-lang", default="en", help="source language (default en)")
     p.add_argument("--target-lang", required=True, help="target language, e.g. es, de, zh")
-    p.add_argument("--checks", default=",".join(CHECKS), metavar="NAMES",
-                   help=f"comma-separated, of: {', '.join(CHECKS)} (default all)")
+    p.add_argument("--checks", default=",".join(checks), metavar="NAMES",
+                   help=f"comma-separated, of: {', '.join(checks)} (default all)")
     p.add_argument("--relation-option", action="append", default=[], metavar="CHECK.KEY=VALUE",
                    help="an option of one check, e.g. language.confidence=0.95 (docs/relations.md)")
     p.add_argument("--fail-on", metavar="GROUPS[:N]",

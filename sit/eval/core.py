@@ -392,12 +392,14 @@ def reference_less_scores(
     s_src, s_tgt = scores[:n], scores[n:]
     success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
     return {"s_src": s_src, "s_tgt": s_tgt, "success": success,
-            "summary": reference_less_summary(s_src, s_tgt, threshold)}
+            "summary": reference_less_summary(s_src, s_tgt, threshold, cache)}
 
 
-def reference_less_summary(s_src: Sequence[float], s_tgt: Sequence[float], threshold: float = 1.0) -> dict[str, Any]:
+def reference_less_summary(s_src: Sequence[float], s_tgt: Sequence[float], threshold: float = 1.0,
+                           cache=None) -> dict[str, Any]:
     """:func:`reference_less_scores`' ``summary`` of the scores ``s_src`` and ``s_tgt`` (of one
-    call, or of several calls' scores put end to end)."""
+    call, or of several calls' scores put end to end); ``cache``: where chrF's signature is kept
+    (:func:`sit.eval.fast.signature`)."""
     n = len(s_src)
     success = [reference_less_success(s, t, threshold) for s, t in zip(s_src, s_tgt)]
     return {
@@ -407,7 +409,7 @@ def reference_less_summary(s_src: Sequence[float], s_tgt: Sequence[float], thres
         "success_rate": (sum(success) / n) if n else None,
         "s_src": _summary_dict(s_src),
         "s_tgt": _summary_dict(s_tgt),
-        "signature": {"chrf": fast.signature("chrf")},
+        "signature": {"chrf": fast.signature("chrf", cache)},
     }
 
 

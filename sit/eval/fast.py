@@ -58,8 +58,27 @@ def _bleu_metric():
     return metric
 
 
-def signature(kind: str) -> str:
-    """sacrebleu's signature of the metric, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
+def signature(kind: str, cache=None) -> str:
+    """sacrebleu's signature of the metric, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``.
+    With ``cache`` (a :class:`sit.cache.Cache`) it is kept there per sacrebleu version, so that a
+    re-run whose scores are all cached does not import sacrebleu (0.1 s: its ``utils`` import
+    tabulate, colorama, portalocker and lxml) only to name the metric."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version("sacrebleu") if cache is not None else None
+    except metadata.PackageNotFoundError:
+        version = None
+    store = cache.store("metric-signature", {"sacrebleu": version}) if version else None
+    known = store.get(kind, None) if store is not None else None
+    if known is None:
+        known = _signature(kind)
+        if store is not None:
+            store.put(kind, known)
+    return known
+
+
+def _signature(kind: str) -> str:
     from sacrebleu.metrics import BLEU, CHRF
 
     if kind == "chrf":

@@ -29,7 +29,7 @@ class PairScorer(Stage):
         self.name, self.jobs = metric, jobs
 
     def signature(self) -> dict[str, Any]:
-        return {"name": self.name, "signature": fast.signature(self.name)}
+        return {"name": self.name, "signature": fast.signature(self.name, self.cache)}
 
     def _score_batch(self, keys: list[str]) -> list[float]:
         pairs = [json.loads(k) for k in keys]

@@ -6,6 +6,7 @@ Code outside this package imports from here; each name loads its module on first
 * :mod:`.hub`: whether the Hugging Face hub is reachable, and where a model is;
 * :mod:`.hf`: loading and running Hugging Face models;
 * :mod:`.devices`: torch and the device a model runs on;
+* :mod:`.memory`: handing the memory of released models back to the system;
 * :mod:`.wordnetdb`: WordNet's database and NLTK's reader of it;
 * :mod:`.spacymodels`: spaCy pipelines;
 * :mod:`.downloads`: what a run needs, whether it is here, and ``sit download``.
@@ -25,6 +26,8 @@ NAMES = {
     "download": "downloads",
     "fetch_data": "downloads",
     "fetch_wordnet": "wordnetdb",
+    "forget_wordnet": "wordnetdb",
+    "give_back_memory": "memory",
     "find_spacy_model": "spacymodels",
     "hf_location": "downloads",
     "hf_model_location": "hub",

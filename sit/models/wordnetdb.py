@@ -252,5 +252,12 @@ def _wordnet(root: str):
 
 
 def wordnet(root: Optional[str | os.PathLike] = None):
-    """NLTK's WordNet reader (loaded once per process); see :func:`wordnet_root`."""
+    """NLTK's WordNet reader (loaded once per process, until :func:`forget_wordnet`); see :func:`wordnet_root`."""
     return _wordnet(wordnet_root(str(root) if root else None))
+
+
+def forget_wordnet() -> None:
+    """Let go of the readers :func:`wordnet` keeps (about 100 MB: NLTK reads every lemma's index
+    entry): a run calls it once its perturber is done with WordNet; the next :func:`wordnet`
+    reads the database again."""
+    _wordnet.cache_clear()

@@ -20,10 +20,13 @@ its lexicographer file's most frequent nouns, seeded by the word, so runs are re
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Optional
 
+from .base import NUM_PERTURB
 from .constraints import CONSTRAINTS
 from .naturalness import LEXICON_OPTIONS
+from .quality import QUALITY_OPTIONS
 from .wordnet import WordNetPerturber
 
 #: frequent English words looked up in WordNet (wordfreq's list, most frequent first)
@@ -39,6 +42,10 @@ class ContrastPerturber(WordNetPerturber):
     # its words come from lexicographer files and antonyms, meant to differ: the shared checks only
     ignored_options = frozenset({"neighbours"}) | LEXICON_OPTIONS
     quality_checks = CONSTRAINTS
+    #: the shared options with the defaults its constructor gives them
+    option_specs = (replace(NUM_PERTURB, default=6),
+                    *(replace(o, default={"per_slot": 2, "encoder": "none", "min_zipf": 3.5}[o.name])
+                      for o in QUALITY_OPTIONS if o.name in ("per_slot", "encoder", "min_zipf")))
 
     def __init__(self, *, num_perturb: int = 6, per_slot: Optional[int] = 2, encoder: Optional[str] = "none",
                  min_zipf: Optional[float] = 3.5, senses: int = 3, **options):

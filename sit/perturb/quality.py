@@ -45,10 +45,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Optional, Sequence
 
-from ..errors import ConfigError
+from ..options import Option
 from ..records import Edit
 from .constraints import CONSTRAINTS, POOL, SENTENCE, STAGES, WORD, Batch, Check, Constraint, Models, PerSlot
 from .encoder import SentenceEncoder, resolve_encoder
@@ -79,43 +79,60 @@ class Candidate:
     naturalness: Optional[float] = None  # how natural the new sentence likely is (0-1), where scored
 
 
-def _rule(**rule: Any):
-    """A field's range, for :func:`sit.options.check_option`."""
-    return {"rule": rule}
+#: the quality stage's options, declared once (typed, with their rule and help: :class:`sit.options.Option`):
+#: every substitution perturber takes them (``--perturber-option NAME=VALUE``, ``sit perturb --option``,
+#: ``sit list``), and :class:`QualityOptions` holds their values in this order (the signature's key order)
+QUALITY_OPTIONS: tuple[Option, ...] = (
+    Option("min_zipf", float, 3.0, "the substitute's wordfreq Zipf frequency floor", minimum=0,
+           what="0 turns the frequency floor off"),
+    Option("grammar", bool, True, "the substitute keeps the slot's part of speech and form"),
+    Option("lm", str, "auto", "the fluency check's n-gram model: auto, none, or an ARPA or Sphinx binary model"),
+    Option("max_lm_fall", float, 2.0, "how much less likely (log10) the new n-grams may be", minimum=0,
+           what="log10 units; lm=none turns the check off"),
+    Option("collocations", bool, False, "opt-in: more natural substitutes, far fewer findings (docs/precision.md)"),
+    Option("encoder", str, "auto", "the sentence encoder: auto, none, or a sentence-transformers directory or hub id"),
+    Option("min_similarity", float, 0.8, "how close the new sentence stays to the original", minimum=0, maximum=1),
+    Option("min_word_similarity", float, 0.0, "how close the two words alone stay; 0 turns the check off",
+           minimum=0, maximum=1),
+    Option("per_slot", int, 3, "substitutes kept per word", minimum=0, what="0 keeps every candidate that passes"),
+    Option("rank", str, "similarity", "which candidates of a word are kept: the most similar or the most fluent",
+           choices=RANKS),
+    # the WordNet perturber's own checks (sit.perturb.naturalness); other perturbers run none of them
+    Option("verb_forms", bool, True, "no gerund or participle standing as a noun or adjective"),
+    Option("no_repeats", bool, True, "no word the sentence already has"),
+    Option("agreement", bool, True, "a/an and plurals agree with the new word"),
+    Option("supported", bool, True, "a known pair with a linked neighbour stays a known pair"),
+    Option("min_naturalness", float, 0.0, "how natural the new sentence must likely be (0-1)", minimum=0, maximum=1,
+           what="0 scores and drops nothing"),
+)
+_QUALITY = {o.name: o for o in QUALITY_OPTIONS}
 
 
 @dataclass(frozen=True)
 class QualityOptions:
-    """The quality stage's choices (perturber options of the same names). Each value is checked
-    once, here, by the type of its default and its range (``per_slot=2.7``, ``per_slot=true`` and
-    ``min_zipf=inf`` are refused)."""
+    """The quality stage's choices, the values of :data:`QUALITY_OPTIONS` (perturber options of
+    the same names). Each value is checked once, here, by its declared type and rule
+    (``per_slot=2.7``, ``per_slot=true`` and ``min_zipf=inf`` are refused)."""
 
-    min_zipf: float = field(default=3.0, metadata=_rule(minimum=0, what="0 turns the frequency floor off"))
-    grammar: bool = True
-    lm: str = "auto"  # auto | none | an ARPA or Sphinx binary n-gram model
-    max_lm_fall: float = field(default=2.0, metadata=_rule(minimum=0, what="log10 units; lm=none turns the check off"))
-    collocations: bool = False  # opt-in: more natural substitutes, far fewer findings (docs/precision.md)
-    encoder: str = "auto"  # auto | none | a sentence-transformers directory or hub id
-    min_similarity: float = field(default=0.8, metadata=_rule(minimum=0, maximum=1))
-    #: the two words alone; 0 (the default) turns the check off
-    min_word_similarity: float = field(default=0.0, metadata=_rule(minimum=0, maximum=1))
-    per_slot: int = field(default=3, metadata=_rule(minimum=0, what="0 keeps every candidate that passes"))
-    rank: str = "similarity"  # which candidates of a word are kept: most similar, or most fluent
-    # the WordNet perturber's own checks (sit.perturb.naturalness); other perturbers run none of them
-    verb_forms: bool = True  # no gerund or participle standing as a noun or adjective
-    no_repeats: bool = True  # no word the sentence already has
-    agreement: bool = True  # a/an and plurals agree with the new word
-    supported: bool = True  # a known pair with a linked neighbour stays a known pair
-    min_naturalness: float = field(default=0.0, metadata=_rule(minimum=0, maximum=1, what="0 scores and drops nothing"))
+    min_zipf: float = _QUALITY["min_zipf"].default
+    grammar: bool = _QUALITY["grammar"].default
+    lm: str = _QUALITY["lm"].default
+    max_lm_fall: float = _QUALITY["max_lm_fall"].default
+    collocations: bool = _QUALITY["collocations"].default
+    encoder: str = _QUALITY["encoder"].default
+    min_similarity: float = _QUALITY["min_similarity"].default
+    min_word_similarity: float = _QUALITY["min_word_similarity"].default
+    per_slot: int = _QUALITY["per_slot"].default
+    rank: str = _QUALITY["rank"].default
+    verb_forms: bool = _QUALITY["verb_forms"].default
+    no_repeats: bool = _QUALITY["no_repeats"].default
+    agreement: bool = _QUALITY["agreement"].default
+    supported: bool = _QUALITY["supported"].default
+    min_naturalness: float = _QUALITY["min_naturalness"].default
 
     def __post_init__(self):
-        from ..options import check_option
-
         for f in fields(self):
-            checked = check_option(f.name, getattr(self, f.name), f.default, **f.metadata.get("rule", {}))
-            object.__setattr__(self, f.name, checked)
-        if self.rank not in RANKS:
-            raise ConfigError(f"rank must be one of {', '.join(RANKS)}, got {self.rank!r}")
+            object.__setattr__(self, f.name, _QUALITY[f.name].check(getattr(self, f.name)))
 
 
 class QualityFilter:

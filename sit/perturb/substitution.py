@@ -11,7 +11,7 @@ from typing import Any, Iterable, Optional
 from ..records import Edit
 from .base import NUM_PERTURB, Perturber
 from .constraints import CONSTRAINTS, Batch, Constraint
-from .quality import Candidate, QualityFilter, options_from
+from .quality import QUALITY_OPTIONS, Candidate, QualityFilter, options_from
 
 TARGET_POS = ("NOUN", "ADJ")
 
@@ -126,7 +126,9 @@ class SubstitutionPerturber(Perturber):
     #: the quality stage's checks, in order (:data:`sit.perturb.constraints.CONSTRAINTS`); a
     #: subclass may add its own (docs/plugins.md)
     quality_checks: tuple[type[Constraint], ...] = CONSTRAINTS
-    option_specs = (NUM_PERTURB,)
+    #: the quality stage's options are its own (:data:`sit.perturb.quality.QUALITY_OPTIONS`: typed;
+    #: a keyword given None takes the declared default)
+    option_specs = (NUM_PERTURB, *QUALITY_OPTIONS)
 
     def __init__(
         self,

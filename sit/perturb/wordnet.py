@@ -157,6 +157,15 @@ class WordNetPerturber(SubstitutionPerturber):
         """NLTK's WordNet reader, loaded on first use: a re-run answered from the cache needs none."""
         return self.lexicon.reader
 
+    def release(self) -> None:
+        """The quality stage's models and WordNet (its reader, the sense tables and the senses
+        looked up): no stage after perturbing reads WordNet through this perturber; each loads
+        again if perturbing resumes."""
+        super().release()
+        self._usual.clear()
+        self._tables = None
+        self.lexicon.release()
+
     def model_id(self) -> str:
         return f"wordnet-{self.wn_version}"
 
@@ -366,6 +375,15 @@ class WordNetLexicon:
 
             self._reader = wordnet(self.root)
         return self._reader
+
+    def release(self) -> None:
+        """Let go of NLTK's reader, here and in the process (:func:`sit.models.forget_wordnet`);
+        the next lookup reads WordNet again."""
+        if self._reader is not None:
+            from ..models import forget_wordnet
+
+            self._reader = None
+            forget_wordnet()
 
     def synonyms(self, lemma: str, pos: str, senses: int) -> list[str]:
         """The single-word lemmas (lower-case, :func:`single_word`) of the ``senses`` most

@@ -14,10 +14,16 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .. import hints
-from ..errors import ConfigError
+from ..errors import ConfigError, SitError
 from ..registry import Entry, Registry
 from .base import Checked, Relation, RunContext
+
+#: the relation of a record that names none: pairs, findings, label rows and signatures written
+#: before sit had other relations (its findings' ids carry no prefix: ``3-1``, not ``sit:3-1``)
+UNNAMED = "sit"
 
 #: the relations a run tests when it names none (``--relation``): those at least 90% of whose top
 #: findings on held-out news were real bugs by blind labels and that cost at most a third more
@@ -68,6 +74,29 @@ def relation_options(cls: type) -> dict:
     return option_specs(cls, frozenset({"ctx"}))
 
 
+def declared(name: str) -> Optional[type]:
+    """The class of relation ``name``, for what it declares (cluster keys, measured precision,
+    severity, rank tier), or None where no relation of that name loads here (a run directory read
+    without the plugin that made it)."""
+    if name not in RELATIONS:
+        return None
+    try:
+        return RELATIONS.get(name)
+    except SitError:
+        return None
+
+
+def alone_checks() -> tuple[str, ...]:
+    """The relations that check one translation by itself (:attr:`Relation.alone`), in their
+    order: what ``sit check`` runs (sit's, and those of the plugins ``$SIT_PLUGINS`` names, as
+    ``--relation all``)."""
+    from ..registry import plugins_allowed
+
+    every = RELATIONS.names(plugins=plugins_allowed() is not None)
+    found = [(cls.alone, name) for name in every if (cls := declared(name)) and cls.alone]
+    return tuple(name for _, name in sorted(found))
+
+
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given; ``all``
     stands for sit's relations and those of the plugins ``$SIT_PLUGINS`` names (installing a
@@ -86,4 +115,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "Checked", "Relation", "RunContext", "create_relation", "parse_relations", "relation_options"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "UNNAMED", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "declared", "parse_relations", "relation_options"]

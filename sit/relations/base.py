@@ -51,6 +51,7 @@ class RunContext:
     translator: Any = None
     _perturber: Any = None
     _parser: Any = None
+    _frequencies: Any = None
     _substitutions: dict = field(default_factory=dict)
     _docs: dict = field(default_factory=dict)
     #: target-language trees parsed before the check stage, by translation (see :meth:`parse`)
@@ -75,6 +76,15 @@ class RunContext:
             parser, name, self.reasons["parser"] = self.make_parser()
             self._parser = (parser, name)
         return self._parser
+
+    def frequencies(self):
+        """The run's word frequencies (:class:`sit.textcheck.untranslated.Frequencies`, through
+        the cache), built once: the untranslated-word rules' Zipf lookup."""
+        if self._frequencies is None:
+            from ..textcheck.untranslated import Frequencies
+
+            self._frequencies = Frequencies(self.cache)
+        return self._frequencies
 
     @property
     def built_perturber(self):
@@ -107,6 +117,16 @@ class RunContext:
             self._substitutions[key] = [p for p in pairs if p.perturbed != p.original]
             self.perturbations = self._substitutions[key]
         return self._substitutions[key]
+
+    def release(self) -> None:
+        """Let go of what the relations shared while they built and checked their cases (the
+        substitution pairs, the English docs, the texts' origins, the early trees), once the run
+        has written them: the reports read the run directory."""
+        self._substitutions.clear()
+        self._docs.clear()
+        self.perturbations = []
+        self.origins = {}
+        self.early_trees = {}
 
     def english(self, texts: Sequence[str]) -> list:
         """spaCy docs of the English sources (tagged, parsed, named entities), parsed once."""
@@ -152,6 +172,22 @@ class Relation(Declares):
     #: whether both texts of every substitution pair of the run are among this relation's
     #: sources: then the pipeline translates them as the perturber finishes each batch
     translates_substitutions = False
+    #: what the committed blind labels measured of the relation's findings, by kind ("": its own
+    #: finding): kind -> (real bugs, findings labelled, the label file under docs/labels/); ranks
+    #: the clusters of a run (:mod:`sit.report.clusters`; tests/test_clusters.py recomputes it)
+    measured: Mapping[str, tuple[int, int, str]] = {}
+    #: how bad a finding is, 1 (cosmetic) to 3 (meaning or data lost), by kind; "" is the
+    #: relation's own finding and every kind not named (none: the clusters' default)
+    severity: Mapping[str, float] = {}
+    #: where the relation stands among ``sit check``'s checks of one translation by itself (1
+    #: first); 0: it needs test cases, so ``sit check`` does not run it
+    alone: int = 0
+    #: what language data the relation needs to check a translation alone (``sit check --help``
+    #: and docs/check.md say it)
+    alone_needs: str = "none"
+    #: whether the first text of each case is the run's sentence it was made from (rti's is a
+    #: text that contains its phrase: several cases of one source differ there)
+    first_is_sentence = True
 
     def __init__(self, ctx: RunContext, **options: Any):
         self.ctx = ctx
@@ -170,6 +206,33 @@ class Relation(Declares):
         titled rows, which every report format renders as they are; by default one table per key,
         a row per value (:func:`sit.runmeta.plain_figures`). Override it to title and format them."""
         return plain_figures(extra)
+
+    @classmethod
+    def usable(cls, source_lang: str, target_lang: str) -> str:
+        """Why the relation cannot check these languages (``sit check`` leaves it out with this
+        warning), or "" where it can."""
+        return ""
+
+    @classmethod
+    def tier(cls, issue: Issue) -> int:
+        """The tier of ``issue`` in its group's ranking: a finding of tier 0 never outranks one of
+        tier 1 (:func:`sit.rank.rank_issues`); 1 for all by default."""
+        return 1
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]) -> Optional[tuple[list[tuple[str, ...]], tuple[str, ...]]]:
+        """What bug ``issue`` shows, as keys of a cluster (:mod:`sit.report.clusters`): (the keys
+        it may join, most specific first; the key it takes when none of them is shared). A key
+        that stands for one bug whichever relation saw it is shared: ``("word", word_key(w))``
+        for word ``w`` left untranslated. ``stops``: the target language's function words. None:
+        the finding clusters with the others of its group."""
+        return None
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        """What the bug of a cluster keyed ``key`` (one of :meth:`cluster_keys`'s) is, in words,
+        or "" where the key is not the relation's to title."""
+        return ""
 
     def signature(self) -> dict[str, Any]:
         """Every option that changes this relation's findings (written to the run signature)."""
@@ -210,7 +273,7 @@ class Relation(Declares):
         (distinct run sentences), ``<kind>_issues`` for each of ``kinds``, then ``extra``."""
         from ..rank import rank_issues
 
-        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+        issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
         counts = RelationCounts(cases, compared, len(issues), len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
                                 {**{f"{k}_issues": sum(1 for i in issues if i.kind == k) for k in kinds}, **extra})
         return Checked(issues, counts)

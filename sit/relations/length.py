@@ -68,6 +68,7 @@ class LengthRelation(Relation):
              "ratio": "the translation's length is far outside the run's own ratio to the source"}
     sides = ("source", "source")
     sees_empty = True
+    alone = 4
 
     def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
                  min_chars: int = 20, min_texts: int = 30):

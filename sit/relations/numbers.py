@@ -7,7 +7,10 @@ One case per sentence that has a number: the sentence and its copy with the firs
 digit changed (:func:`sit.textcheck.numbers.changed_number`). Findings on the sentence's own
 translation: ``missing`` (a number in no form), ``format`` (only in the source's form, where the
 target writes it otherwise), ``currency`` (the currency dropped), ``grouping`` (a number of five
-digits or more without the digit groups the target writes by CLDR: ``40000`` in English), and with
+digits or more without the digit groups the target writes by CLDR: ``40000`` in English),
+``conversion`` (an imperial quantity's number kept before a metric unit of the target's CLDR
+units: ``200 feet`` -> ``200 Meter``), ``date`` (a date none of the target's CLDR date patterns
+writes: ``31 January 2023`` or ``2023-02-11`` in English, :mod:`sit.textcheck.dates`), and with
 ``units=true`` ``unit`` (an imperial quantity kept in a metric target); on the copy: ``changed``
 (its translation is not the sentence's with that one number changed). Every other text the run
 translated is checked by itself too (:mod:`sit.relations.every`).
@@ -25,10 +28,12 @@ import re
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
+from ..text import quoted
 from ..textcheck.compare import normalized
+from ..textcheck.dates import misformatted_dates
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
                                  misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, target_forms,
-                                 to_convert, ungrouped, ungrouped_in)
+                                 to_convert, unconverted, ungrouped, ungrouped_in)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 
@@ -41,8 +46,49 @@ class NumbersRelation(Relation):
              "currency": "the currency of an amount was dropped",
              "grouping": "a number of five digits or more is written without the target language's digit groups",
              "unit": "an imperial quantity was kept as it was where the target language measures in metric",
+             "conversion": "an imperial quantity's number stands with a metric unit: the unit converted, not the number",
+             "date": "a date is written in an order or a form none of the target language's CLDR date patterns has",
              "changed": "changing one number of the source changed more than that number in the translation"}
     sides = ("source", "number_changed")
+    measured = {"format": (23, 23, "production-news.jsonl")}
+    severity = {"": 3.0, "format": 2.0, "date": 2.0}
+    alone = 1
+    alone_needs = "Babel's CLDR locale data for the source and the target language"
+
+    @classmethod
+    def usable(cls, source_lang: str, target_lang: str) -> str:
+        """Babel must know both languages (their CLDR number formats)."""
+        if _babel_knows(source_lang) and _babel_knows(target_lang):
+            return ""
+        return f"{cls.name} left out: Babel has no CLDR data for {source_lang!r} or {target_lang!r}"
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """A number kept in the source's format: one bug whatever the separator (the translator
+        does not write numbers the target's way; a thousands comma and a decimal point kept are
+        one fault, not two)."""
+        if issue.kind != "format":
+            return None
+        numbers = issue.evidence.get("numbers") or []
+        text = str(numbers[0].get("number", "")) if numbers and isinstance(numbers[0], dict) else ""
+        seps = "".join(dict.fromkeys(c for c in text.strip("$€£¥%+-") if not c.isdigit()))
+        return [], ("number", issue.kind) if seps else ("group", issue.group)
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        """The separators kept, with an example of each."""
+        if key[0] != "number":
+            return ""
+        examples: dict[str, tuple[str, str]] = {}
+        for issue in issues:
+            for number in issue.evidence.get("numbers") or []:
+                if not isinstance(number, dict):
+                    continue
+                text = str(number.get("number", ""))
+                for sep in (c for c in text.strip("$€£¥%+-") if not c.isdigit()):
+                    examples.setdefault(sep, (text, (number.get("expected") or [""])[0]))
+        shown = "; ".join(f"{quoted(sep)} in {text}, expected {want}" for sep, (text, want) in sorted(examples.items()))
+        return f"numbers keep the source's format instead of the target's ({shown})"
 
     def __init__(self, ctx, *, changed: bool = True, units: bool = False):
         super().__init__(ctx)
@@ -106,6 +152,8 @@ class NumbersRelation(Relation):
                     kind, expected = "format", (misspaced_percent(number, y, target),)
                 if not kind and ungrouped(number, y, target) and not naming_number(text, number):
                     kind = "grouping"  # 40000 where the target writes 40,000
+                if not kind and unconverted(number, text, y, target):  # 200 feet -> 200 Meter
+                    kind, expected = "conversion", (unconverted(number, text, y, target),)
                 if not kind and self.units and to_convert(text, number) and metric_target(target):
                     kind = "unit"  # 15 feet -> 15 Fuß: annotators ask for metres
             elif number.text not in forms and find(number.text, y) and not scaled(number, y, target):
@@ -113,8 +161,9 @@ class NumbersRelation(Relation):
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
                 kind = "" if naming_number(text, number) or _zero_padded(number) else "format"
             elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
-                  or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)):
-                kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name
+                  or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)
+                  or _century_written(number, y)):
+                kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name, 80 as 1980s
             else:
                 kind = "missing"
             if kind:
@@ -124,6 +173,8 @@ class NumbersRelation(Relation):
         for digits, grouped in ungrouped_in(y, text, target):  # a number the source writes otherwise (两万)
             if grouped not in seen:
                 by_kind.setdefault("grouping", []).append({"number": digits, "expected": [grouped]})
+        for misdate in misformatted_dates(y, target):  # 31 January 2023 in English (CLDR: January 31, 2023)
+            by_kind.setdefault("date", []).append({"number": misdate.written, "expected": [misdate.expected]})
         return [text_issue(self.name, text, y, origin, kind, len(items), {"numbers": items})
                 for kind, items in by_kind.items()]
 
@@ -150,7 +201,6 @@ def _replacements(text: str, old: str, new: str) -> list[str]:
     return [text[:m.start()] + new + text[m.end():] for m in pattern.finditer(text)]
 
 
-__all__ = ["NumbersRelation"]
 
 
 def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: str) -> bool:
@@ -162,3 +212,23 @@ def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: 
 
 def _zero_padded(number: Number) -> bool:
     return len(number.text) > 1 and number.text.startswith("0") and number.text[1].isdigit()
+
+
+def _century_written(number: Number, y: str) -> bool:
+    """Whether a two-digit ``number`` stands in ``y`` as the end of a four-digit year, its century
+    written out (``80年代`` -> ``the 1980s``, ``the '90s`` -> ``den 1990er Jahren``)."""
+    return len(number.text) == 2 and number.text.isdigit() and bool(
+        re.search(rf"(?<![\d.,])\d\d{number.text}(?![\d]|[.,]\d)", y))
+
+
+def _babel_knows(lang: str) -> bool:
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
+
+
+__all__ = ["NumbersRelation"]

@@ -47,6 +47,33 @@ class PassthroughRelation(Relation):
     kinds = {"missing": "a URL, address, handle, hashtag, emoji, code, placeholder or tag is not in the translation verbatim",
              "context": "inserting a pass-through token changed the rest of the translation"}
     sides = ("source", "token_inserted")
+    measured = {"missing": (19, 20, "production-news.jsonl"), "context": (19, 20, "production-news.jsonl")}
+    severity = {"": 3.0, "context": 1.5}
+    alone = 2
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """A token not carried over: its class (hashtag, placeholder ...); inserting one changed
+        the sentence: the class inserted."""
+        fallback = ("group", issue.group)
+        if issue.kind == "missing":
+            tokens = issue.evidence.get("tokens") or []
+            kinds = [("token", str(t.get("type"))) for t in tokens if isinstance(t, dict) and t.get("type")]
+            return kinds, kinds[0] if kinds else fallback
+        if issue.kind == "context":
+            found = tokens_of(str(issue.evidence.get("token") or ""))
+            return [], ("token-context", found[0].kind) if found else fallback
+        return None
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        if key[0] == "token":
+            example = next((str(t["token"])[:40] for i in issues for t in i.evidence.get("tokens") or []
+                            if isinstance(t, dict) and t.get("token")), "?")
+            return f"{key[1]} tokens are not carried over verbatim (e.g. {example})"
+        if key[0] == "token-context":
+            return f"inserting a {key[1]} token changes the rest of the sentence's translation"
+        return ""
 
     def __init__(self, ctx, *, inserts: Any = None):
         super().__init__(ctx)

@@ -30,7 +30,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Edit, Issue, Pair
 from .base import Checked, Relation
-from ..text import squeeze
+from ..text import quoted, squeeze
 
 #: dependency relations whose subtree can go and leave a sentence of another meaning
 REMOVABLE = {"amod": 3, "advmod": 3, "prep": 6}  # relation -> most tokens removed
@@ -102,6 +102,20 @@ class PatInvRelation(Relation):
     sides = ("source", "changed")
     kind = "same-translation"
     uses = frozenset({"perturber"})
+    measured = {"": (2, 17, "labels-patinv.jsonl")}
+    severity = {"": 2.0}
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """The same change of meaning, wherever it stands."""
+        edit = issue.pair.edit
+        return None if issue.kind else ([], (cls.name, edit.before.lower(), edit.after.lower()))
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        if key[0] != cls.name:
+            return ""
+        return f"{quoted(key[1])} and {quoted(key[2] or '(removed)')} share one translation though they differ in meaning"
 
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:

@@ -76,6 +76,7 @@ class PunctuationRelation(VariantRelation):
              "space": "a trailing space changed the translation",
              "final": "the translation does not end as the source does (a question, an exclamation, a statement)"}
     variant_names = ("period", "quotes", "space")
+    alone = 5
 
     def variants(self, text: str) -> list[tuple[str, str, str, str]]:
         out = []

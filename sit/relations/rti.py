@@ -16,6 +16,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..bags import COMPARES, as_written, missing_from, target_bag
 from ..errors import ConfigError
 from ..records import Edit, Issue, Pair
+from ..text import quoted
 from .base import Checked, Relation
 
 
@@ -51,6 +52,18 @@ class RtiRelation(Relation):
     title = "a noun phrase is translated differently alone than in its container"
     sides = ("container", "phrase")
     kind = "phrase"
+    measured = {"": (12, 19, "relations-news-rti-all-words.jsonl")}
+    severity = {"": 2.0}
+    first_is_sentence = False  # a case's first text contains its phrase: several of one source differ
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """The same phrase, wherever it stands."""
+        return None if issue.kind else ([], (cls.name, issue.pair.edit.before.lower(), ""))
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        return f"the phrase {quoted(key[1])} translates differently alone and in its sentence" if key[0] == cls.name else ""
 
     def __init__(self, ctx, *, max_words: int = 9, compare: str = "words"):
         super().__init__(ctx)

@@ -26,13 +26,14 @@ from typing import Any, Mapping, Optional, Sequence
 from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
 from ..options import Option
-from ..rank import rank_issues
+from ..rank import natural_tier, rank_issues
 from ..records import Issue, Pair, RelationCounts
 from ..runmeta import Figure, FigureTable
 from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; names kept importable here)
     COMMON_TARGET_ZIPF, LOAN_ZIPF_GAP, TARGET_WORD_ZIPF, UNTRANSLATED_RULES, left_untranslated,
     source_language_gap, target_language_word, untranslated, verbatim_count)
-from ..words import stop_words
+from ..text import quoted
+from ..words import stop_words, word_key
 
 #: what TEAPOT's reference-less success means, said where a success rate is shown
 SUCCESS_RULE = ("TEAPOT's rule: a perturbation succeeds when s_src / s_tgt > 1, that is when it changed the "
@@ -69,6 +70,8 @@ class SitRelation(Relation):
     )
     uses = frozenset({"perturber", "parser"})
     translates_substitutions = True  # its cases are the run's substitution pairs
+    measured = {"": (18, 23, "labels-untranslated-default.jsonl")}
+    severity = {"": 2.0, "untranslated": 2.0}
 
     def __init__(self, ctx, *, distance: str = "relation", discount: bool = True, surface: bool = True,
                  untranslated: str = "source-ratio", phrases: bool = True):
@@ -89,6 +92,39 @@ class SitRelation(Relation):
         ctx.perturber()  # build before any work: a missing model or WordNet fails now
         ctx.parser()
 
+    @classmethod
+    def tier(cls, issue: Issue) -> int:
+        """A structure finding whose perturbation is likely unnatural English never outranks one
+        likely natural or not measured (:func:`sit.rank.natural_tier`); the untranslated findings
+        keep their order."""
+        return 1 if issue.kind else natural_tier(issue)
+
+    @classmethod
+    def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
+        """A word left untranslated: the word; a structure change: the same slot (source word) of
+        one sentence, or the same substitute, else the dependency relation that changed most."""
+        if issue.kind in cls.kinds:
+            word = issue.evidence.get("word")
+            return ([("word", word_key(str(word)))], ("word", word_key(str(word)))) if word else None
+        if issue.kind:
+            return None
+        edit = issue.pair.edit
+        slot = ("slot", str(issue.pair.source_id), edit.before.lower())
+        return [slot, ("substitute", edit.after.lower())], _structure_key(issue)
+
+    @classmethod
+    def cluster_title(cls, key: Sequence[str], issues: Sequence[Issue]) -> str:
+        if key[0] == "slot":
+            afters = ", ".join(dict.fromkeys(quoted(i.pair.edit.after) for i in issues))
+            return (f"{quoted(issues[0].pair.edit.before)} in sentence {key[1]}: every similar word there ({afters}) "
+                    "changes the translation's structure")
+        if key[0] == "substitute":
+            return f"{quoted(issues[0].pair.edit.after)} put for a similar word changes the translation's structure"
+        if key[0] == "structure":
+            return (f"a similar word changes the translation's structure: {key[2]} {key[1]} dependents "
+                    "in the perturbed sentence's translation")
+        return ""
+
     def signature(self) -> dict[str, Any]:
         return {"distance": self.distance, "discount": self.discount, "surface": self.surface,
                 "untranslated": self.untranslated, "phrases": self.phrases}
@@ -100,7 +136,8 @@ class SitRelation(Relation):
                 + (", nor a difference the substitute's phrase translated alone explains" if self.phrases else ""))
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
-        return self.ctx.substitutions(ids, texts)
+        """The run's substitution pairs (:meth:`RunContext.substitutions`), named this relation's."""
+        return [p if p.relation else replace(p, relation=self.name) for p in self.ctx.substitutions(ids, texts)]
 
     def probes(self, cases: Sequence[Pair]) -> list[str]:
         """With ``phrases`` (the default), the substitute's phrase of every case alone, on both
@@ -157,13 +194,14 @@ class SitRelation(Relation):
             n["parallel"] += sum(1 for c in compared if self._parallel(c) and c.distance > self.ctx.threshold)
             n["phrase"] += sum(1 for c in compared if self._phrase_only(c) and c.distance > self.ctx.threshold)
             keep = rank_issues([c for c in compared if not self._parallel(c) and not self._phrase_only(c)],
-                               threshold=self.ctx.threshold, top_k=self.ctx.top_k)
+                               threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
             scores, issues = _teapot(compared, keep, self.ctx.cache)
             s_src.extend(scores[0])
             s_tgt.extend(scores[1])
             kept.extend(issues)
-        issues = rank_issues(kept, threshold=self.ctx.threshold, top_k=self.ctx.top_k)
-        teapot = reference_less_summary(s_src, s_tgt) if n["compared"] else {"n": 0, "success_rate": None}
+        issues = rank_issues(kept, threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
+        teapot = (reference_less_summary(s_src, s_tgt, cache=self.ctx.cache) if n["compared"]
+                  else {"n": 0, "success_rate": None})
         structure = [i for i in issues if not i.kind]
         counts = RelationCounts(len(cases), n["compared"], len(structure), len({i.pair.source_id for i in structure}),
                                 {"untranslated_pairs": n["untranslated"], "parallel_pairs": n["parallel"],
@@ -198,6 +236,7 @@ class SitRelation(Relation):
         nmod_first = nmod_before(sentences) if self.phrases else False
         distance_fn = DISTANCES[self.distance]
         stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
+        zipf = self._frequencies(cases, translation)
         compared: list[Issue] = []
         for pair in cases:
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
@@ -207,22 +246,32 @@ class SitRelation(Relation):
             if a is None or b is None:  # an empty translation: nothing to parse
                 continue
             d = distance_fn(a, b, discount=self.discount)
-            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated)
+            missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated,
+                                   zipf=zipf)
             if missing:
-                compared.append(self._untranslated(pair, y, y2, missing, d))
+                compared.append(self._untranslated(pair, y, y2, missing, d, zipf))
             else:
                 issue = self._structure(pair, y, y2, a, b, d, stops)
                 compared.append(self._with_phrase(issue, (a, b), trees, translation, stops, nmod_first))
         return compared
 
-    def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float) -> Issue:
+    def _frequencies(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]):
+        """The run's Zipf lookup, told the words the untranslated-word rule may ask about
+        ``cases``: each edit's two words where they stand in a translation (one cache query)."""
+        zipf = self.ctx.frequencies()
+        words = [w for p in cases for w in (p.edit.before, p.edit.after)
+                 if w and any(w.casefold() in (translation.get(x) or "").casefold() for x in (p.original, p.perturbed))]
+        zipf.prefetch(words, (self.ctx.source_lang, self.ctx.target_lang))
+        return zipf
+
+    def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float, zipf) -> Issue:
         """The finding of a word left untranslated: ``untranslated`` where it is the input's word
         (the original's translation kept it), ``untranslated_substitute`` where it is the
         substitute (a word sit put in, not the input's: the substitute's case). Its distance is
         how much more the word belongs to the source language than to the target (wordfreq Zipf,
         source minus target, at least 0.1), so the surest come first."""
         word, side, count = missing
-        gap = source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang)
+        gap = source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang, zipf=zipf)
         evidence = {"word": word, "word_of": "input" if side == "original" else "substitute", "side": side,
                     "times": count, "zipf_gap": round(gap, 2), "structure_distance": d}
         if side != "original":
@@ -261,6 +310,16 @@ class SitRelation(Relation):
     def _parallel(self, issue: Issue) -> bool:
         """A structure comparison whose translations do not differ on the surface (parser noise)."""
         return self.surface and not issue.kind and not issue.evidence.get("surface")
+
+
+def _structure_key(issue: Issue) -> tuple[str, ...]:
+    """The cluster key of a structure change: the dependency relation whose count changed most,
+    and which way (``("structure", "nmod", "more")``)."""
+    rows = [(rel, int(a), int(b)) for rel, (a, b) in issue.relation_diff.items() if int(a) != int(b)]
+    if not rows:
+        return ("group", issue.group)
+    rel, a, b = min(rows, key=lambda r: (-abs(r[2] - r[1]), r[0]))
+    return ("structure", rel.split(":")[0], "more" if b > a else "fewer")
 
 
 def _teapot(compared: list[Issue], issues: list[Issue], cache=None):

@@ -50,6 +50,6 @@ def run(args: argparse.Namespace) -> int:
     if Path(output).resolve().parent == Path(args.run_dir).resolve():  # the run's own report: its clusters too
         from .clusters import write_clusters
 
-        write_clusters(report_run)
+        write_clusters(report_run, fresh=False)
     print(f"sit: wrote {output}", file=sys.stderr)
     return 0

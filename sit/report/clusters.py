@@ -1,72 +1,48 @@
 """Root causes: the findings of a run grouped by what the bug is, ranked worst first.
 
 :func:`cluster_issues` is a pure function of a run's findings (``issues.jsonl``): it gives every
-finding exactly one :class:`Cluster`, keyed on what the bug is rather than on where it was seen:
+finding exactly one :class:`Cluster`, keyed on what the bug is rather than on where it was seen.
+Each relation declares the keys of its findings and titles them
+(:meth:`sit.relations.base.Relation.cluster_keys`, ``cluster_title``); a key may be shared across
+relations:
 
 - ``word``: the same source word left untranslated (``sit.untranslated``, ``language.copied``,
   and a case variant whose translation copies a source word the sentence's own translation
-  translated), whichever relation saw it;
-- ``number``: numbers kept in the source's format, by separator (``40,000``; ``4.25``);
-- ``token``: the same class of pass-through token broken (hashtags, placeholders, e-mail
-  addresses ...), and ``token-context``: inserting that class changed the rest of the sentence;
-- ``structure``: a structure change at the same dependency relation, in the same direction;
-- ``case``: a case variant that translates differently for another reason;
-- ``group``: a finding no key above describes, with the others of its relation and kind.
+  translated), whichever relation saw it; titled here;
+- relations' own keys: ``number`` (numbers kept in the source's format), ``token`` and
+  ``token-context`` (a class of pass-through token broken, or inserting it changed the
+  sentence), ``structure``, ``slot`` and ``substitute`` (sit's structure changes), the case
+  variants' keys, rti's phrase, patinv's change of meaning;
+- ``group``: a finding no key describes (or whose relation does not load here), with the others
+  of its relation and kind.
 
 A finding that names several words (``language.copied``) joins the word most findings share. A
 cluster's id is a hash of its key, so the same bug has the same id in every run (triage marks and
 ``sit compare`` rely on it). :func:`rank_clusters` orders them across relations, worst first: the
-measured precision of their findings' groups (:data:`MEASURED`, from the committed labels), the
-severity of the kind (:data:`SEVERITY`) and how many sentences show the bug. ``clusters.jsonl``
+measured precision of their findings' groups (each relation's ``measured``, from the committed
+labels), the severity of the kind (its ``severity``) and how many sentences show the bug. ``clusters.jsonl``
 holds one cluster a line (:func:`write_clusters`); docs/report.md, "Clusters", defines it.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from ..records import Issue, stable_hash
+from ..text import quoted
+from ..words import letter_words as words, word_key  # noqa: F401 (words: importable here as before)
 
 #: the file a run directory keeps its clusters in
 CLUSTERS_FILE = "clusters.jsonl"
 
-#: group -> (bugs, labelled, label file under docs/labels/): each group's precision as the committed
-#: labels measure it (tests/test_clusters.py recomputes it from those files)
-MEASURED: dict[str, tuple[int, int, str]] = {
-    "sit": (18, 23, "labels-untranslated-default.jsonl"),
-    "numbers.format": (23, 23, "production-news.jsonl"),
-    "passthrough.missing": (19, 20, "production-news.jsonl"),
-    "passthrough.context": (19, 20, "production-news.jsonl"),
-    "case.lower": (20, 20, "production-news.jsonl"),
-    "case.title": (19, 20, "production-news.jsonl"),
-    "case.upper": (20, 20, "production-news.jsonl"),
-    "language.copied": (20, 20, "production-news.jsonl"),
-    "rti": (12, 19, "relations-news-rti-all-words.jsonl"),
-    "patinv": (2, 17, "labels-patinv.jsonl"),
-}
 #: the precision a group no label measured is ranked with
 UNMEASURED = 0.5
-
-#: how bad a finding of a group (or of every kind of a relation) is, 1 (cosmetic) to 3 (meaning or
-#: data lost): a dropped or changed number, a broken placeholder or a wrong language before a
-#: title-case change
-SEVERITY: dict[str, float] = {
-    "numbers": 3.0, "numbers.format": 2.0,
-    "passthrough": 3.0, "passthrough.context": 1.5,
-    "language": 3.0, "language.copied": 2.0,
-    "sit": 2.0, "sit.untranslated": 2.0,
-    "case": 1.0,
-    "rti": 2.0, "patinv": 2.0,
-}
+#: the severity of a group whose relation declares none
 DEFAULT_SEVERITY = 1.5
-
-_WORD = re.compile(r"[^\W\d_]{3,}")
-_CASE_NAMES = {"lower": "lower-case", "title": "Title Case", "upper": "ALL CAPS"}
 
 
 @dataclass(frozen=True)
@@ -80,6 +56,8 @@ class Cluster:
     severity: float = DEFAULT_SEVERITY
     score: float = 0.0
     rank: int = 0
+    #: the id of its example where it was read from ``clusters.jsonl`` ("": worked out)
+    example_id: str = ""
 
     @property
     def cluster_id(self) -> str:
@@ -102,6 +80,8 @@ class Cluster:
     def example(self) -> Issue:
         """The finding that shows the bug best: of the most precise group, the largest distance,
         then the shortest source."""
+        if self.example_id:
+            return next(i for i in self.issues if i.issue_id == self.example_id)
         return min(self.issues, key=lambda i: (-_precision(i.group, 0.0), -i.distance, len(i.pair.perturbed),
                                                i.pair.source_id, i.rank))
 
@@ -127,134 +107,54 @@ def cluster_id(key: Sequence[str]) -> str:
     return "c" + stable_hash("cluster", list(key))[:10]
 
 
+def _declared(group: str):
+    """(the class of the relation of ``group``, or None where none of its name loads; the kind)."""
+    from ..relations import declared
+
+    name, _, kind = group.partition(".")
+    return declared(name), kind
+
+
+def measured(group: str) -> Optional[tuple[int, int, str]]:
+    """(real bugs, findings labelled, label file) of ``group`` as its relation declares it
+    (:attr:`sit.relations.base.Relation.measured`), None where no label measured it."""
+    cls, kind = _declared(group)
+    return cls.measured.get(kind) if cls is not None else None
+
+
+def measured_groups() -> dict[str, tuple[int, int, str]]:
+    """Every group a relation of this installation declares measured: group -> (bugs, labelled, file)."""
+    from ..relations import RELATIONS, declared
+
+    return {f"{name}.{kind}" if kind else name: found for name in RELATIONS.names()
+            if (cls := declared(name)) is not None for kind, found in cls.measured.items()}
+
+
 def _precision(group: str, default: Optional[float] = UNMEASURED) -> Optional[float]:
-    bugs_labelled = MEASURED.get(group)
+    bugs_labelled = measured(group)
     return bugs_labelled[0] / bugs_labelled[1] if bugs_labelled and bugs_labelled[1] else default
 
 
 def severity(group: str) -> float:
-    """How bad a finding of ``group`` is (:data:`SEVERITY`: the group's, else its relation's)."""
-    return SEVERITY.get(group, SEVERITY.get(group.partition(".")[0], DEFAULT_SEVERITY))
+    """How bad a finding of ``group`` is, as its relation declares it (its kind's, else the
+    relation's own: :attr:`sit.relations.base.Relation.severity`), else :data:`DEFAULT_SEVERITY`."""
+    cls, kind = _declared(group)
+    levels = cls.severity if cls is not None else {}
+    return levels.get(kind, levels.get("", DEFAULT_SEVERITY))
 
 
 # --------------------------------------------------------------------------- keys
 
-def word_key(word: str) -> str:
-    """The key of a word: lower case, an English plural's ``s`` taken off (``shipments`` and
-    ``shipment`` are one word left untranslated)."""
-    low = word.lower()
-    return low[:-1] if len(low) > 4 and low.endswith("s") and not low.endswith(("ss", "us", "is")) else low
-
-
-def words(text: str) -> set[str]:
-    """The lower-cased words (letters only, three or more) of ``text``."""
-    return {w.lower() for w in _WORD.findall(text or "")}
-
-
-def copied_words(issue: Issue) -> list[str]:
-    """The source words the variant's translation copies verbatim where the sentence's own
-    translation has none of them (``case``: "Said" left in English in the Title Case variant)."""
-    kept = words(issue.original_translation) | words(issue.pair.original) - words(issue.pair.perturbed)
-    source = words(issue.pair.perturbed)
-    out = []
-    for w in _WORD.findall(issue.perturbed_translation or ""):
-        low = w.lower()
-        if low in source and low not in kept and low not in out:
-            out.append(low)
-    return out
-
-
-def changed_words(issue: Issue, stops: frozenset[str] = frozenset()) -> list[str]:
-    """The words (three letters or more, not ``stops``) a case variant's translation has in a
-    difference (``evidence.difference``: ``[in the sentence's, in the variant's]``) that the
-    sentence's own translation lacks there: "OMS" for "quién" (WHO read as the organisation)."""
-    out = []
-    for part in issue.evidence.get("difference") or []:
-        if not (isinstance(part, (list, tuple)) and len(part) == 2):
-            continue
-        before = words(str(part[0]))
-        for w in _WORD.findall(str(part[1])):
-            low = w.lower()
-            if len(low) >= 3 and low not in before and low not in stops and low not in out:
-                out.append(low)
-    return out
-
-
-def _case_pairs(issue: Issue) -> list[tuple[str, ...]]:
-    """The differences of a case variant where both translations have words, as keys
-    (``"estuvo" -> "fue"``: a passive read another way in capitals)."""
-    out = []
-    for part in issue.evidence.get("difference") or []:
-        if isinstance(part, (list, tuple)) and len(part) == 2 and str(part[0]).strip() and str(part[1]).strip():
-            key = ("case-change", " ".join(str(part[0]).lower().split()), " ".join(str(part[1]).lower().split()))
-            if key not in out:
-                out.append(key)
-    return out
-
-
-def _structure_key(issue: Issue) -> tuple[str, ...]:
-    rows = [(rel, int(a), int(b)) for rel, (a, b) in issue.relation_diff.items() if int(a) != int(b)]
-    if not rows:
-        return ("group", issue.group)
-    rel, a, b = min(rows, key=lambda r: (-abs(r[2] - r[1]), r[0]))
-    return ("structure", rel.split(":")[0], "more" if b > a else "fewer")
-
-
-def _number_key(issue: Issue) -> tuple[str, ...]:
-    numbers = issue.evidence.get("numbers") or []
-    text = str(numbers[0].get("number", "")) if numbers and isinstance(numbers[0], dict) else ""
-    seps = "".join(dict.fromkeys(c for c in text.strip("$€£¥%+-") if not c.isdigit()))
-    # one bug whatever the separator: the translator does not write numbers the target's way
-    # (a thousands comma and a decimal point kept are one fault, not two)
-    return ("number", issue.kind) if seps else ("group", issue.group)
-
-
-def _token_kinds(issue: Issue) -> list[str]:
-    tokens = issue.evidence.get("tokens") or []
-    return [str(t.get("type")) for t in tokens if isinstance(t, dict) and t.get("type")]
-
-
-def _token_context_kind(issue: Issue) -> Optional[str]:
-    from ..textcheck.tokens import tokens_of
-
-    found = tokens_of(str(issue.evidence.get("token") or ""))
-    return found[0].kind if found else None
-
-
 def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[list[tuple[str, ...]], tuple[str, ...]]:
     """(the keys ``issue`` may join, most specific first; the key it takes when none of them is
-    shared with another finding). ``stops``: the target language's function words."""
-    group = issue.group
-    fallback = ("group", group)
-    if group in ("sit.untranslated", "sit.untranslated_substitute") and issue.evidence.get("word"):
-        key = ("word", word_key(str(issue.evidence["word"])))
-        return [key], key
-    if group == "language.copied":
-        named = [("word", word_key(str(w))) for w in issue.evidence.get("words") or []]
-        return named, named[0] if named else fallback
-    if issue.relation == "case":
-        copied = copied_words(issue)
-        changed = [("case-word", w) for w in changed_words(issue, stops) if w not in copied]
-        # words the translator knows only capitalised ("monday", "europe" left in English once
-        # lower-cased) are one bug, whichever word shows it
-        left = [("lower-copied",)] if copied and issue.kind == "lower" else [("word", word_key(w)) for w in copied]
-        return left + changed + _case_pairs(issue), ("case", issue.kind or "")
-    if group == "sit":
-        edit = issue.pair.edit
-        slot = ("slot", str(issue.pair.source_id), edit.before.lower())
-        return [slot, ("substitute", edit.after.lower())], _structure_key(issue)
-    if issue.relation == "numbers" and issue.kind == "format":
-        return [], _number_key(issue)
-    if group in ("rti", "patinv"):  # the same phrase, or the same change of meaning, wherever it stands
-        edit = issue.pair.edit
-        return [], (group, edit.before.lower(), edit.after.lower() if group == "patinv" else "")
-    if group == "passthrough.missing":
-        kinds = [("token", k) for k in _token_kinds(issue)]
-        return kinds, kinds[0] if kinds else fallback
-    if group == "passthrough.context":
-        kind = _token_context_kind(issue)
-        return [], ("token-context", kind) if kind else fallback
-    return [], fallback
+    shared with another finding), as its relation declares them
+    (:meth:`sit.relations.base.Relation.cluster_keys`); a finding whose relation declares none
+    joins the others of its group. ``stops``: the target language's function words."""
+    from ..relations import declared
+
+    cls = declared(issue.relation)
+    keys = cls.cluster_keys(issue, stops) if cls is not None else None
+    return keys if keys is not None else ([], ("group", issue.group))
 
 
 def _choose(issues: Sequence[Issue], stops: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
@@ -271,48 +171,19 @@ def _choose(issues: Sequence[Issue], stops: frozenset[str] = frozenset()) -> lis
 
 # --------------------------------------------------------------------------- titles
 
-def _quote(text: str, limit: int = 60) -> str:
-    text = " ".join(str(text).split())
-    return "“" + (text if len(text) <= limit else text[:limit - 1] + "…") + "”"
-
-
 def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> str:
-    """What the bug of ``key`` is, in words."""
-    kind = key[0]
-    if kind == "word":
-        return f"{_quote(_as_written(key[1], issues))} is left untranslated (in English)"
-    if kind == "number":
-        return _number_title(issues)
-    if kind == "lower-copied":
-        named = list(dict.fromkeys(w for i in issues for w in copied_words(i)))
-        more = f" and {len(named) - 5} more" if len(named) > 5 else ""
-        return (f"lower-cased names and days are left untranslated (known only capitalised): "
-                f"{', '.join(_quote(w) for w in named[:5])}{more}")
-    if kind == "token":
-        return f"{key[1]} tokens are not carried over verbatim (e.g. {_token_example(issues)})"
-    if kind == "token-context":
-        return f"inserting a {key[1]} token changes the rest of the sentence's translation"
-    if kind == "slot":
-        afters = ", ".join(dict.fromkeys(_quote(i.pair.edit.after) for i in issues))
-        return (f"{_quote(issues[0].pair.edit.before)} in sentence {key[1]}: every similar word there ({afters}) "
-                "changes the translation's structure")
-    if kind == "substitute":
-        return f"{_quote(issues[0].pair.edit.after)} put for a similar word changes the translation's structure"
-    if kind == "structure":
-        return (f"a similar word changes the translation's structure: {key[2]} {key[1]} dependents "
-                "in the perturbed sentence's translation")
-    if kind == "case-word":
-        before, after = _case_change(key[1], issues)
-        return (f"capitalisation changes the translation: {_quote(after)} where the sentence's translation has "
-                f"{_quote(before) if before else 'nothing'}")
-    if kind == "case-change":
-        return f"capitalisation changes the translation: {_quote(key[2])} where the sentence's translation has {_quote(key[1])}"
-    if kind == "rti":
-        return f"the phrase {_quote(key[1])} translates differently alone and in its sentence"
-    if kind == "patinv":
-        return f"{_quote(key[1])} and {_quote(key[2] or '(removed)')} share one translation though they differ in meaning"
-    if kind == "case":
-        return f"the {_CASE_NAMES.get(key[1], key[1])} sentence translates differently (beyond case)"
+    """What the bug of ``key`` is, in words: a word left untranslated, else as a relation of
+    ``issues`` titles it (:meth:`sit.relations.base.Relation.cluster_title`), else the group's
+    title (``group_title(group)``, the run's titles)."""
+    from ..relations import declared
+
+    if key[0] == "word":
+        return f"{quoted(_as_written(key[1], issues))} is left untranslated (in English)"
+    for name in dict.fromkeys(i.relation for i in issues):
+        cls = declared(name)
+        title = cls.cluster_title(key, issues) if cls is not None else ""
+        if title:
+            return title
     return (group_title(key[1]) if group_title else "") or f"{key[1]} findings"
 
 
@@ -324,38 +195,6 @@ def _as_written(key: str, issues: Sequence[Issue]) -> str:
         named = [issue.evidence.get("word")] + list(issue.evidence.get("words") or [])
         seen.update(str(w).lower() for w in named if w and word_key(str(w)) == key)
     return seen.most_common(1)[0][0] if seen else key
-
-
-def _number_title(issues: Sequence[Issue]) -> str:
-    """The title of a number-format cluster: the separators kept, with an example of each."""
-    examples: dict[str, tuple[str, str]] = {}
-    for issue in issues:
-        for number in issue.evidence.get("numbers") or []:
-            if not isinstance(number, dict):
-                continue
-            text = str(number.get("number", ""))
-            for sep in (c for c in text.strip("$€£¥%+-") if not c.isdigit()):
-                examples.setdefault(sep, (text, (number.get("expected") or [""])[0]))
-    shown = "; ".join(f"{_quote(sep)} in {text}, expected {want}" for sep, (text, want) in sorted(examples.items()))
-    return f"numbers keep the source's format instead of the target's ({shown})"
-
-
-def _case_change(word: str, issues: Sequence[Issue]) -> tuple[str, str]:
-    """The most common difference (sentence's, variant's) of ``issues`` whose variant side has ``word``."""
-    seen: Counter = Counter()
-    for issue in issues:
-        for part in issue.evidence.get("difference") or []:
-            if isinstance(part, (list, tuple)) and len(part) == 2 and word in words(str(part[1])):
-                seen[(str(part[0]), str(part[1]))] += 1
-    return seen.most_common(1)[0][0] if seen else ("", word)
-
-
-def _token_example(issues: Sequence[Issue]) -> str:
-    for issue in issues:
-        for token in issue.evidence.get("tokens") or []:
-            if isinstance(token, dict) and token.get("token"):
-                return str(token["token"])[:40]
-    return "?"
 
 
 # --------------------------------------------------------------------------- clusters and ranking
@@ -394,16 +233,43 @@ def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
 
 
 def run_clusters(run) -> list[Cluster]:
-    """The clusters of a loaded run directory (:class:`sit.rundir.RunData`), titled by its relations."""
-    return cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
+    """The clusters of a loaded run directory (:class:`sit.rundir.RunData`): those its
+    ``clusters.jsonl`` holds (written with the run, by its relations' declarations, so that a
+    report needs no relation's code), else worked out now (:func:`cluster_issues`)."""
+    return saved_clusters(run) or cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
 
 
-def write_clusters(run) -> Path:
-    """Write ``clusters.jsonl`` into the run's directory (one :meth:`Cluster.to_dict` a line, worst first)."""
+def saved_clusters(run) -> Optional[list[Cluster]]:
+    """The clusters the run directory's ``clusters.jsonl`` holds, with the run's findings; None
+    where it has none, or holds a line that does not read or findings other than the run's."""
+    import json
+
+    path = Path(run.path) / CLUSTERS_FILE
+    by_id = {i.issue_id: i for i in run.issues}
+    out, seen = [], 0
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                found = tuple(by_id[i] for i in row["issue_ids"])
+                seen += len(found)
+                out.append(Cluster(tuple(row["key"]), str(row["title"]), found, row["precision"], row["severity"],
+                                   row["score"], row["rank"], row["example"]["issue_id"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return out if out and seen == len(by_id) and all(c.example_id in by_id for c in out) else None
+
+
+def write_clusters(run, fresh: bool = True) -> Path:
+    """Write ``clusters.jsonl`` into the run's directory (one :meth:`Cluster.to_dict` a line,
+    worst first): worked out from its findings (``fresh``: as a run writes them), else those
+    :func:`run_clusters` reads."""
     from ..rundir import write_jsonl_atomic
 
     path = Path(run.path) / CLUSTERS_FILE
-    write_jsonl_atomic(path, (c.to_dict() for c in run_clusters(run)))
+    clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "") if fresh \
+        else run_clusters(run)
+    write_jsonl_atomic(path, (c.to_dict() for c in clusters))
     return path
 
 
@@ -441,6 +307,6 @@ def clusters_text(rows: Sequence[dict[str, Any]], limit: int = 0) -> list[str]:
     return lines
 
 
-__all__ = ["CLUSTERS_FILE", "Cluster", "MEASURED", "SEVERITY", "candidate_keys", "cluster_id", "cluster_rows", "clusters_text",
-           "cluster_issues", "copied_words", "rank_clusters", "run_clusters", "severity", "title_of",
+__all__ = ["CLUSTERS_FILE", "Cluster", "candidate_keys", "cluster_id", "cluster_rows", "clusters_text",
+           "cluster_issues", "measured", "measured_groups", "rank_clusters", "run_clusters", "saved_clusters", "severity", "title_of",
            "write_clusters"]

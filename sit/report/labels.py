@@ -23,7 +23,8 @@ from typing import Any, Iterable, Optional
 
 from ..errors import InputError
 from ..jsonio import read_jsonl, regular_file
-from ..records import PLAIN_ID_GROUP, Issue, issue_id  # noqa: F401 (issue_id: re-exported)
+from ..records import Issue, issue_id  # noqa: F401 (issue_id: re-exported)
+from ..relations import UNNAMED
 from ..runmeta import RunMeta
 
 # The SIT paper's error categories (He et al., ICSE 2020): key -> display name.
@@ -61,7 +62,7 @@ _CATEGORY_ALIASES = {
 
 
 #: the group of a label that names none (files written before relations)
-DEFAULT_GROUP = PLAIN_ID_GROUP
+DEFAULT_GROUP = UNNAMED
 
 LabelKey = tuple[str, int, int]  # (group, source id, rank)
 

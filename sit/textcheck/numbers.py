@@ -87,10 +87,17 @@ def _decimal_symbol(lang: str) -> str:
 def target_forms(number: Number, target_lang: str) -> tuple[str, ...]:
     """How ``target_lang`` writes ``number`` (CLDR): with thousands groups and without, the
     source's decimals kept; spaces of any width written as plain spaces."""
+    return _forms(str(number.value), number.decimals, target_lang)
+
+
+@lru_cache(maxsize=4096)
+def _forms(value: str, decimals: int, target_lang: str) -> tuple[str, ...]:
+    # target_forms of a value (as written by Decimal: equal values written apart stay apart); a
+    # run asks for the same numbers many times (each sentence's variants)
     from babel.numbers import format_decimal
 
-    tail = "." + "0" * number.decimals if number.decimals else ""
-    forms = [format_decimal(number.value, format=pattern + tail, locale=target_lang)
+    tail = "." + "0" * decimals if decimals else ""
+    forms = [format_decimal(Decimal(value), format=pattern + tail, locale=target_lang)
              for pattern in ("#,##0", "0")]
     return tuple(dict.fromkeys(f.translate(_SPACES) for f in forms))
 
@@ -195,6 +202,41 @@ def converted_unit(text: str, number: Number) -> bool:
 def to_convert(text: str, number: Number) -> bool:
     """Whether ``number`` is an imperial quantity that ``text`` gives in no metric unit."""
     return converted_unit(text, number) and not METRIC.search(text)
+
+
+#: CLDR's metric units of the quantities an imperial unit measures (length, mass, volume, area,
+#: speed, temperature), told by their CLDR unit identifiers
+_METRIC_UNIT = re.compile(r"(?:length|mass|volume|area|speed|temperature)-.*(?:meter|gram|liter|celsius|hectare|tonne)")
+
+
+def unconverted(number: Number, text: str, translation: str, target_lang: str) -> str:
+    """Where ``number`` is an imperial quantity of ``text`` (``200 feet``) and ``translation`` writes
+    the same number with a metric unit of the target language (Babel's ``format_unit``, long or
+    short: ``200 Meter``, ``200 m``), that form: the unit was converted and the number was not;
+    "" otherwise."""
+    if not converted_unit(text, number):
+        return ""
+    plain = translation.translate(_SPACES)
+    for form in _metric_forms(number.value, target_lang):
+        if re.search(rf"(?<![\d.,]){re.escape(form)}(?!\w)", plain):
+            return form
+    return ""
+
+
+@lru_cache(maxsize=1024)
+def _metric_forms(value: Decimal, lang: str) -> tuple[str, ...]:
+    # value with each CLDR metric unit of the target language, long and short ("200 Meter", "200 m")
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+    from babel.units import UnknownUnitError, format_unit
+
+    try:
+        units = [u for u in Locale.parse(lang.replace("-", "_")).unit_display_names if _METRIC_UNIT.match(u)]
+        forms = {format_unit(value, unit, length=width, locale=lang.replace("-", "_")).translate(_SPACES)
+                 for unit in units for width in ("long", "short")}
+    except (UnknownLocaleError, UnknownUnitError, ValueError):
+        return ()
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 #: the territories that measure in US units (CLDR's supplemental measurementData: US, Liberia, Myanmar)
@@ -330,8 +372,6 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
     """Whether ``translation`` writes ``number`` as a smaller number and a scale word of the target
     language (num2words' word for a thousand, a million, a billion): ``14 billion`` for
     14,000,000,000, ``2,5 Millionen`` for 2,500,000."""
-    from babel.numbers import format_decimal
-
     lang = target_lang.split("-")[0].split("_")[0]
     for scale in SCALES:
         if number.value < scale:
@@ -340,13 +380,21 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
         word = _scale_word(scale, lang)
         if not word or head != head.quantize(Decimal("0.01")):
             continue
-        forms = {format_decimal(head, locale=lang), str(head.normalize())}
+        forms = {_format(str(head), lang), str(head.normalize())}
         if head == head.to_integral_value() and head <= 1000:
             forms.add(_spelled_word(int(head), lang))  # "fourteen billion"
         for form in forms - {""}:  # "12 million", or a range sharing the scale word: "12 to 14 million"
             if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", translation.casefold()):
                 return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _format(value: str, lang: str) -> str:
+    # Babel's decimal format of a value (as Decimal writes it) in ``lang``, once per run
+    from babel.numbers import format_decimal
+
+    return format_decimal(Decimal(value), locale=lang)
 
 
 @lru_cache(maxsize=4096)

@@ -10,10 +10,14 @@ from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional
 
 from ..records import Edit
 from ..words import COPY_CANDIDATE, RUN
+
+#: a Zipf lookup: (word, language) -> wordfreq's Zipf frequency of the lower-cased word, or None
+#: without wordfreq or data for the language (:func:`zipf_of`, or a run's :class:`Frequencies`)
+ZipfLookup = Callable[[str, str], Optional[float]]
 
 #: below this Zipf frequency in the target language a word is not the target language's own
 TARGET_WORD_ZIPF = 3.0
@@ -57,17 +61,18 @@ def _whole_word(word: str) -> re.Pattern:
 
 
 def left_untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str,
-                      source_lang: str = "en", rule: str = "source-ratio") -> int:
+                      source_lang: str = "en", rule: str = "source-ratio", *, zipf: Optional[ZipfLookup] = None) -> int:
     """How many more times the substitute ``edit.after`` stands verbatim in the perturbed
     translation than in the original's (0: it was translated); a word of the target language
     itself (:func:`target_language_word`) never counts."""
     extra = verbatim_count(edit.after, perturbed_translation) - verbatim_count(edit.after, translation)
-    if extra <= 0 or target_language_word(edit.after, source_lang, target_lang, rule):
+    if extra <= 0 or target_language_word(edit.after, source_lang, target_lang, rule, zipf=zipf):
         return 0
     return extra
 
 
-def target_language_word(word: str, source_lang: str, target_lang: str, rule: str = "source-ratio") -> bool:
+def target_language_word(word: str, source_lang: str, target_lang: str, rule: str = "source-ratio", *,
+                         zipf: Optional[ZipfLookup] = None) -> bool:
     """Whether ``word`` standing verbatim in a translation is the target language's own word (so
     standing there is no sign it was left untranslated), by wordfreq's Zipf frequencies: common in
     the target language (``COMMON_TARGET_ZIPF``), or at least ``TARGET_WORD_ZIPF`` there and at most
@@ -75,30 +80,33 @@ def target_language_word(word: str, source_lang: str, target_lang: str, rule: st
     ``TARGET_WORD_ZIPF`` in the target language (also where the source language has no data); with
     ``rule="as-written"``, at least ``WRITTEN_ZIPF`` there and at most ``WRITTEN_GAP`` rarer than in
     the source language (or common there).
-    False where wordfreq or its data for the target language is missing."""
-    target = _zipf(word, target_lang)
+    False where wordfreq or its data for the target language is missing. ``zipf``: where the
+    frequencies come from (default :func:`zipf_of`, wordfreq itself)."""
+    zipf = zipf or zipf_of
+    target = zipf(word, target_lang)
     if rule == "as-written":
-        source = _zipf(word, source_lang)
+        source = zipf(word, source_lang)
         return target is not None and target >= WRITTEN_ZIPF and (
             target >= COMMON_TARGET_ZIPF or source is None or source - target <= WRITTEN_GAP)
     if target is None or target < TARGET_WORD_ZIPF:
         return False
     if rule == "floor" or target >= COMMON_TARGET_ZIPF:
         return True
-    source = _zipf(word, source_lang)
+    source = zipf(word, source_lang)
     return source is None or source - target <= LOAN_ZIPF_GAP
 
 
-def source_language_gap(word: str, source_lang: str, target_lang: str) -> float:
+def source_language_gap(word: str, source_lang: str, target_lang: str, *, zipf: Optional[ZipfLookup] = None) -> float:
     """How much more common ``word`` is in the source language than in the target (wordfreq Zipf,
     source minus target; 0 where either is unknown): how surely a word standing verbatim in a
     translation was left untranslated rather than being the target language's own."""
-    source, target = _zipf(word, source_lang), _zipf(word, target_lang)
+    zipf = zipf or zipf_of
+    source, target = zipf(word, source_lang), zipf(word, target_lang)
     return 0.0 if source is None or target is None else source - target
 
 
-def _zipf(word: str, lang: str) -> Optional[float]:
-    # wordfreq's Zipf frequency of the lower-cased word; None without wordfreq or data for ``lang``
+def zipf_of(word: str, lang: str) -> Optional[float]:
+    """wordfreq's Zipf frequency of the lower-cased ``word``; None without wordfreq or data for ``lang``."""
     try:
         from wordfreq import zipf_frequency
 
@@ -107,17 +115,72 @@ def _zipf(word: str, lang: str) -> Optional[float]:
         return None
 
 
+def wordfreq_version() -> Optional[str]:
+    """The installed wordfreq's version (which names its frequency lists); None without wordfreq."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("wordfreq")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+class Frequencies:
+    """The Zipf lookup of one run (a :data:`ZipfLookup`: ``frequencies(word, lang)``), read through
+    the cache. :meth:`prefetch` gives it a batch of words: their values are read from the cache in
+    one query, the others asked of wordfreq and cached, so that a re-run answered from the cache
+    never loads wordfreq's lists (English and Spanish: 0.3 s and 70 MB). A word not prefetched is
+    asked of wordfreq (not cached). Values are kept per wordfreq version; none without wordfreq."""
+
+    def __init__(self, cache=None):
+        version = wordfreq_version() if cache is not None else None
+        self._store = cache.store("zipf", {"wordfreq": version, "wordlist": "best"}) if version else None
+        self._known: dict[tuple[str, str], Optional[float]] = {}
+
+    def __call__(self, word: str, lang: str) -> Optional[float]:
+        key = (word.lower(), lang)
+        if key not in self._known:
+            self._known[key] = zipf_of(word, lang)
+        return self._known[key]
+
+    def prefetch(self, words: Iterable[str], langs: Iterable[str]) -> None:
+        """Know the Zipf frequency of each of ``words`` in each of ``langs`` (one cache query; the
+        values wordfreq gives for the others are cached)."""
+        langs = tuple(langs)
+        todo = {f"{lang}:{w}": (w, lang) for w in dict.fromkeys(w.lower() for w in words) for lang in langs
+                if (w, lang) not in self._known}
+        if not todo:
+            return
+        for key, value in (self._store.get_many(todo) if self._store is not None else {}).items():
+            self._known[todo.pop(key)] = value
+        new = []
+        for key, (word, lang) in todo.items():
+            value = self._known[(word, lang)] = zipf_of(word, lang)
+            if value is not None:
+                new.append((key, value))
+        if self._store is not None and new:
+            self._store.put_many(new)
+
+
+def shared_words(source: str, translation: str) -> set[str]:
+    """The lower-cased words of ``source`` (as written and case-folded) that stand somewhere in
+    ``translation`` (case aside): the words whose frequencies the untranslated-word rules may ask
+    about a pair of texts (what :meth:`Frequencies.prefetch` is given)."""
+    there = translation.casefold()
+    return {w.lower() for text in (source, source.casefold()) for w in _WORD.findall(text) if w.casefold() in there}
+
+
 def untranslated(edit: Edit, translation: str, perturbed_translation: str, target_lang: str,
-                 source_lang: str = "en", rule: str = "source-ratio"):
+                 source_lang: str = "en", rule: str = "source-ratio", *, zipf: Optional[ZipfLookup] = None):
     """The word of the edit one translation left as it was: (word, which side, how many more
     times), the substitute in the perturbed translation first, else the original word in the
     original's translation (the substitute then only un-hid that error); None if both were
     translated. ``source_lang`` and ``rule`` as in :func:`target_language_word`."""
-    count = left_untranslated(edit, translation, perturbed_translation, target_lang, source_lang, rule)
+    count = left_untranslated(edit, translation, perturbed_translation, target_lang, source_lang, rule, zipf=zipf)
     if count:
         return edit.after, "perturbed", count
     swapped = replace(edit, after=edit.before)
-    count = left_untranslated(swapped, perturbed_translation, translation, target_lang, source_lang, rule)
+    count = left_untranslated(swapped, perturbed_translation, translation, target_lang, source_lang, rule, zipf=zipf)
     return (edit.before, "original", count) if count else None
 
 
@@ -141,19 +204,20 @@ SOURCE_WORD_ZIPF = 3.0
 
 
 def copied_words(source: str, translation: str, source_lang: str, target_lang: str, *,
-                 min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio") -> list[str]:
+                 min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio",
+                 zipf: Optional[ZipfLookup] = None) -> list[str]:
     """The words of ``source`` that stand verbatim in ``translation`` (:func:`written_as`) although the target language
     has its own word for them: lower-case alphabetic words of three letters or more (a capitalised
     word may be a name), at least ``min_zipf`` common in the source language, and no word of the
     target language by :func:`target_language_word`. Each word once, in the source's order."""
-    out = []
+    zipf, out = zipf or zipf_of, []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source)):
         if not written_as(word, translation):
             continue
-        common = _zipf(word, source_lang)
+        common = zipf(word, source_lang)
         if common is None or common < min_zipf:
             continue
-        if not target_language_word(word, source_lang, target_lang, rule):
+        if not target_language_word(word, source_lang, target_lang, rule, zipf=zipf):
             out.append(word)
     return out
 
@@ -165,16 +229,17 @@ RETURNED_ZIPF_GAP = 1.0
 
 
 def returned_words(source: str, translation: str, source_lang: str, target_lang: str, *,
-                   min_zipf: float = SOURCE_WORD_ZIPF, gap: float = RETURNED_ZIPF_GAP) -> list[str]:
+                   min_zipf: float = SOURCE_WORD_ZIPF, gap: float = RETURNED_ZIPF_GAP,
+                   zipf: Optional[ZipfLookup] = None) -> list[str]:
     """Where ``translation`` is ``source`` as it was (up to case and spacing), the words of
     ``source`` (three letters or more, in any case) that show it untranslated: at least ``min_zipf`` common
     in the source language and at least ``gap`` more common there than in the target language.
     Empty where the translation differs, or every word could be the target language's own."""
     if " ".join(source.casefold().split()) != " ".join(translation.casefold().split()):
         return []
-    out = []
+    zipf, out = zipf or zipf_of, []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source.casefold())):  # a name is as common in both
-        common, there = _zipf(word, source_lang), _zipf(word, target_lang)
+        common, there = zipf(word, source_lang), zipf(word, target_lang)
         if common is not None and there is not None and common >= min_zipf and common - there >= gap:
             out.append(word)
     return out
@@ -187,7 +252,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def copied_runs(source: str, translation: str, source_lang: str, target_lang: str, *,
-                min_words: int = COPIED_RUN, min_zipf: float = SOURCE_WORD_ZIPF) -> list[str]:
+                min_words: int = COPIED_RUN, min_zipf: float = SOURCE_WORD_ZIPF,
+                zipf: Optional[ZipfLookup] = None) -> list[str]:
     """The longest stretches of at least ``min_words`` consecutive words of ``source`` that stand in
     ``translation`` in the same order (case aside), each with a word the source writes in lower
     case that is a common source-language word (``min_zipf``) and no target-language word by the
@@ -196,6 +262,7 @@ def copied_runs(source: str, translation: str, source_lang: str, target_lang: st
     such word inside a name, "Department of Homeland Security", is not enough, nor "High School in"
     for the source's "high school in"), so that a name, "New York Times", a Latin name or "in Long
     Beach" in a German text is no such stretch; as the source writes them."""
+    zipf = zipf or zipf_of
     src = [(m.group(), m.group().casefold()) for m in _WORD.finditer(source)]
     tgt = [m.group().casefold() for m in _WORD.finditer(translation)]
     if len(src) < min_words or len(tgt) < min_words:
@@ -210,22 +277,22 @@ def copied_runs(source: str, translation: str, source_lang: str, target_lang: st
         while j < len(src) and _contains(tgt, [f for _, f in src[i:j + 1]]):
             j += 1
         words = [w for w, _ in src[i:j]]
-        if any(w.islower() and (_zipf(w, source_lang) or 0) >= min_zipf
-               and not target_language_word(w, source_lang, target_lang, "as-written") for w in words) \
-                or (sum(_source_function_word(w, source_lang, target_lang, min_zipf) for w in words) >= 2
+        if any(w.islower() and (zipf(w, source_lang) or 0) >= min_zipf
+               and not target_language_word(w, source_lang, target_lang, "as-written", zipf=zipf) for w in words) \
+                or (sum(_source_function_word(w, source_lang, target_lang, min_zipf, zipf) for w in words) >= 2
                     and re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)", translation)):
             out.append(" ".join(words))
         i = j
     return out
 
 
-def _source_function_word(word: str, source_lang: str, target_lang: str, min_zipf: float) -> bool:
+def _source_function_word(word: str, source_lang: str, target_lang: str, min_zipf: float, zipf: ZipfLookup) -> bool:
     # a lower-case word at least ten times more common in the source language than in the target
     # (RETURNED_ZIPF_GAP): "the", "to", "it", which wordfreq counts in German and Spanish texts
     # too (English quoted there), so that the as-written rule takes them for the target's own
     if not word.islower():
         return False
-    source, target = _zipf(word, source_lang), _zipf(word, target_lang)
+    source, target = zipf(word, source_lang), zipf(word, target_lang)
     return source is not None and target is not None and source >= min_zipf and source - target >= RETURNED_ZIPF_GAP
 
 

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .. import hints
 from ..registry import TORCH_INSTALL_HINT, Entry, Registry
-from .base import Translator, TranslatorStats
+
+if TYPE_CHECKING:
+    from .base import Translator, TranslatorStats
+
+
+def __getattr__(name: str):
+    # Translator and TranslatorStats load with their module (the cache, the batching) on first use,
+    # not with the package: reading the credentials file (sit.translators.credentials, which every
+    # command's redactor does) needs none of it, and `sit eval` then loads no translator code
+    if name in ("Translator", "TranslatorStats"):
+        from . import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 TRANSLATORS = Registry(
     "translator",
