@@ -8,9 +8,13 @@ swapped (the smallest shuffle). A provider that reorders every batch (reversed, 
 neighbours swapped) on sit's own batches (a sentence beside its variants, in batches of 4, 8 and
 50, in 20 orders of the sentences): the batches the check alone passes, and the wrong answers a
 run caches (those before its first doubted batch: after it every batch is one request per text).
-Prints the figures docs/cloud.md quotes.
+The whole of it, second look included (``--runs``): the real DeepL adapter against the fake
+DeepL on 127.0.0.1 (tests/fakes), answering with those Apertium translations, clean or with every
+request of more than one text reordered, over sit's own batches in a few random orders of the
+sentences: the wrong translations a run caches, and the requests a clean provider pays over one
+per batch (the extra call share). Prints the figures docs/cloud.md quotes.
 
-    python3 benchmarks/bench_order_check.py
+    python3 benchmarks/bench_order_check.py [--runs N]
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sit.translators.answers import suspect_order  # noqa: E402
+from sit.translators.answers import suspect_order, unplaced  # noqa: E402
 
 SEEDS = 20
 ROOT = Path(__file__).resolve().parents[1] / "datasets"
@@ -60,17 +64,19 @@ def clean_batches(answers: dict[str, str], size: int, *, keep_order: bool = Fals
 def slipped(batches: list, permute) -> tuple[int, int, int]:
     """What a provider that answers every batch reordered by ``permute`` gets past the check: the
     batches the check alone lets pass, the wrong answers in them, and the wrong answers a run
-    caches (the batches before the first one doubted: the texts asked alone then show the answers
-    moved, and from then on every batch is sent one text at a time)."""
+    caches: those in the batches before the first one doubted (the texts asked alone then show
+    the answers moved, and from then on every batch is sent one text at a time) that the check
+    can place (:func:`unplaced` answers are asked again in other company, never cached as they came)."""
     missed = wrong = cached = 0
     caught = False
     for texts, answers in batches:
         moved = permute(answers)
-        bad = sum(m != a for m, a in zip(moved, answers))
+        bad = [k for k, (m, a) in enumerate(zip(moved, answers)) if m != a]
         if bad and not suspect_order(texts, moved):
             missed += 1
-            wrong += bad
-            cached += 0 if caught else bad
+            wrong += len(bad)
+            held = {i for pair in unplaced(texts, moved) for i in pair}
+            cached += 0 if caught else sum(k not in held for k in bad)
         caught = caught or bool(bad and suspect_order(texts, moved))
     return missed, wrong, cached
 
@@ -108,12 +114,48 @@ def _orders(groups: list[list[str]]) -> list[list[list[str]]]:
     return [sorted(groups, key=lambda g: hashlib.sha256(f"{seed}:{g[0]}".encode()).digest()) for seed in range(SEEDS)]
 
 
+def whole(near: dict[str, str], runs: int) -> None:
+    """The adapter, order check and second look together, against the fake DeepL (module doc)."""
+    import random
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from fakes.llm import FakeDeepL
+
+    from sit.cache import Cache
+    from sit.translators import get_translator
+
+    groups = [list(g) for g in _groups(near)]
+    behaviours = {"clean": lambda a: a, **PERMUTATIONS}
+    for size in (4, 8, 50):
+        for name, permute in behaviours.items():
+            wrong = calls = first = 0
+            for order in _orders(groups)[:runs]:
+                texts = [t for g in order for t in g]
+                fake = FakeDeepL(translate=lambda ts, s, t: permute([near[x] for x in ts]) if len(ts) > 1 else
+                                 [near[x] for x in ts]).start()
+                with tempfile.TemporaryDirectory(prefix="sit-bench-order-") as tmp:
+                    tr = get_translator("deepl", source_lang="en", target_lang="es", env=fake.env(), batch_size=size,
+                                        cache=Cache(tmp), rng=random.Random(0), sleep=lambda s: None)
+                    out = tr.translate(texts)
+                    wrong += sum(o != near[t] for t, o in zip(texts, out))
+                fake.stop()
+                calls += len(fake.calls)
+                first += -(-len(texts) // size)
+            extra = f"; extra requests {calls - first} over {first} ({100 * (calls - first) / first:.1f}%)" if name == "clean" else ""
+            print(f"the whole adapter, batches of {size}, {name}: {runs} runs of {len(near)} texts, wrong translations "
+                  f"cached {wrong}; requests {calls}{extra}", flush=True)
+
+
 def main() -> None:
     lines = [line.strip() for name in ("news.txt", "business.txt", "politics.txt")
              for line in (ROOT / name).read_text(encoding="utf-8").splitlines() if line.strip()]
     answers = dict(zip(lines, apertium(lines)))
     texts = list(dict.fromkeys(v for line in lines for v in variants(line)))
     near = dict(zip(texts, apertium(texts)))
+    if "--runs" in sys.argv:
+        whole(near, int(sys.argv[sys.argv.index("--runs") + 1]))
+        return
     consistent(near)
     for size in (50, 10):
         batches = clean_batches(answers, size)

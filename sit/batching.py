@@ -133,6 +133,10 @@ class BatchJob:
     #: it waits for them rather than computing them again (:mod:`sit.cache.claims`): for stages
     #: whose answers cost money or minutes (the translators)
     claim: bool = False
+    #: how the keys to compute are cut into batches (None: in order, ``batch_size`` at a time); a
+    #: translator whose batches are order-checked spreads near copies apart
+    #: (:meth:`sit.translators.base.Translator._plan`)
+    plan: Optional[Callable[[list], Optional[list]]] = None
 
 
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
@@ -169,7 +173,8 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
 def _compute(job: BatchJob, todo: list, result: dict, claims: Optional[Claims]) -> bool:
     """Compute ``todo`` in batches into ``result`` (and the cache); False when a recoverable error
     stopped the work (``strict=False``: the keys left are counted as failed)."""
-    batches = [todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
+    batches = (job.plan(todo) if job.plan is not None else None) or [
+        todo[i : i + job.batch_size] for i in range(0, len(todo), job.batch_size)]
     # an engine answers the batches in order, as its workers finish them; else each is computed
     # here when its turn comes
     answers = job.remote.engine.run(job.remote, batches) if job.remote is not None and batches else None

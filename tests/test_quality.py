@@ -24,7 +24,8 @@ SENTENCES = [
 
 @pytest.fixture(scope="module")
 def filtered(english_tagger):
-    p = PERTURBERS.create("wordnet", tagger=english_tagger)
+    # the shared stage's cut (3 per word); the WordNet perturber's own default keeps every candidate
+    p = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=3)
     return p, p.perturb(SENTENCES, random.Random(0))
 
 
@@ -137,7 +138,7 @@ def test_the_masked_lm_goes_through_the_same_filter(tiny_bert, english_tagger):
 def test_release_lets_go_of_the_encoder_lm_and_wordnet_and_perturbing_again_gives_the_same(filtered, english_tagger):
     # a run releases the perturber's models after its perturb stage; perturbing again (another
     # relation's texts) loads them again and must give what a perturber never released gives
-    p = PERTURBERS.create("wordnet", tagger=english_tagger)
+    p = PERTURBERS.create("wordnet", tagger=english_tagger, per_slot=3)  # as `filtered`
     first = p.perturb(SENTENCES[:1], random.Random(0))
     assert p.quality.encoder._model is not None and p.quality.lm._model is not None
     model, reader = weakref.ref(p.quality.encoder._model), p.wn

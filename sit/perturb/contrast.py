@@ -40,7 +40,7 @@ class ContrastPerturber(WordNetPerturber):
 
     name = "contrast"
     # its words come from lexicographer files and antonyms, meant to differ: the shared checks only
-    ignored_options = frozenset({"neighbours"}) | LEXICON_OPTIONS
+    ignored_options = frozenset({"neighbours", "verbs"}) | LEXICON_OPTIONS
     quality_checks = CONSTRAINTS
     #: the shared options with the defaults its constructor gives them
     option_specs = (replace(NUM_PERTURB, default=6),
@@ -50,7 +50,7 @@ class ContrastPerturber(WordNetPerturber):
     def __init__(self, *, num_perturb: int = 6, per_slot: Optional[int] = 2, encoder: Optional[str] = "none",
                  min_zipf: Optional[float] = 3.5, senses: int = 3, **options):
         super().__init__(num_perturb=num_perturb, per_slot=per_slot, encoder=encoder, min_zipf=min_zipf,
-                         senses=senses, **options)
+                         senses=senses, verbs=False, **options)
         self._lexfiles: Optional[dict[str, list[str]]] = None
         self._stem = None
 

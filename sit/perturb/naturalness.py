@@ -13,11 +13,13 @@ with one hook, like the shared ones:
   ("building", "meeting", "training": :data:`VERB_FORM_USES`);
 - :class:`NotRepeated` (``no_repeats``): the new word is no word the sentence already has;
 - :class:`Agreement` (``agreement``): the inflections around it agree: "a"/"an" before the slot
-  fits the new word, and a plural substitute is a plural English uses (not "stuffs");
+  fits the new word, a plural substitute is a plural English uses (not "stuffs"), and a noun
+  that "a"/"an" determines is a count noun (not "a new national news");
 - :class:`Supported` (``supported``): where the replaced word forms a known pair with a content
   word it is linked to in the parse ("privacy advocates", "data centers"), the substitute forms
   one too ("privacy experts"; not "privacy workers", "fact centers"), by the n-gram model's own
-  bigrams (:meth:`sit.perturb.fluency.NgramModel.association`);
+  bigrams (:meth:`sit.perturb.fluency.NgramModel.association`); a noun compound must be a known
+  pair whatever the original was (not "his hoard plan" for "his infrastructure plan");
 - :class:`Naturalness` (``min_naturalness``, 0 by default: it scores, drops nothing): a score
   0-1 of how natural the new sentence likely is, kept on the edit; the ``sit`` ranking puts a
   likely unnatural perturbation (below :data:`sit.rank.NATURAL`) after every natural one.
@@ -39,6 +41,11 @@ VERB_FORM_USES = 15
 #: a plural substitute must be at most this much (Zipf) rarer than its singular: "agendas" 3.3
 #: against "agenda" 4.2 stays, "stuffs" 3.1 against "stuff" 5.4 goes
 PLURAL_GAP = 1.5
+#: a singular noun after "a"/"an" is a count noun: one whose plural English uses (the plural at most
+#: :data:`PLURAL_GAP` Zipf below it, and not the same word) or that the n-gram model finds after
+#: "a" at least this much (log10) more likely than alone ("a curriculum" 0.46, "a summit" 0.34;
+#: "a news" 0.11, "an advice" -1.6, "an evidence" -1.4)
+COUNT_ASSOCIATION = 0.3
 #: the replaced word forms a known pair with a neighbour where the n-gram model finds the pair this
 #: much (log10) more likely than the second word alone ("ice storm" 2.6; "the company cut" 0.07 is
 #: no pair)
@@ -66,8 +73,9 @@ class VerbForm(Constraint):
 
     def _check(self, candidates, batch):
         lexicon = self.models.lexicon
+        # a verb slot's substitute is a verb form by design: only the slot itself is checked
         return [not (self._verbal_slot(batch.docs[c.sentence_index][c.slot.index])
-                     or lexicon.verb_form(c.word, c.slot.pos)) for c in candidates]
+                     or (c.slot.pos != "VERB" and lexicon.verb_form(c.word, c.slot.pos))) for c in candidates]
 
     def _verbal_slot(self, tok) -> bool:
         """Whether the replaced word is a verb form modifying the noun after it, which the tagger
@@ -101,19 +109,24 @@ class NotRepeated(Constraint):
 
 class Agreement(Constraint):
     """The inflections around the new word agree: an article right before it is the one the word
-    takes ("an insurgent", "a union"), and a plural is one English uses (Zipf at most
-    :data:`PLURAL_GAP` below its singular's)."""
+    takes ("an insurgent", "a union"), a plural is one English uses (Zipf at most
+    :data:`PLURAL_GAP` below its singular's), and a singular noun that "a"/"an" determines is a
+    count noun ("a new national curriculum", not "a new national news": :meth:`countable`)."""
 
     name = "agreement"
     reads = ("agreement",)
-    needs = ("wordfreq",)
+    needs = ("wordfreq", "lm")
     stage = WORD
 
     def active(self) -> bool:
         return self.options.agreement and self.models.lexicon is not None
 
     def signature(self) -> dict[str, Any]:
-        return {"agreement": PLURAL_GAP if self.active() else False}
+        if not self.active():
+            return {"agreement": False}
+        if self.models.lm is None:  # no count-noun rule: the key it always had
+            return {"agreement": PLURAL_GAP}
+        return {"agreement": f"{PLURAL_GAP},count<{COUNT_ASSOCIATION}"}
 
     def describe(self) -> Optional[str]:
         return "article and plural agree" if self.active() else None
@@ -131,14 +144,37 @@ class Agreement(Constraint):
             singular = lexicon.singular(word)
             if singular != word and zipf(word) + PLURAL_GAP < zipf(singular):
                 return False
+        if cand.slot.tag == "NN" and indefinite(doc[i]) and not self.countable(word):
+            return False
         return True
+
+    def countable(self, word: str) -> bool:
+        """Whether the singular noun ``word`` can follow "a"/"an": its plural is a word English
+        uses (not the same word, at most :data:`PLURAL_GAP` Zipf below it: "curriculums",
+        "hoards"), or else the n-gram model knows it after "a" (:data:`COUNT_ASSOCIATION`:
+        "a series", "a sheep"); "news", "advice", "evidence", "equipment" are not. Without an
+        n-gram model every noun is."""
+        lm = self.models.lm
+        if lm is None:
+            return True
+        plural = self.models.lexicon.plural(word)
+        if plural != word and zipf(plural) + PLURAL_GAP >= zipf(word):
+            return True
+        return lm.association("a", word) >= COUNT_ASSOCIATION
+
+
+def indefinite(tok) -> bool:
+    """Whether the noun ``tok`` is determined by "a" or "an" (before any adjectives: "a new
+    national curriculum")."""
+    return any(child.dep_ == "det" and child.lower_ in ("a", "an") for child in tok.lefts)
 
 
 class Supported(Constraint):
     """Where the replaced word forms a known pair with a content word next to it that it is linked
-    to in the parse (its head or a dependent), the new word forms a pair the n-gram model knows
-    too (:meth:`~sit.perturb.fluency.NgramModel.association` above 0). Keeps the new word's
-    weakest such association (``support``) for :class:`Naturalness`."""
+    to in the parse (its head or a dependent), or forms a noun compound with it (:func:`compound`),
+    the new word forms a pair the n-gram model knows too
+    (:meth:`~sit.perturb.fluency.NgramModel.association` above 0). Keeps the new word's weakest
+    such association (``support``) for :class:`Naturalness`."""
 
     name = "unsupported"
     reads = ("supported",)
@@ -150,7 +186,7 @@ class Supported(Constraint):
         return self.options.supported and self.models.lm is not None
 
     def signature(self) -> dict[str, Any]:
-        return {"supported": COLLOCATION if self.active() else False}
+        return {"supported": f"{COLLOCATION},compounds" if self.active() else False}
 
     def describe(self) -> Optional[str]:
         return "collocations supported" if self.active() else None
@@ -166,9 +202,17 @@ class Supported(Constraint):
             new = (doc[j].text, word) if j < i else (word, doc[j].text)
             support = lm.association(*new)
             weakest = support if weakest is None else min(weakest, support)
-            if support <= 0 and lm.association(*pair) > COLLOCATION:
+            if support <= 0 and (lm.association(*pair) > COLLOCATION or compound(doc, min(i, j), max(i, j))):
                 ok = False
         return ok, weakest
+
+
+def compound(doc, first: int, second: int) -> bool:
+    """Whether token ``first`` is a noun modifying the noun right after it, token ``second``
+    ("privacy advocates", "infrastructure plan", "rebel leaders"): such a compound must be a
+    pair English uses, whatever the original pair was (an adjective and its noun mean what the two
+    words mean, and the n-gram model knows too few of them: "angry congressmen")."""
+    return doc[first].head.i == second and doc[first].dep_ == "compound"
 
 
 def linked_neighbours(doc, i: int) -> list[int]:

@@ -24,7 +24,8 @@ written. Candidates pass, cheapest check first:
 6. **context fit**: the encoder says how close the new sentence stays to the original
    (cosine of normalised mean-pooled embeddings); below ``min_similarity`` the candidate goes,
    and at most ``per_slot`` of the closest candidates are kept for each word (with
-   ``rank=fluency``, the ``per_slot`` most fluent: the smallest n-gram fall).
+   ``rank=fluency``, the ``per_slot`` most fluent: the smallest n-gram fall; the WordNet
+   perturber's own default is 0, every candidate its checks of natural substitutes pass).
 
 Checks 1, 2, 4 and 6 are on by default; each can be switched off (``min_zipf=0``, ``grammar=false``,
 ``lm=none``, ``encoder=none``, ``per_slot=0``) for the SIT paper's original behaviour. Checks 3 and 5 (with

@@ -53,10 +53,11 @@ class Tagger:
 
 
 def slots(doc, pos: tuple[str, ...] = TARGET_POS, *, strict: bool = True) -> list[Slot]:
-    """Nouns and adjectives that are neither the first nor the last token; with ``strict``, only
-    those that can be replaced alone: no stop word (``many``, ``other``, ``own``), no part of a
-    name (a named entity or a compound of a proper noun), no adjective placed after its noun
-    (``attorneys general``)."""
+    """Words of the parts of speech ``pos`` (nouns and adjectives by default) that are neither the
+    first nor the last token; with ``strict``, only those that can be replaced alone: no stop word
+    (``many``, ``other``, ``own``, ``say``), no part of a name (a named entity or a compound of a
+    proper noun), no adjective placed after its noun (``attorneys general``), no verb of a phrasal
+    verb (``carry out``)."""
     out = []
     n = len(doc)
     for tok in doc:
@@ -71,6 +72,8 @@ def slots(doc, pos: tuple[str, ...] = TARGET_POS, *, strict: bool = True) -> lis
 
 
 def replaceable_alone(tok) -> bool:
+    if tok.pos_ == "VERB" and any(child.dep_ == "prt" for child in tok.children):
+        return False  # a phrasal verb ("carry out", "set up") means what its parts mean together
     if tok.is_stop or tok.ent_iob_ in ("B", "I") or (tok.dep_ == "compound" and tok.head.pos_ == "PROPN"):
         return False
     if any(child.dep_ == "compound" and child.pos_ == "PROPN" for child in tok.children):
@@ -187,6 +190,11 @@ class SubstitutionPerturber(Perturber):
         # v4: the fluency check; edits carry lm_fall
         return {**super().signature(), "v": 4}
 
+    def slot_parts(self) -> tuple[str, ...]:
+        """The parts of speech (spaCy's coarse tags) whose words are replaced: nouns and
+        adjectives (:data:`TARGET_POS`)."""
+        return TARGET_POS
+
     def lexicon_for_checks(self) -> Any:
         """What the quality checks may ask of English words (``verb_form``, ``singular``,
         ``article``: :mod:`sit.perturb.naturalness`), or None (the default): checks that need it
@@ -209,7 +217,7 @@ class SubstitutionPerturber(Perturber):
         """(the kept candidates of each sentence, the drop counts of each sentence)."""
         docs = self.tagger.tag(sentences, entities=True)
         batch = Batch(sentences, docs, self.tagger)
-        slots_of = [slots(doc, strict=self.quality.options.grammar) for doc in docs]
+        slots_of = [slots(doc, self.slot_parts(), strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)
         candidates: list[Candidate] = []
         early = [Counter() for _ in sentences]

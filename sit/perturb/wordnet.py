@@ -1,4 +1,4 @@
-"""The offline SIT perturber: same-POS WordNet neighbours of nouns and adjectives.
+"""The offline SIT perturber: same-POS WordNet neighbours of nouns, adjectives and verbs.
 
 Which WordNet relations neighbours come from is the ``neighbours`` option, a comma list of
 ``synonyms`` (nouns and adjectives), ``cohyponyms`` (other hyponyms of a noun's hypernyms),
@@ -7,7 +7,11 @@ adjectives); the default, ``synonyms,cohyponyms,similar``, gives nouns their syn
 co-hyponyms and adjectives their synonyms and similar adjectives. They are drawn from the word's
 ``senses`` most frequent senses, or with ``wsd=true`` only from the
 sense the word has in the sentence (the one whose gloss the sentence encoder finds closest to the
-sentence); plural nouns keep their inflection.
+sentence); plural nouns keep their inflection. With ``verbs`` (the default) verbs are replaced too,
+by their synonyms in the senses the verb has in at least :data:`VERB_SENSE_SHARE` of its
+sense-tagged uses and, where the verb takes a clausal complement ("urged residents to get"), in
+which WordNet's verb frames allow it (:data:`FRAMES`), each inflected as the replaced verb
+(tense, person, participle: lemminflect).
 With ``usual_senses`` (the default), a neighbour is proposed only in a sense it usually has: the sense is among its own
 ``DOMINANT_SENSES`` most frequent ones, and the word is used as a noun (adjective) at least as
 often as in any other part of speech (``cast``, ``set`` and ``hurt`` are mostly verbs). Candidates
@@ -17,22 +21,44 @@ shared quality stage (:mod:`sit.perturb.quality`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Iterable, Optional
 
 from .constraints import CONSTRAINTS
 from .naturalness import VERB_FORM_USES, WORDNET_CONSTRAINTS
-from .substitution import Slot, SubstitutionPerturber, Tagger
+from .quality import QUALITY_OPTIONS
+from .substitution import TARGET_POS, Slot, SubstitutionPerturber, Tagger
 
 #: the WordNet relations a neighbour may come from (``neighbours=``), and the parts of speech each serves
-RELATIONS = {"synonyms": ("NOUN", "ADJ"), "cohyponyms": ("NOUN",), "hypernyms": ("NOUN",),
+RELATIONS = {"synonyms": ("NOUN", "ADJ", "VERB"), "cohyponyms": ("NOUN",), "hypernyms": ("NOUN",),
              "hyponyms": ("NOUN",), "similar": ("ADJ",)}
 DEFAULT_RELATIONS = ("synonyms", "cohyponyms", "similar")
 #: a neighbour's sense must be among its own this many most frequent senses of the part of speech
 DOMINANT_SENSES = 2
+#: a verb's neighbours come only from the senses the verb has in at least this share of its
+#: sense-tagged uses (WordNet's verb senses are fine: "hit" is "reach" in 9% of its uses, "throw"
+#: is "shed" in 7%, "go" is "get" in 5%, "rise" is "originate" in 4%), where it has at least
+#: :data:`COUNTED_USES` of them
+VERB_SENSE_SHARE = 0.08
+COUNTED_USES = 10
+#: the WordNet verb frames (``Synset.frame_ids()``) that license a clausal complement a verb takes
+#: in the sentence (:func:`complement`): "Somebody ----s somebody to INFINITIVE" (24, 25: "urged
+#: residents to get", which "urge" has in its sense "urge, press, exhort" and not in "recommend,
+#: urge, advocate"), "Somebody ----s to INFINITIVE" (28, 32, 35: "agreed to buy") and "Somebody
+#: ----s that CLAUSE" (26, 34: "estimate that losses could exceed")
+FRAMES = {"object+infinitive": frozenset({24, 25}), "infinitive": frozenset({28, 32, 35}),
+          "that-clause": frozenset({26, 34})}
+#: the WordNet perturber's own defaults of two quality options (the shared stage's are 3 and 0):
+#: every candidate that passes its checks is kept (no cut to the 3 most similar per word), and a
+#: case whose naturalness score is below 0.4 is dropped ("terminating in 29 minutes" 0.35, "a
+#: wider textile" 0.20; docs/precision.md, stop 41)
+PER_SLOT = 0
+MIN_NATURALNESS = 0.4
 #: WordNet's synset parts of speech for the slot's coarse tag
-WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s")}
+WN_POS = {"NOUN": ("n",), "ADJ": ("a", "s"), "VERB": ("v",)}
+#: the fine tags of the verbs replaced (a verb's synonym takes the replaced verb's tag: lemminflect)
+VERB_TAGS = ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ")
 
 
 #: a sense key's synset type digit (``lemma%TYPE:...``) -> the synset's part of speech
@@ -73,6 +99,21 @@ def _read_sense_index(counts: dict[str, int], sense_index) -> tuple[Optional[dic
                 per = out.setdefault(name, {})
                 per[kind] = per.get(kind, 0) + n
     return out, frozenset(rare)
+
+
+def complement(tok) -> Optional[str]:
+    """The clausal complement the verb ``tok`` takes in its parsed sentence (a key of
+    :data:`FRAMES`): a direct object and a "to" infinitive ("urged residents to get"), a "to"
+    infinitive alone ("agreed to buy"), a "that" clause ("estimate that losses could exceed");
+    None for any other use."""
+    has_object = any(child.dep_ == "dobj" for child in tok.children)
+    for child in tok.children:
+        marks = {(c.dep_, c.lower_) for c in child.children}
+        if child.dep_ == "xcomp" and child.tag_ == "VB" and ("aux", "to") in marks:
+            return "object+infinitive" if has_object else "infinitive"
+        if child.dep_ == "ccomp" and ("mark", "that") in marks:
+            return "that-clause"
+    return None
 
 
 def _data_file(kind: str) -> str:
@@ -116,6 +157,10 @@ class WordNetPerturber(SubstitutionPerturber):
     batch_size = 32
     #: the shared checks and those of natural substitutes (:mod:`sit.perturb.naturalness`)
     quality_checks = CONSTRAINTS + WORDNET_CONSTRAINTS
+    #: the shared options with the defaults its constructor gives them (:data:`PER_SLOT`,
+    #: :data:`MIN_NATURALNESS`)
+    option_specs = tuple(replace(o, default={"per_slot": PER_SLOT, "min_naturalness": MIN_NATURALNESS}[o.name])
+                         for o in QUALITY_OPTIONS if o.name in ("per_slot", "min_naturalness"))
 
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list:
@@ -131,7 +176,10 @@ class WordNetPerturber(SubstitutionPerturber):
         senses: int = 5,
         usual_senses: bool = True,
         wsd: bool = False,
+        verbs: bool = True,
         neighbours=DEFAULT_RELATIONS,
+        per_slot: Optional[int] = PER_SLOT,
+        min_naturalness: Optional[float] = MIN_NATURALNESS,
         tagger: Optional[Tagger] = None,
         wordnet_root: Optional[str] = None,
         device: Optional[str] = None,
@@ -139,12 +187,14 @@ class WordNetPerturber(SubstitutionPerturber):
         progress: bool = False,
         **quality,
     ):
-        super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress, **quality)
+        super().__init__(num_perturb=num_perturb, tagger=tagger, device=device, cache=cache, progress=progress,
+                         per_slot=per_slot, min_naturalness=min_naturalness, **quality)
         from ..validate import check_bool
 
         self.senses = senses
         self.usual_senses = check_bool(usual_senses, "usual_senses")
         self.wsd = check_bool(wsd, "wsd")
+        self.verbs = check_bool(verbs, "verbs")
         self.kinds = parse_neighbours(neighbours)  # the WordNet relations neighbours come from
         self.lexicon = WordNetLexicon(wordnet_root)  # a missing WordNet fails now, with its install hint
         self.root = self.lexicon.root
@@ -172,18 +222,40 @@ class WordNetPerturber(SubstitutionPerturber):
     def options(self):
         # neighbours only where not the default: caches made before the option keep their keys
         chosen = {"neighbours": ",".join(self.kinds)} if self.kinds != DEFAULT_RELATIONS else {}
+        if self.verbs:  # only where on: a perturber that never replaces verbs keeps its cache keys
+            chosen["verbs"] = f"synonyms,lemminflect,share>={VERB_SENSE_SHARE},frames"
         return {**super().options(), "senses": self.senses, "usual_senses": self.usual_senses,
                 "wsd": self.wsd and self.quality.encoder is not None, **chosen}
 
+    def slot_parts(self) -> tuple[str, ...]:
+        """Nouns and adjectives, and with ``verbs`` (the default) verbs too."""
+        return (*TARGET_POS, "VERB") if self.verbs else TARGET_POS
+
     def describe(self) -> str:
         which = "" if self.kinds == DEFAULT_RELATIONS else f" ({', '.join(self.kinds)})"
+        which += "; verb synonyms, inflected as the verb" if self.verbs else ""
         return (f"wordnet (WordNet {self.wn_version} same-POS neighbours{which}, {self.num_perturb} per word; "
                 f"{self.quality.describe()})")
 
     # -- candidates ----------------------------------------------------------------------------
     def senses_of(self, lemma: str, pos: str) -> list:
-        """The senses of ``lemma`` neighbours are drawn from: its ``senses`` most frequent."""
-        return self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
+        """The senses of ``lemma`` neighbours are drawn from: its ``senses`` most frequent; of a
+        verb, with ``usual_senses``, only those of them it has in at least
+        :data:`VERB_SENSE_SHARE` of its sense-tagged uses (:meth:`frequent_senses`)."""
+        synsets = self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
+        return self.frequent_senses(lemma, synsets) if pos == "VERB" and self.usual_senses else synsets
+
+    def frequent_senses(self, lemma: str, synsets: list) -> list:
+        """The ``synsets`` in which WordNet's sense-tagged corpus uses ``lemma`` in at least
+        :data:`VERB_SENSE_SHARE` of its uses in their part of speech; all of them where it counted
+        fewer than :data:`COUNTED_USES` uses."""
+        counts = self.sense_tables().counts
+        uses = [sum(counts.get(l.key(), 0) for l in syn.lemmas() if l.name().lower() == lemma) for syn in synsets]
+        kinds = {syn.pos() for syn in synsets}
+        total = sum(n for kind, n in self._lemma_pos_counts(lemma).items() if kind in kinds) or sum(uses)
+        if total < COUNTED_USES:
+            return synsets
+        return [syn for syn, n in zip(synsets, uses) if n >= VERB_SENSE_SHARE * total]
 
     def neighbours(self, lemma: str, pos: str, synsets: Optional[list] = None) -> list[str]:
         """Same-POS neighbours of ``lemma`` (single words) through the chosen ``neighbours`` relations of
@@ -305,7 +377,15 @@ class WordNetPerturber(SubstitutionPerturber):
         """``a`` or ``an``, as English writes it before ``word``."""
         return self.lexicon.article(word)
 
+    def plural(self, word: str) -> str:
+        """The plural of the noun ``word`` (``word`` itself where none is known)."""
+        return self.lexicon.plural(word.lower())
+
     def inflect(self, word: str, tag: str) -> str:
+        """``word`` (a lemma) inflected like a word tagged ``tag``: a plural noun, a verb's
+        tense, person or participle ("approve" as VBD -> "approved"; "seek" as VBZ -> "seeks")."""
+        if tag in VERB_TAGS:
+            return self.lexicon.verb_form(word, tag)
         return self.lexicon.plural(word) if tag in ("NNS", "NNPS") else word
 
     def _propose(self, docs: list, slots_of: list[list[Slot]]) -> list[list[Iterable[str]]]:
@@ -314,11 +394,16 @@ class WordNetPerturber(SubstitutionPerturber):
         comparatives, superlatives and proper-noun tags are left alone (they would need
         re-inflection)."""
         senses = self._disambiguate(docs, slots_of)
+        for n, doc_slots in enumerate(slots_of):
+            for k, slot in enumerate(doc_slots):
+                frame = complement(docs[n][slot.index]) if slot.pos == "VERB" else None
+                if frame is not None:  # only the senses in which the verb takes that complement
+                    senses[n][k] = [syn for syn in senses[n][k] if FRAMES[frame] & set(syn.frame_ids())]
         out = []
         for n, doc_slots in enumerate(slots_of):
             out.append([
                 map(partial(self.inflect, tag=slot.tag), self.neighbours(slot.lemma, slot.pos, senses[n][k]))
-                if slot.tag in ("JJ", "NN", "NNS", "") else []
+                if slot.tag in ("JJ", "NN", "NNS", "", *VERB_TAGS) else []
                 for k, slot in enumerate(doc_slots)
             ])
         return out
@@ -407,6 +492,14 @@ class WordNetLexicon:
 
             self._inflect = inflect.engine()
         return self._inflect
+
+    def verb_form(self, lemma: str, tag: str) -> str:
+        """The verb ``lemma`` in the form the Penn tag ``tag`` names (``VBD``: "told"), by
+        lemminflect's lexicon (its rules for a verb it lacks); ``lemma`` itself where it gives none."""
+        from lemminflect import getInflection
+
+        forms = getInflection(lemma, tag=tag)
+        return forms[0] if forms else lemma
 
     def plural(self, word: str) -> str:
         """The plural of the noun ``word`` (``word`` itself where none is known); each word is

@@ -45,6 +45,11 @@ MARGIN = 1.0
 #: the weight of shared letter 4-grams (cognates, names: "central" and "central", "interest" and
 #: "interés"); between scripts there are none, and the signal is silent
 COGNATES = 4.0
+#: the weight of punctuation kept (commas, quotes, brackets, question marks: translation keeps
+#: most of them, and sentences differ in them)
+MARKS = 1.0
+#: the weight of the share of capitals kept (a sentence and its ALL-CAPS copy)
+CAPITALS = 2.0
 #: texts of fewer words take no part: a word alone has too little to tell its answer by ("funding"
 #: shares more letters with "Fundación" than with its own "Financiación")
 MIN_WORDS = 3
@@ -54,6 +59,10 @@ SWAP_MARGIN = 3.0
 #: an answer whose length over its text's is this far (in natural log) from the batch's typical
 #: ratio contradicts its text on its own (e**1.4: four times longer or shorter)
 LENGTH_LIMIT = 1.4
+#: how much better (in score points, both texts' fits summed) two texts that are no near copies
+#: must fit each other's answers than their own to call the batch suspect; an answer whose text
+#: and another's are not told apart by as much either way cannot be placed (:func:`unplaced`)
+PAIR_MARGIN = 1.0
 #: letters two words share at their start to be taken for forms of one stem (:func:`_same_stem`)
 STEM = 5
 #: two texts sharing this share of their words are near copies (:func:`_near`)
@@ -81,6 +90,14 @@ def _numbers(text: str) -> Counter:
                                                                   .replace("\u00a0", "").replace(" ", "")))
 
 
+#: punctuation a translation keeps, one count per kind (quotes of every style are one kind)
+_MARKS = {**dict.fromkeys(",;:()%$€£?!"), **dict.fromkeys("\"“”«»„", '"')}
+
+
+def _marks(text: str) -> Counter:
+    return Counter(_MARKS[c] or c for c in text if c in _MARKS)
+
+
 def _anchors(text: str) -> set[str]:
     """Words a translation leaves as they are: capitalised after the first word, or mixing letters
     and digits."""
@@ -93,7 +110,12 @@ class _Side:
     """The features of one text or answer the fit compares."""
 
     def __init__(self, text: str):
+        self.text = text
         self.numbers = _numbers(text)
+        self.marks = _marks(text)
+        letters = [c for c in text if c.isalpha()]
+        #: the share of its letters in capitals (an ALL-CAPS text's translation is in capitals too)
+        self.upper = sum(c.isupper() for c in letters) / len(letters) if letters else 0.0
         self.anchors = _anchors(text)
         self.words = set(ANSWER_WORD.findall(text))
         self.size = len(text) + 5
@@ -119,10 +141,14 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
     if text.numbers or answer.numbers:
         common = sum((text.numbers & answer.numbers).values())
         score += 2.0 * common / max(sum(text.numbers.values()), sum(answer.numbers.values()))
+    if text.marks or answer.marks:
+        common = sum((text.marks & answer.marks).values())
+        score += MARKS * common / max(sum(text.marks.values()), sum(answer.marks.values()))
     if text.anchors:
         score += 2.0 * len(text.anchors & answer.words) / len(text.anchors)
     if text.grams and answer.grams:
         score += COGNATES * len(text.grams & answer.grams) / min(len(text.grams), len(answer.grams))
+    score -= CAPITALS * abs(text.upper - answer.upper)
     return score - abs(math.log(answer.size / text.size) - ratio)
 
 
@@ -144,7 +170,11 @@ def _own_evidence(text: _Side, answer: _Side, ratio: float, others: list[_Side])
 def _near(t1: _Side, t2: _Side) -> bool:
     """Whether two texts are near copies (most of their words shared: a sentence and its
     perturbation), whose answers only the few words that tell them apart can place."""
-    return len(t1.words & t2.words) >= NEAR * len(t1.words | t2.words)
+    return _shared(t1.words, t2.words)
+
+
+def _shared(words1: set[str], words2: set[str]) -> bool:
+    return len(words1 & words2) >= NEAR * len(words1 | words2)
 
 
 def _same_stem(words1: set[str], words2: set[str]) -> bool:
@@ -183,9 +213,19 @@ def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Opt
         for j, other_text, other in pairs:
             if j != i and _fit(text, other, ratio) >= mine + MARGIN:
                 return f"answer {j + 1} fits text {i + 1} better than its own answer"
-            if j > i and _near(text, other_text) and _crossed(text, other_text, own, other) >= SWAP_MARGIN:
+            if j > i and _swap_gain(text, other_text, own, other, ratio) >= 0:
                 return f"answers {i + 1} and {j + 1} fit each other's text better than their own"
     return None
+
+
+def _swap_gain(t1: _Side, t2: _Side, a1: _Side, a2: _Side, ratio: float) -> float:
+    """How much better two answers fit their texts swapped than as given, less the margin that
+    calls it a misorder (>= 0: suspect): near copies by what tells them apart (:func:`_crossed`,
+    :data:`SWAP_MARGIN`), other texts by both fits summed (:data:`PAIR_MARGIN`)."""
+    if _near(t1, t2):
+        return _crossed(t1, t2, a1, a2) - SWAP_MARGIN
+    given = _fit(t1, a1, ratio) + _fit(t2, a2, ratio)
+    return _fit(t1, a2, ratio) + _fit(t2, a1, ratio) - given - PAIR_MARGIN
 
 
 def moved(batch: Sequence[Any], alone: Sequence[Any]) -> bool:
@@ -193,3 +233,38 @@ def moved(batch: Sequence[Any], alone: Sequence[Any]) -> bool:
     but the one the batch gave another text."""
     return any(isinstance(a, str) and a != batch[i] and a in list(batch[:i]) + list(batch[i + 1:]) for i, a in enumerate(alone))
 
+
+
+def unplaced(texts: Sequence[str], answers: Sequence[Optional[str]]) -> list[tuple[int, int]]:
+    """The answers of a batch (one the check does not doubt) whose place its evidence cannot
+    prove, in pairs: two answers that could be swapped without the check seeing it (near copies
+    told apart by a word that shares nothing with its translation; texts whose numbers, names,
+    punctuation, letters and lengths fit both answers alike). Such answers are doubtful: the
+    caller asks their texts again in other company and compares (:mod:`sit.translators.company`).
+    Texts of fewer than :data:`MIN_WORDS` words take no part, as in :func:`suspect_order`."""
+    sides = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
+             if isinstance(a, str) and a.strip() and len(t.split()) >= MIN_WORDS]
+    if len(sides) < 2:
+        return []
+    ratio = median(math.log(a.size / t.size) for _, t, a in sides)
+    every = [t for _, t, _ in sides]
+    return [(i, j) for x, (i, ti, ai) in enumerate(sides) for j, tj, aj in sides[x + 1:]
+            if not _told_apart(ti, ai, tj, aj, ratio, every)]
+
+
+def near_copies(text: str, other: str) -> bool:
+    """Whether two texts are near copies (a sentence and its perturbation: most words shared)."""
+    return _shared(set(ANSWER_WORD.findall(text)), set(ANSWER_WORD.findall(other)))
+
+
+def _told_apart(ti: _Side, ai: _Side, tj: _Side, aj: _Side, ratio: float, every: list) -> bool:
+    """Whether the check would doubt a batch (of texts ``every``) holding the answers of two
+    texts swapped: the evidence places each of the two answers (identical answers need no
+    placing)."""
+    if ai.text == aj.text:
+        return True
+    if _own_evidence(ti, aj, ratio, [tj] + every) or _own_evidence(tj, ai, ratio, [ti] + every):
+        return True
+    if _fit(ti, ai, ratio) >= _fit(ti, aj, ratio) + MARGIN or _fit(tj, aj, ratio) >= _fit(tj, ai, ratio) + MARGIN:
+        return True
+    return _swap_gain(ti, tj, aj, ai, ratio) >= 0

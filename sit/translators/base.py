@@ -4,8 +4,9 @@ batching; each adapter implements only :meth:`Translator._translate_batch`."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Optional, Sequence
+
 
 from ..batching import BatchJob, BatchStats, cached_batches
 from ..cache import Cache
@@ -13,6 +14,7 @@ from ..errors import ResponseMismatchError, TranslationError
 from ..stage import Stage
 from ..validate import check_number
 from .answers import failed
+from .company import Held, Unplaced
 
 log = logging.getLogger("sit.translators")
 
@@ -131,28 +133,74 @@ class Translator(Stage):
         "will" with nothing, every time): it comes back, and is cached, as ``""`` (so a re-run asks
         no more; ``sit cache prune --empty`` deletes such entries), and is counted in
         ``stats.empty``. A refusal again stays untranslated and uncached (a re-run asks again).
+
+        An answer whose place in its batch the adapter's order check cannot prove
+        (:class:`~sit.translators.company.Unplaced`) is held, not cached, and its text asked again
+        in other company, then alone where its answer depends on the company
+        (:meth:`_second_look`).
         """
         texts = list(texts)
         wanted = [t for t in texts if t.strip()]
         retry: set[str] = set()
-        result = cached_batches(wanted, self._job(strict, retry=retry))
+        held = Held()
+        result = cached_batches(wanted, self._job(strict, retry=retry, held=held))
         again = [t for t in dict.fromkeys(wanted) if t in retry and t not in result]
         if again:
             log.info("%s: %d text(s) answered emptily or refused; asking once more", self.name, len(again))
-            result.update(cached_batches(again, self._job(strict, retry=None)))
+            result.update(cached_batches(again, self._job(strict, retry=None, held=held)))
+        if held:
+            result.update(self._second_look(held, strict))
         return [result.get(t) if t.strip() else t for t in texts]
 
-    def _job(self, strict: bool, *, retry: Optional[set[str]]):
+    def _job(self, strict: bool, *, retry: Optional[set[str]], held: Held):
         """The batch job of :meth:`translate`: on the first pass (``retry`` a set) an empty or
         refused answer is left for a second pass (its text joins ``retry``); on the second
-        (``retry`` None) an empty answer is kept as ``""`` and a refusal is left untranslated."""
+        (``retry`` None) an empty answer is kept as ``""`` and a refusal is left untranslated.
+        Answers the order check cannot place join ``held``."""
         def unanswered(keys: list[str]) -> Optional[TranslationError]:
-            left = [k for k in keys if retry is None or k not in retry]
+            left = [k for k in keys if (retry is None or k not in retry) and k not in held]
             return self._unanswered(left) if left else None
 
-        return self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
-                              finish=lambda batch, answers: self.check_answer(batch, answers, retry=retry),
-                              strict=strict, unanswered=unanswered, claim=True)
+        job = self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
+                             finish=lambda batch, answers: held.take(batch, self.check_answer(batch, answers, retry=retry)),
+                             strict=strict, unanswered=unanswered, claim=True)
+        job.plan = self._plan
+        return job
+
+    def _second_look(self, held: Held, strict: bool) -> dict[str, str]:
+        """The held answers' texts asked again in other company (each confirmed when its answer
+        comes back the same), then the rest alone (:mod:`sit.translators.company`)."""
+        log.info("%s: %d answer(s) the order check could not place in their batch; asking %d of their texts "
+                 "again in other company", self.name, len(held.first), len(held.asked))
+        job = self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
+                             finish=lambda batch, answers: held.compare(batch, self.check_answer(batch, answers)),
+                             strict=strict, claim=True,
+                             unanswered=lambda keys: None if all(k in held.alone for k in keys) else self._unanswered(keys))
+        job.plan = lambda todo: held.spread(todo, self.batch_size)
+        result = cached_batches(held.asked, job) if held.asked else {}
+        settled = held.settled()
+        if settled:  # no backend call: counted as translated, not as a call
+            counts = TranslatorStats()
+            result.update(cached_batches(list(settled), replace(job, compute=lambda batch: [settled[t] for t in batch],
+                                                                remote=None, finish=None, stats=counts,
+                                                                plan=None, batch_size=len(settled))))
+            self.stats.computed += counts.computed
+        alone = [t for t in held.alone if t not in result]
+        if alone:
+            log.warning("%s: %d answer(s) not confirmed in other company; asking their texts alone", self.name, len(alone))
+            result.update(cached_batches(alone, replace(
+                job, finish=lambda batch, answers: self.check_answer(batch, held.answered(batch, answers)),
+                plan=None, batch_size=1, unanswered=self._unanswered)))
+        if held.moves:
+            self._answers_moved()
+        return result
+
+    def _plan(self, texts: list[str]) -> Optional[list[list[str]]]:
+        """The batches of the texts to translate (None: in order, :attr:`batch_size` at a time)."""
+        return None
+
+    def _answers_moved(self) -> None:
+        """Hook: texts asked alone showed that this translator moved answers within a batch."""
 
     def check_answer(self, texts: list[str], answers: Sequence[Any], *,
                      retry: Optional[set[str]] = None) -> list[Any]:
@@ -194,19 +242,34 @@ class Translator(Stage):
         the batch, such as a hash of its texts) in a namespace of its own: a re-translation in
         other company is never answered by the plain translation of the text, nor by another
         neighbourhood's. Runs in this process through the one cached batch loop; texts left
-        untranslated come back as None, as with ``translate(strict=False)``."""
+        untranslated come back as None, as with ``translate(strict=False)``, and so do answers the
+        order check cannot place (:class:`~sit.translators.company.Unplaced`: asking them again
+        would change the company under test)."""
         if "\n" in neighbourhood:
             raise ValueError("a neighbourhood tag is one line")
         texts = list(texts)
         keys = [f"{neighbourhood}\n{t}" for t in texts if t.strip()]
         store = self.cache.store("translations", {**self.signature(), "neighbourhood": True}) if self.cache else None
+        unplaced: set[str] = set()  # answers the order check cannot place: left out, said once
+
+        def finish(batch: list[str], answers: Sequence[Any]) -> list[Any]:
+            checked = self.check_answer([k.partition("\n")[2] for k in batch], answers)
+            unplaced.update(k for k, a in zip(batch, checked) if isinstance(a, Unplaced))
+            return [None if isinstance(a, Unplaced) else a for a in checked]
+
+        def unanswered(keys: list[str]) -> Optional[TranslationError]:
+            left = [k.partition("\n")[2] for k in keys if k not in unplaced]
+            if len(left) < len(keys):
+                log.info("%s: %d answer(s) in chosen company the order check could not place are left out",
+                         self.name, len(keys) - len(left))
+            return self._unanswered(left) if left else None
+
         job = BatchJob(
             compute=lambda batch: self._translate_batch([k.partition("\n")[2] for k in batch]),
             mismatch=self._mismatch, stats=self.batch_stats, store=store, batch_size=max(1, len(keys)),
             desc=f"translate in batches ({self.name})", unit="text", show_progress=False,
             valid=lambda t: isinstance(t, str), recoverable=(TranslationError,), strict=False,
-            unanswered=self._unanswered,
-            finish=lambda batch, answers: self.check_answer([k.partition("\n")[2] for k in batch], answers),
+            unanswered=unanswered, finish=finish,
         )
         result = cached_batches(keys, job)
         return [result.get(f"{neighbourhood}\n{t}") if t.strip() else t for t in texts]

@@ -59,8 +59,9 @@ from ..errors import (
 from ..jsonio import JsonDamage, loads
 from ..redact import Redactor, active, public_url  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
-from .answers import failed, moved, suspect_order
+from .answers import failed, moved, suspect_order, unplaced
 from .base import Translator
+from .company import mark
 from .credentials import config_path, load_section
 from ..text import squeeze
 
@@ -532,10 +533,13 @@ class HttpTranslator(Translator):
         another text's batch answer), the provider is known to reorder: it is no longer trusted
         with any batch (:attr:`order_broken`), and every later batch is sent one text at a time
         (:meth:`request`), since a check of one batch at a time cannot see every misorder of a
-        consistent one."""
+        consistent one. Answers of a batch the check does not doubt but cannot place either
+        (:func:`~sit.translators.answers.unplaced`) come back marked
+        (:class:`~sit.translators.company.Unplaced`): the translator asks their texts again in
+        other company before anything of them is cached."""
         why = suspect_order(texts, out)
         if not why:
-            return out
+            return mark(texts, out, unplaced(texts, out))
         with self._count_lock:
             self.order_reasks += 1
         where = self.where(texts)
@@ -546,6 +550,28 @@ class HttpTranslator(Translator):
             log.warning("%s: the answers of %s were out of order (the texts asked alone got answers the batch gave "
                         "to other texts); from now on every batch is asked one text at a time", self.name, where)
         return alone
+
+    def _plan(self, texts: list[str]) -> Optional[list[list[str]]]:
+        """Where the order check reads the answers, batches of the usual sizes (full ones, then the
+        rest) dealt the texts in turn, one to each: a sentence and its perturbations (near copies,
+        side by side in a run) then travel in other batches, where the evidence tells each from its
+        neighbours."""
+        if not self.promises_order or len(texts) <= self.batch_size:
+            return None
+        sizes = [len(texts[i:i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
+        batches: list[list[str]] = [[] for _ in sizes]
+        dealt = iter(texts)
+        for turn in range(self.batch_size):
+            for batch, size in zip(batches, sizes):
+                if turn < size:
+                    batch.append(next(dealt))
+        return batches
+
+    def _answers_moved(self) -> None:
+        if not self.order_broken:
+            self.order_broken = True
+            log.warning("%s: texts asked alone got answers their batch had given other texts; from now on every "
+                        "batch is asked one text at a time", self.name)
 
     def send(self, texts: list[str]) -> list[Any]:
         """One logical request, retried on retryable errors with backoff; one answer per text

@@ -1,0 +1,177 @@
+"""The second look of the order check: answers it cannot place are asked again in other company.
+
+A check of one batch at a time cannot see every misorder: near copies told apart by a word that
+shares nothing with its translation ("The bank is small." and "The dog is small."), or two words
+alone, can have their answers swapped and every number, name and length still fits. Such answers
+(:func:`~sit.translators.answers.unplaced`) come back from the adapter marked :class:`Unplaced`
+and are held, not cached (:class:`Held`). After the run's pass their texts are asked again in
+other company (:meth:`Held.spread`: no two texts whose answers could be swapped, and no two near
+copies, in one request): an answer that comes back the same in both groupings is its text's (a
+provider that moves answers can only give a text, in each batch, the translation of a text of
+that batch, and the first batch's evidence told it from every text of the second), and is cached; one that depends on its grouping is
+doubtful and asked alone (one text cannot be misordered). Of each group of answers that could be
+swapped among them, one is not asked again: its answer is the one left once the others are
+confirmed. An answer asked alone that is another text's first answer shows the provider moving
+answers (:meth:`Held.moved`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from .answers import near_copies
+
+
+class Unplaced(str):
+    """An answer whose place in its batch the evidence cannot prove. ``mates`` are the texts of
+    its batch whose answers it could have been swapped with, ``group`` names the answers so linked
+    (the text of the group's first member), ``ask`` says whether its text is asked again in other
+    company (one of each group is not)."""
+
+    mates: tuple[str, ...]
+    group: str
+    ask: bool
+
+    def __new__(cls, value: str, mates: tuple[str, ...], group: str, ask: bool) -> "Unplaced":
+        out = super().__new__(cls, value)
+        out.mates, out.group, out.ask = mates, group, ask
+        return out
+
+    def __reduce__(self):  # an engine's worker sends it back pickled
+        return (Unplaced, (str(self), self.mates, self.group, self.ask))
+
+
+def mark(texts: Sequence[str], answers: list[Any], pairs: Sequence[tuple[int, int]]) -> list[Any]:
+    """``answers`` with those of ``pairs`` (indices into ``texts`` of answers that could be
+    swapped) marked :class:`Unplaced`, linked in groups; the last of each group is not asked."""
+    mates: dict[int, set[int]] = {}
+    for i, j in pairs:
+        mates.setdefault(i, set()).add(j)
+        mates.setdefault(j, set()).add(i)
+    out, seen = list(answers), set()
+    for start in sorted(mates):
+        if start in seen:
+            continue
+        group, todo = [], [start]
+        while todo:
+            i = todo.pop()
+            if i not in seen:
+                seen.add(i)
+                group.append(i)
+                todo.extend(mates[i])
+        group.sort()
+        for i in group:
+            out[i] = Unplaced(out[i], tuple(texts[j] for j in sorted(mates[i])), texts[group[0]], ask=i != group[-1])
+    return out
+
+
+@dataclass
+class Held:
+    """The answers of a translator's pass that the order check could not place, until they are
+    confirmed in other company or asked alone (module documentation)."""
+
+    #: text -> the answer its first batch gave
+    first: dict[str, str] = field(default_factory=dict)
+    #: text -> (the number of its first batch, its group)
+    where: dict[str, tuple[int, str]] = field(default_factory=dict)
+    #: text -> the texts of its first batch whose answers it could have been swapped with
+    mates: dict[str, frozenset] = field(default_factory=dict)
+    #: texts to ask again in other company, in the order held
+    asked: list[str] = field(default_factory=list)
+    confirmed: set[str] = field(default_factory=set)
+    #: texts to ask alone: their answer depended on the grouping, or their group was not confirmed
+    alone: list[str] = field(default_factory=list)
+    batches: int = 0
+    #: texts asked alone whose answer was one their first batch gave another text
+    moves: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.first)
+
+    def __contains__(self, text: object) -> bool:
+        return text in self.first
+
+    def take(self, texts: Sequence[str], answers: Sequence[Any]) -> list[Any]:
+        """A first pass's checked answers to ``texts``, with each :class:`Unplaced` one held
+        (``None`` in its place: not cached)."""
+        self.batches += 1
+        out = list(answers)
+        for i, (text, answer) in enumerate(zip(texts, answers)):
+            if isinstance(answer, Unplaced) and answer.strip():
+                self.first[text] = str(answer)
+                self.where[text] = (self.batches, answer.group)
+                self.mates[text] = frozenset(answer.mates)
+                if answer.ask:
+                    self.asked.append(text)
+                out[i] = None
+        return out
+
+    def spread(self, texts: Sequence[str], size: int) -> list[list[str]]:
+        """``texts`` in requests of at most ``size`` where no two had answers that could be
+        swapped and none is a near copy of another (texts of one first batch the evidence told
+        apart may meet again: a swap of theirs would change their answers)."""
+        groups: list[list[str]] = []
+        for text in texts:
+            home = next((g for g in groups if len(g) < size and not any(self._clash(text, o) for o in g)), None)
+            if home is None:
+                groups.append(home := [])
+            home.append(text)
+        return groups
+
+    def _clash(self, text: str, other: str) -> bool:
+        return other in self.mates.get(text, ()) or near_copies(text, other)
+
+    def compare(self, texts: Sequence[str], answers: Sequence[Any]) -> list[Optional[str]]:
+        """The answers of texts asked again in other company: each the same as its first answer is
+        confirmed, and a text asked alone has its own answer; any other (its translation depends
+        on its company) leaves its text to be asked alone (``None``)."""
+        if len(texts) == 1:
+            return self.answered(texts, answers)
+        out: list[Optional[str]] = []
+        for text, answer in zip(texts, answers):
+            same = isinstance(answer, str) and str(answer) == self.first.get(text) and not self._shared_company(text, texts)
+            if same:
+                self.confirmed.add(text)
+            elif text not in self.alone:
+                self.alone.append(text)
+            out.append(str(answer) if same else None)
+        return out
+
+    def answered(self, texts: Sequence[str], answers: Sequence[Any]) -> list[Any]:
+        """The answers of texts asked alone, as they came (one text cannot be misordered); counts
+        in :attr:`moves` those that show the first batch's answers moved."""
+        out = []
+        for text, answer in zip(texts, answers):
+            self.moves += self.moved(text, answer)
+            if isinstance(answer, str) and str(answer) == self.first.get(text):
+                self.confirmed.add(text)
+            out.append(str(answer) if isinstance(answer, str) else answer)
+        return out
+
+    def _shared_company(self, text: str, texts: Sequence[str]) -> bool:
+        """Whether a text whose answer ``text``'s could have been swapped with is in this batch
+        too (then the two batches could have swapped both alike)."""
+        return any(t in self.mates.get(text, ()) for t in texts)
+
+    def settled(self) -> dict[str, str]:
+        """The texts not asked again whose groups are confirmed: their first answer is the one left
+        (the others are listed in :attr:`alone`)."""
+        asked = set(self.asked)
+        out = {}
+        for text, (batch, group) in self.where.items():
+            if text in asked:
+                continue
+            mates = [t for t in asked if self.where[t] == (batch, group)]
+            if all(t in self.confirmed for t in mates):
+                out[text] = self.first[text]
+            elif text not in self.alone:
+                self.alone.append(text)
+        return out
+
+    def moved(self, text: str, answer: Any) -> bool:
+        """Whether ``answer``, ``text``'s asked alone, is one its first batch gave another text."""
+        if not isinstance(answer, str) or answer == self.first.get(text) or text not in self.where:
+            return False
+        batch = self.where[text][0]
+        return any(t != text and self.where[t][0] == batch and self.first[t] == answer for t in self.where)
