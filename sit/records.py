@@ -89,7 +89,7 @@ def relation_of(row: dict[str, Any]) -> str:
     relations (:data:`sit.relations.UNNAMED`)."""
     if "relation" in row:
         return row["relation"]
-    from .relations import UNNAMED
+    from .relations.names import UNNAMED
 
     return UNNAMED
 
@@ -118,7 +118,7 @@ def issue_id(source_id: int, rank: int, group: str = "") -> str:
     """The stable id of an issue in a run: ``"<group>:<source id>-<rank>"`` (``"<source id>-<rank>"``
     for the group of the relation of old, :data:`sit.relations.UNNAMED`, or none, as label files
     have always written it)."""
-    from .relations import UNNAMED
+    from .relations.names import UNNAMED
 
     plain = f"{source_id}-{rank}"
     return plain if not group or group == UNNAMED else f"{group}:{plain}"

@@ -135,6 +135,7 @@ def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path, serve):
     DeepL) while it perturbs the next; every text is asked for once and gets the translation a
     pass of its own gives."""
     import time
+    from collections import Counter
 
     from fakes import dictionary_translate
     from fakes.fixtures import make
@@ -163,8 +164,10 @@ def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path, serve):
     assert first_translation < last_batch  # translating began before the perturber was done
     texts = list(dict.fromkeys(t for p in pairs for t in (p.original, p.perturbed)))
     assert len(pairs) > 10 and set(got) == set(texts)
-    sent = [t for call in fake.calls for t in call.texts]
-    assert sorted(sent) == sorted(texts)  # each text asked for once
+    sent = Counter(t for call in fake.calls for t in call.texts)
+    # each text asked for once, or twice where the order check could not place its first answer
+    # (the second look, docs/cloud.md)
+    assert set(sent) == set(texts) and max(sent.values()) <= 2
     assert [got[t] for t in texts] == dictionary_translate(texts, "EN", "ES")
 
 

@@ -279,7 +279,9 @@ def test_relations_through_a_fake_cloud_provider(tmp_path, serve, monkeypatch):
     assert _relations_run(main, tmp_path, "run", "--translator", "google", "--qps", "200") == 0
     counts, issues = _check_one_pass(tmp_path / "run")
     sent = Counter(fake.translated_texts)
-    assert set(sent.values()) == {1} and len(sent) == counts["translations"], "each text sent once"
+    # each text sent once, or twice where the order check could not place its first answer
+    # (the second look, docs/cloud.md)
+    assert set(sent.values()) <= {1, 2} and len(sent) == counts["translations"], "each text sent at most twice"
     # every relation checked its cases on the provider's answers (Apertium's, correctly aligned,
     # give these four sentences structure findings only)
     assert all(counts["relations"][r]["compared"] > 0 for r in ("sit", "rti", "patinv")) and issues

@@ -20,10 +20,8 @@ from .. import hints
 from ..errors import ConfigError, SitError
 from ..registry import Entry, Registry
 from .base import Checked, Relation, RunContext
+from .names import UNNAMED
 
-#: the relation of a record that names none: pairs, findings, label rows and signatures written
-#: before sit had other relations (its findings' ids carry no prefix: ``3-1``, not ``sit:3-1``)
-UNNAMED = "sit"
 
 #: the relations a run tests when it names none (``--relation``): those at least 90% of whose top
 #: findings on held-out news were real bugs by blind labels and that cost at most a third more
