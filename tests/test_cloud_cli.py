@@ -114,7 +114,10 @@ def test_sit_run_holds_the_rate_limit(serve, tmp_path, corpus, monkeypatch):
     """Youdao takes one text per request: 20+ requests in a burst, --qps 10. The fake refuses any
     two requests closer than 1/40 s by its own (real) clock (a margin of 75 ms for the time a
     request takes to arrive on a loaded machine: at --qps 20 the margin of 25 ms was not enough
-    under the test suite's two workers); the whole run cannot be faster than 10 per second."""
+    under the test suite's two workers); the whole run cannot be faster than 10 per second.
+    ``--jobs 1``: the fake serves in this process, so its clock reads an arrival only once its
+    thread gets the interpreter lock; with early translation beside the perturber's Python work,
+    that wait made two requests 100 ms apart arrive closer than 25 ms."""
     fake = serve("youdao", qps_limit=40.0)
     for k, v in fake.env().items():
         monkeypatch.setenv(k, v)
@@ -123,7 +126,7 @@ def test_sit_run_holds_the_rate_limit(serve, tmp_path, corpus, monkeypatch):
     # the SIT paper's unfiltered candidates: enough texts for a burst of requests
     paper = [a for o in ("min_zipf=0", "grammar=false", "collocations=false", "usual_senses=false",
                                   "encoder=none", "per_slot=0") for a in ("--perturber-option", o)]
-    assert sit_run(tmp_path, corpus, "youdao", "run", "--qps", "10", *paper) == 0
+    assert sit_run(tmp_path, corpus, "youdao", "run", "--qps", "10", "--jobs", "1", *paper) == 0
     counts = json.loads((tmp_path / "run" / "run.json").read_text())["counts"]
     assert counts["untranslated"] == 0 and fake.too_fast == 0
     times = [c.t for c in fake.calls]

@@ -262,15 +262,16 @@ def test_cli_report_errors(args, message, capsys):
 def test_report_cli_does_not_recompute(run_dir):
     """Re-rendering reads only the run directory: in a fresh interpreter (this session's imports
     cannot hide one), rendering imports no translator, parser, perturber, relation or model library
-    (the relations' face, ``sit.relations`` and its ``base``, names relations and holds no relation's
-    code: records read the relation of rows that name none there)."""
+    (the relations' face, ``sit.relations``, its ``base`` and ``names``, names relations and holds no
+    relation's code: records read the relation of rows that name none in ``names``)."""
     import subprocess
     import sys
 
     code = ("import sys; from sit.report import render; from sit.rundir import load_run; "
             "sys.stdout.write(render(load_run(sys.argv[1]), 'html')); "
             "print(sorted(m for m in sys.modules if m.startswith(('sit.translators', 'sit.parse', 'sit.perturb', "
-            "'sit.relations.', 'torch', 'transformers', 'spacy', 'stanza', 'nltk')) and m != 'sit.relations.base'), "
+            "'sit.relations.', 'torch', 'transformers', 'spacy', 'stanza', 'nltk')) "
+            "and m not in ('sit.relations.base', 'sit.relations.names')), "
             "file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code, str(run_dir)], capture_output=True, text=True, timeout=120)
     assert proc.stderr.strip() == "[]", proc.stderr
