@@ -18,6 +18,8 @@ from datetime import date
 from functools import lru_cache
 from typing import Optional
 
+from .numbers import month_words
+
 _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
 #: a CLDR pattern's fields: a run of one letter, a quoted literal, or one other character
 _FIELD = re.compile(r"'(?:[^']|'')*'|([A-Za-z])\1*|.", re.DOTALL)
@@ -57,13 +59,9 @@ def _candidates(text: str, lang: str) -> list[tuple[str, int, int, Optional[int]
     names = _month_names(lang)
     if not names:
         return []
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    month, year = rf"(?P<month>{alternatives})\.?", r"(?:,?\s(?P<year>\d{4})(?![\w.,]\d|\d))?"
-    forms = (rf"(?<![\w.,])(?P<day>\d{{1,2}})\.?\s{month}(?!\w){year}",  # 31 January, 11. Februar
-             rf"(?<!\w){month}\s(?P<day>\d{{1,2}})(?![\w]|[.,:]\d){year}")  # January 31, 2023
     out = []
-    for form in forms:
-        for m in re.finditer(form, text, flags=re.IGNORECASE):
+    for form in _forms(lang):
+        for m in form.finditer(text):
             day, name = int(m.group("day")), m.group("month").casefold()
             if 1 <= day <= 31 and name in names:
                 out.append((m.start(), m.group().rstrip(), day, names[name], int(m.group("year") or 0) or None))
@@ -72,6 +70,15 @@ def _candidates(text: str, lang: str) -> list[tuple[str, int, int, Optional[int]
         if 1 <= mo <= 12 and 1 <= d <= 31:
             out.append((m.start(), m.group(), d, mo, y))
     return [found[1:] for found in sorted(out)]
+
+
+@lru_cache(maxsize=64)
+def _forms(lang: str) -> tuple[re.Pattern, ...]:
+    # a day and a month name of ``lang``, a year perhaps, in either order, compiled once a language
+    alternatives = "|".join(re.escape(n) for n in sorted(_month_names(lang), key=len, reverse=True))
+    month, year = rf"(?P<month>{alternatives})\.?", r"(?:,?\s(?P<year>\d{4})(?![\w.,]\d|\d))?"
+    return (re.compile(rf"(?<![\w.,])(?P<day>\d{{1,2}})\.?\s{month}(?!\w){year}", re.IGNORECASE),  # 31 January, 11. Februar
+            re.compile(rf"(?<!\w){month}\s(?P<day>\d{{1,2}})(?![\w]|[.,:]\d){year}", re.IGNORECASE))  # January 31, 2023
 
 
 def _expected(day: int, month: int, year: Optional[int], lang: str) -> str:
@@ -91,21 +98,12 @@ def _locale(lang: str) -> str:
 
 @lru_cache(maxsize=64)
 def _month_names(lang: str) -> dict[str, int]:
-    # CLDR's month names of ``lang`` in letters (wide and abbreviated, format and stand-alone),
-    # case-folded and without an abbreviation's full stop -> the month
-    from babel.core import UnknownLocaleError
-    from babel.dates import get_month_names
-
+    # CLDR's month names of ``lang`` in letters (wide and abbreviated, format and stand-alone:
+    # :func:`~sit.textcheck.numbers.month_words`), case-folded -> the month
     out: dict[str, int] = {}
-    try:
-        for width in ("wide", "abbreviated"):
-            for context in ("format", "stand-alone"):
-                for number, name in get_month_names(width, context, locale=_locale(lang)).items():
-                    name = name.rstrip(".").casefold()
-                    if name and not re.search(r"\d", name):
-                        out.setdefault(name, number)
-    except (UnknownLocaleError, ValueError):
-        return {}
+    for month, names in month_words(lang).items():
+        for name in names:
+            out.setdefault(name.casefold(), month)
     return out
 
 

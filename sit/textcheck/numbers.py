@@ -310,7 +310,7 @@ def month_named(month: int, translation: str, target_lang: str) -> bool:
     month names through Babel, as CLDR writes them or capitalised: ``February``, ``Feb``;
     ``Februar``, ``Feb.``; French ``mai``, ``Mai``)."""
     return any(re.search(rf"(?<!\w)(?:{re.escape(name)}|{re.escape(name[:1].upper() + name[1:])})", translation)
-               for name in _month_words(target_lang).get(month, ()))
+               for name in month_words(target_lang).get(month, ()))
 
 
 @lru_cache(maxsize=64)
@@ -339,9 +339,10 @@ def _digit_months(lang: str) -> dict[int, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=64)
-def _month_words(lang: str) -> dict[int, tuple[str, ...]]:
-    # the month names of ``lang`` in letters, as CLDR writes them (English "May", French "mai"),
-    # without an abbreviation's full stop
+def month_words(lang: str) -> dict[int, tuple[str, ...]]:
+    """The month names of ``lang`` in letters, as CLDR writes them (English "May", French "mai"),
+    without an abbreviation's full stop: month (1-12) -> its names, sorted; none for a locale Babel
+    does not know."""
     return {m: tuple(sorted({n.rstrip(".") for n in names if not re.search(r"\d", n)} - {""}))
             for m, names in _month_names(lang).items()}
 

@@ -7,7 +7,6 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Any, Optional, Sequence
 
-
 from ..batching import BatchJob, BatchStats, cached_batches
 from ..cache import Cache
 from ..errors import ResponseMismatchError, TranslationError
