@@ -157,13 +157,14 @@ class Held:
     def settled(self) -> dict[str, str]:
         """The texts not asked again whose groups are confirmed: their first answer is the one left
         (the others are listed in :attr:`alone`)."""
-        asked = set(self.asked)
+        asked: dict[tuple[int, str], list[str]] = {}  # (first batch, group) -> its texts asked again
+        for text in self.asked:
+            asked.setdefault(self.where[text], []).append(text)
         out = {}
-        for text, (batch, group) in self.where.items():
-            if text in asked:
+        for text, place in self.where.items():
+            if text in asked.get(place, ()):
                 continue
-            mates = [t for t in asked if self.where[t] == (batch, group)]
-            if all(t in self.confirmed for t in mates):
+            if all(t in self.confirmed for t in asked.get(place, ())):
                 out[text] = self.first[text]
             elif text not in self.alone:
                 self.alone.append(text)
