@@ -44,6 +44,14 @@ def _start(fake, tmp_path: Path, n: int, batch: int = 4) -> list[subprocess.Pope
                              stderr=subprocess.PIPE, text=True) for _ in range(n)]
 
 
+def _results(procs: list[subprocess.Popen]) -> list[dict]:
+    """Each worker's printed result; a worker that failed fails the test with its stderr."""
+    outs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0 and out, err
+    return [json.loads(out) for out, _ in outs]
+
+
 def _sent_twice(fake) -> int:
     texts = fake.translated_texts
     return len(texts) - len(set(texts))
@@ -55,8 +63,7 @@ def test_three_runs_at_once_send_each_text_once(tmp_path):
         procs = _start(fake, tmp_path, 3)
         time.sleep(0.5)
         (tmp_path / "go").touch()
-        results = [json.loads(p.communicate(timeout=300)[0]) for p in procs]
-    assert [p.returncode for p in procs] == [0, 0, 0]
+        results = _results(procs)
     truth = dictionary_translate(TEXTS, "en", "es")
     assert all(r["out"] == truth for r in results)
     assert not fake.problems and _sent_twice(fake) == 0 and sorted(fake.translated_texts) == sorted(TEXTS)
