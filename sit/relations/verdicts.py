@@ -1,8 +1,9 @@
-"""What a check found on one (source, translation) pair by itself, through the cache.
+"""What a check found on one (source, translation) pair, through the cache.
 
 A re-run answered from the cache translates nothing, yet its single-translation checks (the
 ``language`` relation's identifier and copied-word rules, the ``numbers`` relation's CLDR forms)
-judged every text again: most of a cached run's time. :class:`Verdicts` keeps each verdict (a
+judged every text again, and the ``sit`` relation aligned and counted every pair's trees again:
+most of a cached run's time. :class:`Verdicts` keeps each verdict (a
 JSON value the relation makes its findings from, without what depends on where the text came
 from) under the pair ``(source, translation)``, in a store whose namespace names the relation,
 its options, the languages, the versions of the libraries the verdict reads (wordfreq, py3langid,
@@ -70,11 +71,12 @@ class Verdicts:
                                                       "source": source_lang, "target": target_lang,
                                                       "versions": library_versions(), "code": code})
 
-    def many(self, pairs: Iterable[tuple[str, str]],
-             compute: Callable[[list[tuple[str, str]]], list[Any]]) -> dict[tuple[str, str], Any]:
-        """(source, translation) -> its verdict, for each of ``pairs``: read from the cache in one
-        query per 500 pairs, the others given to ``compute`` in one batch (which returns their
-        verdicts in order) and cached."""
+    def many(self, pairs: Iterable[tuple[str, ...]],
+             compute: Callable[[list[tuple[str, ...]]], list[Any]]) -> dict[tuple[str, ...], Any]:
+        """(source, translation) -> its verdict, for each of ``pairs`` (or any tuple of the texts a
+        verdict depends on: ``sit``'s two translations and the edit's two words): read from the
+        cache in one query per 500, the others given to ``compute`` in one batch (which returns
+        their verdicts in order) and cached."""
         keys = {json.dumps(pair, ensure_ascii=False): pair for pair in dict.fromkeys(pairs)}
         known = self.store.get_many(keys) if self.store is not None and keys else {}
         out = {keys[key]: value for key, value in known.items()}
