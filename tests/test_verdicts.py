@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import requires_apertium
 
 from sit.cache import Cache
 from sit.records import Edit, Pair
@@ -103,3 +104,40 @@ def test_the_language_checks_find_the_same_from_the_cache(tmp_path, monkeypatch)
 
     monkeypatch.setattr(LanguageRelation, "_verdict", lambda *a: pytest.fail("judged again"))
     assert check(Cache(tmp_path)) == plain
+
+
+@requires_apertium
+def test_the_sit_comparisons_are_read_back_with_the_same_findings(tmp_path, monkeypatch):
+    from conftest import have_apertium_pair
+
+    if not have_apertium_pair():
+        pytest.skip("Apertium eng-spa is not installed")
+    import random
+
+    from sit.parse import get_parser
+    from sit.perturb import PERTURBERS
+    from sit.relations.sit import SitRelation
+    from sit.translators import get_translator
+
+    sentences = ["The senator criticized the governor over the new budget proposal.",
+                 "The president met the foreign minister at the embassy.",
+                 "Shares of the company fell sharply after the earnings report."]
+    pairs = [p for p in PERTURBERS.create("character_swap", num_perturb=4).perturb(sentences, random.Random(0))
+             if p.perturbed != p.original]
+    texts = list(dict.fromkeys(t for p in pairs for t in (p.original, p.perturbed)))
+    translation = dict(zip(texts, get_translator("apertium", target_lang="es").translate(texts)))
+
+    def check(cache, **options):
+        ctx = RunContext(cache, "en", "es", make_perturber=lambda: (None, ""),
+                         make_parser=lambda: (get_parser("spacy", "es", cache=cache), "spacy", ""))
+        found = create_relation("sit", ctx, options).check(pairs, translation)
+        return [i.to_dict() for i in found.issues], found.counts, found.extra
+
+    plain = check(None)
+    assert plain[0] and plain[1].compared == len(pairs)  # something found, every pair compared
+    assert {row["kind"] for row in plain[0]} >= {"untranslated_substitute"}
+    assert check(Cache(tmp_path)) == plain
+    monkeypatch.setattr(SitRelation, "_judge", lambda *a: pytest.fail("judged again"))
+    assert check(Cache(tmp_path)) == plain  # every comparison read back
+    with pytest.raises(pytest.fail.Exception, match="judged again"):  # other options: other entries
+        check(Cache(tmp_path), discount=False)
