@@ -140,7 +140,7 @@ class BatchJob:
 
 
 #: keys read from the cache at a time (:func:`cached_batches`)
-READ_CHUNK = 2000
+READ_CHUNK = 500
 
 
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:

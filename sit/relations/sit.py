@@ -53,6 +53,11 @@ def _phrase_key(pair: Pair) -> str:
     return json.dumps([pair.original, pair.perturbed, e.level, e.position, e.char_start, e.char_end])
 
 
+def _may_have_phrase(pair: Pair) -> bool:
+    """Whether ``pair``'s edit puts a word in (a character's or a sentence's edit has no phrase)."""
+    return pair.edit.level == "word" and bool(pair.edit.after)
+
+
 class SitRelation(Relation):
     name = "sit"
     title = "the structure of the translation changed under a similar word"
@@ -154,7 +159,7 @@ class SitRelation(Relation):
         """The phrases of ``cases`` not yet known: from the cache (a re-run parses nothing), else
         from one batch of English parses, then cached (by the perturber's signature, whose English
         pipeline made the cases)."""
-        todo = {_phrase_key(p): p for p in cases if (p.original, p.perturbed) not in self._phrase}
+        todo = {_phrase_key(p): p for p in cases if _may_have_phrase(p) and (p.original, p.perturbed) not in self._phrase}
         signature = getattr(self.ctx.perturber(), "signature", None)
         store = self.ctx.cache.store("phrase", {"perturber": signature(), "v": 1}) \
             if self.ctx.cache is not None and signature is not None and todo else None
@@ -175,12 +180,12 @@ class SitRelation(Relation):
         """The substitute's :class:`~sit.relations.phrases.Phrase` in ``pair`` (None: a word with no
         phrase to ask alone, or no word substitution), found once per pair; ``docs``: English
         docs of originals at hand (else the run's, :meth:`sit.relations.base.RunContext.english`)."""
+        if not _may_have_phrase(pair):  # nothing to look up or to keep
+            return None
         key = (pair.original, pair.perturbed)
         if key not in self._phrase:
             edit = pair.edit
-            doc = None
-            if edit.level == "word" and edit.after:
-                doc = docs[pair.original] if docs and pair.original in docs else self.ctx.english([pair.original])[0]
+            doc = docs[pair.original] if docs and pair.original in docs else self.ctx.english([pair.original])[0]
             self._phrase[key] = doc and source_phrase(doc, pair.original, pair.perturbed, edit.position,
                                                       edit.char_start, edit.char_end) or None
         return self._phrase[key]
