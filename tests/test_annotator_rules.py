@@ -12,7 +12,8 @@ from sit.relations.language import LanguageRelation
 from sit.relations.numbers import NumbersRelation
 from sit.relations.every import Origin
 from sit.textcheck.numbers import misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
-from sit.textcheck.untranslated import calendar_words, copied_runs, copied_words, foreign_script_runs, written_as
+from sit.textcheck.untranslated import (calendar_words, copied_runs, copied_words, foreign_script_runs, place_names,
+                                      written_as)
 
 
 def _numbers(source, translation, target="es", source_lang="en", **options):
@@ -291,3 +292,33 @@ def test_the_benchmark_reads_untranslated_digits_as_no_untranslated_word(tmp_pat
     assert "numbers" in words[0].categories  # the digit still counts for the numbers check
     assert ["untranslated" in s.categories for s in bench.read_mqm([str(tsv)], untranslated="category")] == \
         [True, True, False]
+
+
+def test_a_capitalised_copy_inside_a_name_of_the_source_is_no_copy():
+    # the source writes "Rescue" in a name: the translation may keep the name (lower case elsewhere)
+    source = "the rescue team and the Lancashire Fire and Rescue Service"
+    assert copied_words(source, "das Rettungsteam und der Lancashire Fire and Rescue Service", "en", "de",
+                        rule="as-written") == []
+    assert copied_words("the rescue team", "das Rescue Team", "en", "de", rule="as-written") == ["rescue"]
+
+
+def test_country_names_of_the_source_left_in_the_translation():
+    # CLDR's territory names through Babel: English "Türkiye", German "Türkei"; "China" is both
+    assert place_names("Rescuers in Türkiye and China said so.", "Retter in Türkiye und China sagten das.", "en", "de") == \
+        ["Türkiye"]
+    assert place_names("Rescuers in Türkiye said so.", "Retter in der Türkei sagten das.", "en", "de") == []
+    assert place_names("in Ireland and the Netherlands", "en Irlanda y el Netherlands", "en", "es") == ["Netherlands"]
+    assert place_names("He met Michael Jordan in Paris.", "Er traf Michael Jordan in Paris.", "en", "de") == []  # a name
+    # a name the source has inside a longer name stands there by right; by itself it is translated
+    source = "Many moved to Norway, says Statistics Norway, and to India, says the Board of India."
+    assert place_names(source, "Viele zogen nach Norwegen, sagt Statistics Norway, und nach Indien, sagt das Board of India.",
+                       "en", "de") == []
+    assert place_names(source, "Viele zogen nach Norway, sagt Statistics Norway, und nach India, sagt das Board of India.",
+                       "en", "de") == ["India", "Norway"]
+    assert place_names("trade between India and Norway", "Handel zwischen India und Norway", "en", "de") == ["India", "Norway"]
+    assert place_names("in the Netherlands", "in the Netherlands", "en", "xx") == []  # a target CLDR does not know
+    ctx = RunContext(None, "en", "de")
+    source = "Kazakh rescuers found 7 survivors in Türkiye, Kazinform reports."
+    ctx.origins = {source: Origin(6)}
+    found = LanguageRelation(ctx).check([], {source: "Kasachische Retter fanden 7 Überlebende in Türkiye, meldet Kazinform."}).issues
+    assert [(i.kind, i.evidence.get("places")) for i in found] == [("copied", ["Türkiye"])]
