@@ -6,8 +6,9 @@ changed changes exactly that number in its translation (mozilla/translations #10
 One case per sentence that has a number: the sentence and its copy with the first number's last
 digit changed (:func:`sit.textcheck.numbers.changed_number`). Findings on the sentence's own
 translation: ``missing`` (a number in no form), ``format`` (only in the source's form, where the
-target writes it otherwise), ``currency`` (the currency dropped), ``grouping`` (a number of five
-digits or more without the digit groups the target writes by CLDR: ``40000`` in English),
+target writes it otherwise), ``currency`` (the currency dropped), ``grouping`` (a number without the
+digit groups the target writes it with by CLDR, minimum grouping digits included: ``40000`` and
+``5000 yuan`` in English, not Spanish ``5000``; a four-digit year is left alone),
 ``conversion`` (an imperial quantity's number kept before a metric unit of the target's CLDR
 units: ``200 feet`` -> ``200 Meter``), ``date`` (a date none of the target's CLDR date patterns
 writes: ``31 January 2023`` or ``2023-02-11`` in English, :mod:`sit.textcheck.dates`), and with
@@ -44,7 +45,7 @@ class NumbersRelation(Relation):
     kinds = {"missing": "a number of the source is missing from the translation",
              "format": "a number is written the source language's way, not the target's",
              "currency": "the currency of an amount was dropped",
-             "grouping": "a number of five digits or more is written without the target language's digit groups",
+             "grouping": "a number is written without the digit groups CLDR writes it with in the target language",
              "unit": "an imperial quantity was kept as it was where the target language measures in metric",
              "conversion": "an imperial quantity's number stands with a metric unit: the unit converted, not the number",
              "date": "a date is written in an order or a form none of the target language's CLDR date patterns has",
@@ -169,6 +170,11 @@ class NumbersRelation(Relation):
             if kind:
                 by_kind.setdefault(kind, []).append(
                     {"number": (number.currency or "") + number.text, "expected": list(expected)})
+        reported = {item["number"] for items in by_kind.values() for item in items}
+        for number in _fewer(text, y, self.ctx.source_lang, target):  # 2月11日电2月11日 -> one "February 11"
+            if (number.currency or "") + number.text not in reported:
+                by_kind.setdefault("missing", []).append({"number": (number.currency or "") + number.text, "expected": list(target_forms(number, target)),
+                                                          "times": [_times(text, number, self.ctx.source_lang), _written(number, y, target)]})
         seen = {item["expected"][0] for item in by_kind.get("grouping", ())}
         for digits, grouped in ungrouped_in(y, text, target):  # a number the source writes otherwise (两万)
             if grouped not in seen:
@@ -208,6 +214,35 @@ def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: 
     it in words of the target language (``February``)."""
     month = month_of(text, number, source_lang)
     return bool(month) and month_named(month, y, target_lang)
+
+
+def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[Number]:
+    """The numbers ``text`` writes more often than ``y`` does (in digits, in any of the target's
+    forms; written at least once, else they are missing already): a repeated date or amount of
+    which the translation dropped one (``新华社北京2月11日电2月11日`` -> one ``February 11``). A
+    number the translation also writes in words, with a scale word or as a month is left out (its
+    times cannot be counted)."""
+    out, done = [], set()
+    for number in numbers_of(text, source_lang):
+        if number.value in done:
+            continue
+        done.add(number.value)
+        times = _times(text, number, source_lang)
+        if times < 2 or not 0 < _written(number, y, target_lang) < times:
+            continue
+        if spelled(number, y, target_lang) or scaled(number, y, target_lang) or month_of(text, number, source_lang):
+            continue
+        out.append(number)
+    return out
+
+
+def _times(text: str, number: Number, source_lang: str) -> int:
+    return sum(n.value == number.value for n in numbers_of(text, source_lang))
+
+
+def _written(number: Number, y: str, target_lang: str) -> int:
+    # how often ``y`` writes ``number`` in digits: in a form of the target or as the source writes it
+    return sum(find(form, y) for form in set(target_forms(number, target_lang)) | {number.text})
 
 
 def _zero_padded(number: Number) -> bool:

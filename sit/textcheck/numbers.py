@@ -128,7 +128,8 @@ def _min_grouping_table() -> tuple[dict[str, int], int]:
     import json
     from importlib.resources import files
 
-    doc = json.loads(files("sit").joinpath("data", "cldr_min_grouping.json").read_text(encoding="utf-8"))
+    package = __package__.rpartition(".")[0]  # sit
+    doc = json.loads(files(package).joinpath("data", "cldr_min_grouping.json").read_text(encoding="utf-8"))
     return {k: int(v) for k, v in doc["locales"].items()}, int(doc["default"])
 
 
