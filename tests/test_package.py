@@ -1,6 +1,6 @@
 """sit as a package: `python -m build` makes an sdist and a wheel (built from the sdist, as pip
-does from a git URL) holding the datasets, the report's assets and the CLDR data Babel lacks; the wheel, installed into a
-fresh virtual environment, runs `sit run --dataset politics --translator apertium` from there.
+does from a git URL) holding the datasets, the report's assets and the CLDR data Babel lacks; the
+wheel, installed into a fresh virtual environment, runs `sit run --dataset politics --translator apertium` from there.
 
 Kept fast: the wheel goes in with --no-deps, and the environment sees the test environment's
 packages (its dependencies) through a .pth line, which adds their folder but none of its .pth

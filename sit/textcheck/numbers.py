@@ -133,12 +133,14 @@ def _min_grouping_table() -> tuple[dict[str, int], int]:
     return {k: int(v) for k, v in doc["locales"].items()}, int(doc["default"])
 
 
-def cldr_grouped(value: Decimal, lang: str) -> bool:
+def cldr_grouped(value: Decimal, lang: str, *, at_least: int = 1) -> bool:
     """Whether CLDR writes the whole part of ``value`` with digit groups in ``lang``: it has at
     least the primary group's size (Babel's decimal pattern, 3) plus the minimum grouping digits
-    (:func:`min_grouping_digits`): 1,000 in English and German, 10.000 in Spanish, 100 000 in Ewe."""
+    (:func:`min_grouping_digits`): 1,000 in English and German, 10.000 in Spanish, 100 000 in Ewe.
+    ``at_least`` raises the minimum grouping digits (2: four-digit numbers count as grouped nowhere,
+    as German and Russian usage leaves many of them where CLDR groups them; docs/precision.md)."""
     digits = len(str(abs(int(value))))
-    return digits >= _group_size(lang) + min_grouping_digits(lang)
+    return digits >= _group_size(lang) + max(min_grouping_digits(lang), at_least)
 
 
 @lru_cache(maxsize=64)
@@ -398,12 +400,12 @@ def month_words(lang: str) -> dict[int, tuple[str, ...]]:
             for m, names in _month_names(lang).items()}
 
 
-def ungrouped(number: Number, translation: str, target_lang: str) -> bool:
+def ungrouped(number: Number, translation: str, target_lang: str, *, at_least: int = 1) -> bool:
     """Whether ``translation`` writes ``number`` without the digit groups CLDR writes it with in the
     target language (:func:`cldr_grouped`: ``40000`` where English writes ``40,000`` and German
     ``40.000``; ``5000`` in English and German, not in Spanish), in no grouped form, and it is
-    no year (:func:`maybe_year`)."""
-    if not cldr_grouped(number.value, target_lang):
+    no year (:func:`maybe_year`). ``at_least``: as :func:`cldr_grouped`'s."""
+    if not cldr_grouped(number.value, target_lang, at_least=at_least):
         return False
     forms = target_forms(number, target_lang)
     grouped, plain = forms[0], forms[-1]
@@ -554,17 +556,18 @@ def _scale_word(scale: int, lang: str) -> str:
 _PLAIN = re.compile(r"(?<![\w.,])\d{4,}(?!\w|[.,]\d)")
 
 
-def ungrouped_in(translation: str, source: str, target_lang: str) -> list[tuple[str, str]]:
+def ungrouped_in(translation: str, source: str, target_lang: str, *, at_least: int = 1) -> list[tuple[str, str]]:
     """(as written, as the target groups it) for the whole numbers of four digits or more that
     ``translation`` writes without the digit groups CLDR writes them with in the target language
     (:func:`cldr_grouped`; four-digit years aside, :func:`maybe_year`) and that ``source`` does
-    not write so itself (a code, a postcode): ``20000`` in English for the source's 两万."""
+    not write so itself (a code, a postcode): ``20000`` in English for the source's 两万.
+    ``at_least``: as :func:`cldr_grouped`'s."""
     from babel.numbers import format_decimal
 
     out = []
     for m in _PLAIN.finditer(translation):
         digits = m.group()
-        if digits in source or digits.startswith("0") or not cldr_grouped(Decimal(digits), target_lang):
+        if digits in source or digits.startswith("0") or not cldr_grouped(Decimal(digits), target_lang, at_least=at_least):
             continue
         if maybe_year(digits, translation, target_lang):
             continue
