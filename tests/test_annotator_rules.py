@@ -6,12 +6,14 @@ stretches of source text left as they were."""
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 from sit.relations import RunContext
 from sit.relations.language import LanguageRelation
 from sit.relations.numbers import NumbersRelation
 from sit.relations.every import Origin
-from sit.textcheck.numbers import misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
+from sit.textcheck.numbers import (cldr_grouped, maybe_year, min_grouping_digits, misspaced_percent, month_named, month_of,
+                                  naming_number, numbers_of, scaled, spelled, target_forms, ungrouped_in)
 from sit.textcheck.untranslated import (calendar_words, copied_runs, copied_words, foreign_script_runs, place_names,
                                       written_as)
 
@@ -49,6 +51,85 @@ def test_cldr_digit_groups_of_the_target():
     assert _numbers("有25万种。", "There are 250000 species.", target="en", source_lang="zh") == {"grouping": ["25"]}
     assert ungrouped_in("postcode 10115 and 40000 stars", "postcode 10115", "de") == [("40000", "40.000")]
     assert _numbers("In 2019 it rose.", "En 2019 subió.") == {}  # a year is no grouping error
+
+
+def test_four_digit_numbers_grouped_as_cldrs_minimum_grouping_digits_say():
+    from babel.numbers import format_decimal
+
+    # the committed cldr-json table; Babel carries no minimum grouping digits and groups Spanish 5.000
+    assert format_decimal(5000, locale="es") == "5.000"
+    assert [min_grouping_digits(lang) for lang in ("es", "es-ES", "es_MX", "pl", "pt-PT", "pt", "de", "en", "ee")] == \
+        [2, 2, 1, 2, 2, 1, 1, 1, 3]
+    assert cldr_grouped(Decimal(5000), "de") and not cldr_grouped(Decimal(5000), "es")
+    assert cldr_grouped(Decimal(50000), "es") and not cldr_grouped(Decimal(50000), "ee")
+    # German groups four digits: 5000 for "5,000" is a grouping error where asked (numbers.four_digits;
+    # off by default: German style guides allow 5000 and MQM annotators do not mark it)
+    assert _numbers("It cost 5,000 euros.", "Es kostete 5000 Euro.", target="de", four_digits=True) == \
+        {"grouping": ["5,000"]}
+    assert _numbers("It cost 5,000 euros.", "Es kostete 5000 Euro.", target="de") == {}
+    assert _numbers("It cost 5,000 euros.", "Es kostete 5.000 Euro.", target="de", four_digits=True) == {}
+    # Spanish and Polish do not: 5000 is CLDR's own form (first), the grouped one still counts as written
+    assert target_forms(numbers_of("5,000")[0], "es") == ("5000", "5.000")
+    assert target_forms(numbers_of("5,000")[0], "pl") == ("5000", "5 000")
+    for target, translation in (("es", "Costó 5000 euros."), ("es", "Costó 5.000 euros."),
+                                ("pl", "Kosztował 5000 euro."), ("pl", "Kosztował 5 000 euro.")):
+        assert _numbers("It cost 5,000 euros.", translation, target=target, four_digits=True) == {}, translation
+    assert _numbers("It cost 50,000 euros.", "Costó 50000 euros.") == {"grouping": ["50,000"]}
+    assert _numbers("It cost 5,000 euros.", "Costó 5,000 euros.") == {"format": ["5,000"]}
+
+
+def test_a_four_digit_year_is_no_grouping_error_but_an_amount_is():
+    source = "2022年补贴5000元，最短持有1080天。"
+    assert _numbers(source, "In 2022 the subsidy was 5000 yuan, held for at least 1080 days.", target="en",
+                    source_lang="zh", four_digits=True) == {"grouping": ["5000", "1080"]}
+    assert _numbers(source, "In 2022 the subsidy was 5,000 yuan, held for at least 1,080 days.", target="en",
+                    source_lang="zh", four_digits=True) == {}
+    assert maybe_year("2022", "in 2022", "en") and not maybe_year("2022", "2022 euros", "en")
+    assert not maybe_year("1095", "Shortest Holding 1095 Days No. 1", "en") and not maybe_year("2500", "2500 BC", "en")
+    assert ungrouped_in("under the 1992 consensus, 2000 Euro, 1500 Jahre, 20000 Sterne", "九二共识", "de") == \
+        [("2000", "2.000"), ("1500", "1.500"), ("20000", "20.000")]
+    assert ungrouped_in("under the 1992 consensus, 2000 Euro, 1500 Jahre, 20000 Sterne", "九二共识", "de", at_least=2) == \
+        [("20000", "20.000")]
+
+
+def test_a_number_the_source_repeats_and_the_translation_writes_fewer_times_is_missing_where_asked():
+    source = "新华社北京2月11日电2月11日，论坛在北京举办。"  # a dateline and the date itself
+    one = "On February 11, the forum was held in Beijing."
+    assert _numbers(source, one, target="en", source_lang="zh") == {}  # off by default
+    assert _numbers(source, one, target="en", source_lang="zh", repeats=True) == {"missing": ["11"]}
+    assert _numbers(source, "Beijing, February 11 (Xinhua) -- On February 11, the forum was held in Beijing.",
+                    target="en", source_lang="zh", repeats=True) == {}
+    assert _numbers("He scored 2 goals and 2 assists.", "Marcó 2 goles y 2 asistencias.", repeats=True) == {}
+    assert _numbers("He scored 2 goals and 2 assists.", "Marcó 2 goles y asistencias.", repeats=True) == {"missing": ["2"]}
+    assert _numbers("He scored 2 goals and 2 assists.", "Marcó 2 goles y dos asistencias.", repeats=True) == {}  # in words
+
+
+def test_the_min_grouping_table_is_built_from_cldr_json(tmp_path):
+    import io
+    import json
+    import subprocess
+    import sys
+    import tarfile
+
+    tgz = tmp_path / "cldr-numbers-full-0.tgz"
+    with tarfile.open(tgz, "w:gz") as tar:
+        files = {"package/package.json": {"name": "cldr-numbers-full", "version": "0", "license": "Unicode-3.0"}}
+        for locale, digits in (("en", "1"), ("es", "2"), ("es-MX", "1"), ("es-ES", "2"), ("pt", "1"), ("pt-PT", "2")):
+            files[f"package/main/{locale}/numbers.json"] = {"main": {locale: {"numbers": {"minimumGroupingDigits": digits}}}}
+        for name, doc in files.items():
+            data = json.dumps(doc).encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    out = tmp_path / "table.json"
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, str(root / "scripts" / "cldr_min_grouping.py"), "--package", str(tgz), "--out", str(out)],
+                   check=True, capture_output=True)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["locales"] == {"es": 2, "es-MX": 1, "pt-PT": 2} and doc["locales_read"] == 6
+    assert "cldr-numbers-full@0" in doc["source"] and "Unicode" in doc["licence"]
+    committed = json.loads((root / "sit" / "data" / "cldr_min_grouping.json").read_text(encoding="utf-8"))
+    assert "cldr-numbers-full@48.2.0" in committed["source"] and committed["locales"]["es"] == 2
 
 
 def test_imperial_units_only_where_asked():
