@@ -141,3 +141,16 @@ def test_the_sit_comparisons_are_read_back_with_the_same_findings(tmp_path, monk
     assert check(Cache(tmp_path)) == plain  # every comparison read back
     with pytest.raises(pytest.fail.Exception, match="judged again"):  # other options: other entries
         check(Cache(tmp_path), discount=False)
+
+
+def test_the_fingerprint_follows_the_data_files_too(tmp_path, monkeypatch):
+    import sit.relations.verdicts as verdicts
+
+    (tmp_path / "sit").mkdir()
+    monkeypatch.setattr(verdicts, "__file__", str(tmp_path / "sit" / "relations" / "verdicts.py"))
+    (tmp_path / "sit" / "data").mkdir()
+    (tmp_path / "sit" / "data" / "table.json").write_text('{"es": 2}')
+    before = code_fingerprint(["json"])
+    (tmp_path / "sit" / "data" / "table.json").write_text('{"es": 1}')  # CLDR data changed
+    assert code_fingerprint(["json"]) != before
+    assert code_fingerprint(["json"], data=()) == code_fingerprint(["json"], data=())

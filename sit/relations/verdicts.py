@@ -7,8 +7,9 @@ most of a cached run's time. :class:`Verdicts` keeps each verdict (a
 JSON value the relation makes its findings from, without what depends on where the text came
 from) under the pair ``(source, translation)``, in a store whose namespace names the relation,
 its options, the languages, the versions of the libraries the verdict reads (wordfreq, py3langid,
-Babel, Python) and a fingerprint of the check's code (:func:`code_fingerprint`): a change to any
-of them re-keys the store, so a verdict made by other code or options is never read back. A
+Babel, Python) and a fingerprint of the check's code and of sit's data files
+(:func:`code_fingerprint`): a change to any of them re-keys the store, so a verdict made by other
+code or options is never read back. A
 verdict is stored only once computed without error; where the code cannot be read (no source
 files), nothing is cached.
 """
@@ -24,25 +25,33 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 #: the modules every single-translation check reads, besides its relation's own
 CHECK_MODULES = ("sit.textcheck", "sit.words", "sit.text", "sit.records", "sit.relations.verdicts")
+#: the folders of the sit package whose data files a check may read (CLDR's grouping digits)
+CHECK_DATA = ("data",)
 #: the libraries whose data a verdict may read
 CHECK_LIBRARIES = ("wordfreq", "py3langid", "babel")
 
 
-def code_fingerprint(modules: Iterable[str]) -> Optional[str]:
-    """A hash of the source of ``modules`` (a package: every ``.py`` file in its folder), or None
-    where one has no readable source file."""
+def code_fingerprint(modules: Iterable[str], data: Iterable[str] = CHECK_DATA) -> Optional[str]:
+    """A hash of the source of ``modules`` (a package: every ``.py`` file in its folder) and of the
+    files in the folders ``data`` of the sit package, or None where a module has no readable
+    source file."""
     digest = hashlib.sha256()
+    files: list[tuple[str, Path]] = []
     for name in sorted(set(modules)):
         spec = util.find_spec(name)
         origin = Path(spec.origin) if spec is not None and spec.origin else None
         if origin is None or origin.suffix != ".py":
             return None
-        files = sorted(origin.parent.glob("*.py")) if origin.name == "__init__.py" else [origin]
-        for path in files:
-            try:
-                digest.update(f"{name}/{path.name}\0".encode() + path.read_bytes() + b"\0")
-            except OSError:
-                return None
+        files += [(name, path) for path in (sorted(origin.parent.glob("*.py")) if origin.name == "__init__.py"
+                                            else [origin])]
+    root = Path(__file__).resolve().parent.parent
+    files += [(folder, path) for folder in sorted(set(data)) for path in sorted((root / folder).glob("*"))
+              if path.is_file()]
+    for name, path in files:
+        try:
+            digest.update(f"{name}/{path.name}\0".encode() + path.read_bytes() + b"\0")
+        except OSError:
+            return None
     return digest.hexdigest()
 
 
@@ -89,4 +98,4 @@ class Verdicts:
         return out
 
 
-__all__ = ["CHECK_LIBRARIES", "CHECK_MODULES", "Verdicts", "code_fingerprint", "library_versions"]
+__all__ = ["CHECK_DATA", "CHECK_LIBRARIES", "CHECK_MODULES", "Verdicts", "code_fingerprint", "library_versions"]
