@@ -155,17 +155,26 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
 
 
 def _own_evidence(text: _Side, answer: _Side, ratio: float, others: list[_Side]) -> Optional[str]:
-    """Why ``answer`` contradicts ``text`` on the text's own evidence (None: it does not): it holds
+    """Why ``answer`` contradicts ``text`` on the text's own evidence (None: it does not): what it
+    keeps contradicts it (:func:`_kept_against`), or its length is far from the batch's ratio."""
+    why = _kept_against(text, answer, others)
+    if why:
+        return why
+    if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
+        return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
+    return None
+
+
+def _kept_against(text: _Side, answer: _Side, others: list[_Side]) -> Optional[str]:
+    """Why ``answer`` contradicts ``text`` on what translation keeps (None: it does not): it holds
     none of the text's numbers, or none of its pass-through tokens, but some of ``others``' (the
     batch's other texts: a translation that mangles a token makes a new one, a reorder brings
-    another text's), or its length is far from the batch's ratio."""
+    another text's). Read on texts of every length: a word alone keeps its digits too."""
     if text.numbers and answer.numbers and not text.numbers & answer.numbers \
             and any(answer.numbers & o.numbers for o in others):
         return "holds none of its numbers and another text's instead"
     if text.tokens and answer.tokens and not text.tokens & answer.tokens and any(answer.tokens & o.tokens for o in others):
         return "holds none of its tokens (URLs, placeholders, code) and another text's instead"
-    if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
-        return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
     return None
 
 
@@ -202,8 +211,13 @@ def _crossed(t1: _Side, t2: _Side, a1: _Side, a2: _Side) -> float:
 
 def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Optional[str]:
     """Why the answers of a batch look misaligned with its texts (module documentation), or None."""
-    pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
-             if isinstance(a, str) and a.strip() and len(t.split()) >= MIN_WORDS]
+    every = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers)) if isinstance(a, str) and a.strip()]
+    for i, text, own in every:
+        if len(text.text.split()) < MIN_WORDS:  # a short text: only what translation keeps is read
+            why = _kept_against(text, own, [t for j, t, _ in every if j != i])
+            if why:
+                return f"answer {i + 1} {why}"
+    pairs = [(i, t, a) for i, t, a in every if len(t.text.split()) >= MIN_WORDS]
     if len(pairs) < 2:
         return None
     ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
@@ -261,13 +275,31 @@ def unplaced(texts: Sequence[str], answers: Sequence[Optional[str]]) -> list[tup
     if ratio is not None:
         pairs.update((i, j) for x, (i, ti, ai) in enumerate(sides) for j, tj, aj in sides[x + 1:]
                      if not _told_apart(ti, ai, tj, aj, ratio, every))
-    short = [(i, _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
-             if isinstance(a, str) and a.strip() and len(t.split()) < MIN_WORDS]
-    for x, (i, answer) in enumerate(short):
-        pairs.update((min(i, j), max(i, j)) for j, other in short[x + 1:] if other.text != answer.text)
-        pairs.update((min(i, j), max(i, j)) for j, tj, aj in sides if aj.text != answer.text and (
-            ratio is None or not _own_evidence(tj, answer, ratio, [t for t in every if t is not tj])))
+    pairs.update(_short_pairs(texts, answers, sides, ratio))
     return sorted(pairs)
+
+
+def _short_pairs(texts: Sequence[str], answers: Sequence[Optional[str]], sides: list,
+                 ratio: Optional[float]) -> set[tuple[int, int]]:
+    """The pairs of :func:`unplaced` with a text of fewer than :data:`MIN_WORDS` words: a short
+    text and any other whose answers, swapped, :func:`suspect_order` would not doubt (the short
+    one read on what translation keeps, :func:`_kept_against`; a longer one on its own evidence,
+    length included, where the batch has a ratio)."""
+    answered = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers)) if isinstance(a, str) and a.strip()]
+    every = [t for _, t, _ in sides]
+
+    def seen(text: _Side, answer: _Side) -> bool:
+        if len(text.text.split()) < MIN_WORDS:
+            return bool(_kept_against(text, answer, [t for _, t, _ in answered if t is not text]))
+        return ratio is not None and bool(_own_evidence(text, answer, ratio, [t for t in every if t.text != text.text]))
+
+    out = set()
+    for x, (i, ti, ai) in enumerate(answered):
+        for j, tj, aj in answered[x + 1:]:
+            short = len(ti.text.split()) < MIN_WORDS or len(tj.text.split()) < MIN_WORDS
+            if short and ai.text != aj.text and not seen(ti, aj) and not seen(tj, ai):
+                out.add((i, j))
+    return out
 
 
 def near_copies(text: str, other: str) -> bool:
