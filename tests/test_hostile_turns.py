@@ -119,3 +119,27 @@ def test_a_provider_that_turns_three_answers_round_gets_nothing_wrong_cached(ser
     assert _cached(tmp_path / "c") == dict(zip(texts, truth))
     # the three were asked again apart and came back changed: asked alone, the answers showed the move
     assert tr.order_broken and all(sum(c.texts == [t] for c in fake.calls) == 1 for t in three)
+
+
+NUMBERED = ["Route 66", "Room 101", "Gate 7"]
+
+
+def _swap_routes(texts, source, target):
+    out = dictionary_translate(texts, source, target)
+    if {"Route 66", "Room 101"} <= set(texts):
+        i, j = texts.index("Route 66"), texts.index("Room 101")
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def test_short_texts_told_apart_by_their_numbers_are_not_asked_again_and_their_swap_is_doubted(serve, clock, tmp_path):
+    """What translation keeps (digits, tokens) is read on short texts too: clean answers that it
+    places are cached at once, and two of them swapped make the batch doubted and asked alone."""
+    truth = dictionary_translate(NUMBERED, "en", "es")
+    clean = serve("deepl")
+    assert make(clean, clock=clock, batch_size=3).translate(NUMBERED) == truth
+    assert [c.texts for c in clean.calls] == [NUMBERED]
+    fake = serve("deepl", translate=_swap_routes)
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=3)
+    assert tr.translate(NUMBERED) == truth and _cached(tmp_path / "c") == dict(zip(NUMBERED, truth))
+    assert tr.order_reasks == 1 and tr.order_broken and [c.texts for c in fake.calls[1:]] == [[t] for t in NUMBERED]
