@@ -11,8 +11,10 @@ provider that moves answers can only give a text, in each batch, the translation
 that batch, and the first batch's evidence told it from every text of the second), and is cached; one that depends on its grouping is
 doubtful and asked alone (one text cannot be misordered). Of each group of answers that could be
 swapped among them, texts no two of which could have swapped answers are not asked again
-(:func:`left_alone`): their answers are the ones left once the others are confirmed. An answer asked alone that is another text's first answer shows the provider moving
-answers (:meth:`Held.moved`).
+(:func:`left_alone`): their answers are the ones left once the others are confirmed. An answer
+asked alone that is another text's first answer shows the provider moving answers
+(:meth:`Held.moved`). The requests of the second look are not order-checked (the
+translator's ``_translate_again`` hook): each of their answers is compared with its first anyway.
 """
 
 from __future__ import annotations
