@@ -388,7 +388,8 @@ def calendar_words(source: str, translation: str, source_lang: str, target_lang:
     ``February``) that stand in ``source`` and, as written there, in ``translation``, where the
     target language names them otherwise (German ``Freitag``; ``April`` is German too); none where
     Babel does not know the target language."""
-    return _names_left(source, translation, _calendar_names(source_lang), _calendar_names(target_lang))
+    return _names_left(source, translation, _calendar_names(source_lang),
+                       _not_theirs(_calendar_names, source_lang, target_lang))
 
 
 def place_names(source: str, translation: str, source_lang: str, target_lang: str) -> list[str]:
@@ -397,19 +398,26 @@ def place_names(source: str, translation: str, source_lang: str, target_lang: st
     where the target language names them otherwise (German ``Türkei``, ``Kasachstan``; ``China`` is
     German too), not inside a longer name (``Georgia Tech``, ``Michael Jordan``); none where Babel
     does not know the target language."""
-    return _names_left(source, translation, _territory_names(source_lang), _territory_names(target_lang))
+    return _names_left(source, translation, _territory_names(source_lang),
+                       _not_theirs(_territory_names, source_lang, target_lang))
 
 
-def _names_left(source: str, translation: str, ours: tuple, theirs: tuple) -> list[str]:
-    # the names of ``ours`` standing in the source, not inside a longer name, and in the translation
-    # as written, that are none of the target language's names ``theirs``
+@lru_cache(maxsize=64)
+def _not_theirs(names_of: Callable[[str], tuple], source_lang: str, target_lang: str) -> tuple:
+    # the source language's names (``names_of``) that are none of the target language's; none where
+    # the target is a language CLDR does not know (nothing to tell its names from the source's)
+    theirs = set(names_of(target_lang))
+    return tuple(name for name in names_of(source_lang) if name not in theirs) if theirs else ()
+
+
+def _names_left(source: str, translation: str, ours: tuple, candidates: tuple) -> list[str]:
+    # the names of ``candidates`` (those of ``ours`` the target language does not share) standing in
+    # the source, not inside a longer name of ``ours``, and in the translation as written
     # a name the source has only inside a longer one stands there by right ("Statistics Norway",
     # "Animal Welfare Board of India" kept in English): the translation is read without those
-    if not theirs:  # a target CLDR does not know: nothing to tell its names from the source's
-        return []
     out = []
-    for name in ours:
-        if name in theirs or name not in translation or name not in source:
+    for name in candidates:
+        if name not in translation or name not in source:
             continue
         pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         found = [(m, _name_around(source, m.start(), m.end(), ours)) for m in pattern.finditer(source)]
