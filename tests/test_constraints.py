@@ -68,7 +68,7 @@ def test_the_signature_and_description_are_todays(which, english_tagger):
 
 def test_the_drop_reasons_are_todays_in_the_order_the_checks_run():
     assert DROP_REASONS == ("rare", "unnatural", "collocation", "verb_form", "repeated", "agreement", "unsupported",
-                            "grammar", "unrelated", "dissimilar", "unnatural_score", "per_slot")
+                            "grammar", "unrelated", "unnatural_score", "dissimilar", "per_slot")
     assert [c.name for c in CONSTRAINTS] == ["rare", "unnatural", "grammar", "collocation", "unrelated", "dissimilar"]
 
 

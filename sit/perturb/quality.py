@@ -61,7 +61,9 @@ log = logging.getLogger("sit.perturb")
 #: to the original (most similar first) or the n-gram fall (most fluent first)
 RANKS = ("similarity", "fluency")
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
-DROP_REASONS = tuple(c.name for stage in STAGES for c in CONSTRAINTS + WORDNET_CONSTRAINTS if c.stage == stage) + (PerSlot.name,)
+DROP_REASONS = tuple(c.name for stage in STAGES
+                     for c in sorted((c for c in CONSTRAINTS + WORDNET_CONSTRAINTS if c.stage == stage), key=lambda c: c.last)
+                     ) + (PerSlot.name,)
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,9 @@ class QualityFilter:
         models = Models(self.encoder, self.encoder_reason, self.lm, self.lm_reason, lexicon)
         self.constraints = tuple(cls(options, models) for cls in constraints)
         self.per_slot = PerSlot(options, models)
-        self._stages = {name: [c for c in self.constraints if c.stage == name] for name in STAGES}
+        # each stage's checks in their order, those that cost most (``last``) after the others
+        self._stages = {name: sorted((c for c in self.constraints if c.stage == name), key=lambda c: c.last)
+                        for name in STAGES}
 
     @property
     def checks(self) -> list[Check]:
