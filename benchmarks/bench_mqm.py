@@ -241,9 +241,9 @@ _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 
 
 def _named(evidence: dict) -> set:
-    # the words and digits a finding names: its numbers, copied words, runs, calendar names
+    # the words and digits a finding names: its numbers, copied words, runs, calendar and place names
     out = set()
-    for key in ("numbers", "words", "runs", "script", "calendar"):
+    for key in ("numbers", "words", "runs", "script", "calendar", "places"):
         for item in evidence.get(key, ()):
             text = item.get("number", "") if isinstance(item, dict) else str(item)
             out.update(t.casefold() for t in _TOKEN.findall(text))

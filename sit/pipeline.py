@@ -96,8 +96,8 @@ class RunConfig:
 
 #: the run-wide options that were fields of :class:`RunConfig` once, with their defaults (the same
 #: as their declarations': the sit relation's ``distance``/``discount``, the perturbers'
-#: ``num_perturb``, the mlm perturber's ``mlm_model``); the signature's fixed fields still name two
-#: of them, so a run reads them even where no component of it declares them
+#: ``num_perturb``, the mlm perturber's ``mlm_model``): a run reads them even where no component of
+#: it declares them (a relation of old that names them in ``run_options``)
 OLD_SETTINGS: dict[str, Any] = {"mlm_model": "bert-base-uncased", "num_perturb": 10, "distance": "relation",
                                 "discount": True}
 
@@ -489,13 +489,11 @@ def run_wide_values(config: RunConfig, cls: type, old: Mapping[str, str],
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
-    """The run's signature; ``num_perturb`` only where a perturber ran and ``distance`` only where
-    a relation of the run takes it (a run of plugin relations alone names neither)."""
-    from .options import run_wide_of
-
+    """The run's signature: a block for each component that ran, its options those it declares
+    (``num_perturb`` is the perturber's, ``distance`` the sit relation's: a run of plugin
+    relations alone names neither), then the run's own settings."""
     perturber = ctx.built_perturber
     parser = ctx.built_parser
-    declared = run_wide_of((type(r) for r in relations), frozenset({"ctx"}))
     return RunSignature(
         translator=config.translator,
         translator_model=translator.model_id(),
@@ -503,11 +501,8 @@ def _signature(config: RunConfig, translator, ctx, relations, target: str) -> Ru
         target_lang=target,
         perturber=perturber.name if perturber else "none",
         perturber_model=perturber.model_id() if perturber else "none",
-        num_perturb=config.num_perturb if perturber else None,
         parser=parser[1] if parser else "none",
         parser_model=parser[0].model_id() if parser else "none",
-        distance=config.distance if "distance" in declared or any("distance" in r.run_options for r in relations)
-        else None,
         threshold=config.threshold,
         top_k=config.top_k,
         seed=config.seed,

@@ -367,25 +367,25 @@ def package_versions(names: tuple[str, ...] = (PROGRAM, "transformers", "torch",
 
 @dataclass(frozen=True)
 class RunSignature:
-    """Every choice that changes a run's result, like sacrebleu's ``Signature``.
+    """Every choice that changes a run's result, like sacrebleu's ``Signature``: one block per
+    component of the run (the translator, the perturber, the parser, each relation: its name, its
+    model and its options, the options it declares itself), then the run's own settings (the
+    languages, the threshold and top-k every relation's findings are ranked by, the seed every
+    component draws from) and the versions of sit, the packages and the plugins it used.
 
-    It is written to ``run.json`` and printed in reports; the translator, parser and perturber
-    parts of it also name their cache namespaces (see :mod:`sit.cache`).
+    It is written to ``run.json`` and printed in reports; a run's option is in the block of the
+    component that takes it (``num_perturb`` in the perturber's, the sit relation's ``distance``
+    in that relation's), so a run of plugins alone names no option of sit's own components.
     """
 
     translator: str
     translator_model: str
     source_lang: str
     target_lang: str
-    perturber: str
+    perturber: str  # "none" (and no block in the line) where no perturber ran
     perturber_model: str
-    #: the run-wide ``num_perturb`` and ``distance``, fixed fields of old: None (and left out of
-    #: run.json and the line) where no component of the run takes them (:data:`OPTIONAL_SCALARS`);
-    #: the perturber's and the relations' own blocks hold them too
-    num_perturb: Optional[int]
-    parser: str
+    parser: str  # "none" where no parser ran
     parser_model: str
-    distance: Optional[str]
     threshold: float
     top_k: int
     seed: int
@@ -394,87 +394,126 @@ class RunSignature:
     translator_options: dict[str, Any] = field(default_factory=dict)  # those that change translations
     #: name -> options; a signature of old names no relation: its run's was :data:`sit.relations.UNNAMED`
     relations: dict[str, dict[str, Any]] = field(default_factory=lambda: {relation_of({}): {}})
+    #: the fixed fields of a signature of old (:data:`LEGACY_FIELDS`: ``num_perturb``, ``distance``),
+    #: as its run.json or line held them: the same values its perturber's and relations' blocks
+    #: hold, so they are no part of the configuration (not compared, not written back); kept only
+    #: so that its :meth:`digest` is the one its run had (the browser's saved marks are under it)
+    legacy: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        for name in OPTIONAL_SCALARS:
-            if out[name] is None:
-                del out[name]
+        del out["legacy"]
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunSignature":
-        names = {f.name for f in fields(cls)}
-        return cls(**{**dict.fromkeys(OPTIONAL_SCALARS), **{k: v for k, v in d.items() if k in names}})
+        """The signature of a run.json, of this sit or of old (whose fixed ``num_perturb`` and
+        ``distance`` go to :attr:`legacy`)."""
+        names = {f.name for f in fields(cls)} - {"legacy"}
+        return cls(**{k: v for k, v in d.items() if k in names}, legacy={k: d[k] for k in LEGACY_FIELDS if k in d})
+
+    def blocks(self) -> list[tuple[str, str, str, dict[str, Any]]]:
+        """(role, name, model, options) of each component of the run, in the line's order: the
+        translator, the perturber and the parser where they ran, then each relation (whose
+        model is "")."""
+        parts = [("translator", self.translator, self.translator_model, self.translator_options)]
+        if (self.perturber, self.perturber_model) != ("none", "none") or self.perturber_options:
+            parts.append(("perturber", self.perturber, self.perturber_model, self.perturber_options))
+        if (self.parser, self.parser_model) != ("none", "none"):
+            parts.append(("parser", self.parser, self.parser_model, {}))
+        return parts + [("relation", name, "", opts) for name, opts in self.relations.items()]
 
     def format(self, short: bool = False) -> str:
         """The signature as one flat line in sacrebleu's style: ``key:value`` parts joined by ``|``,
-        booleans as ``yes``/``no``, options flattened under their owner (``tr.temperature:0``,
-        ``pert.rate:0.3``, ``rel.rti.compare:words``), the sit version last:
-        ``tr:apertium|model:eng-spa|src:en|tgt:es|pert:wordnet|...|rel:sit+rti|...|version:0.1.0``.
-        ``short`` uses one- or two-letter keys (``t:apertium|m:eng-spa|s:en|g:es|...``), as
-        sacrebleu's short signature does, and stands for the options by the digest of the whole
-        signature (``h:``, :meth:`digest`). Either form parses back with :meth:`parse` (the short
-        one without options)."""
+        booleans as ``yes``/``no``, one block per component (its name, its model, its options
+        under its prefix: ``tr.temperature:0``, ``pert.num_perturb:10``, ``rel.rti.compare:words``),
+        then the run's own settings and the sit version last:
+        ``tr:apertium|model:eng-spa|pert:wordnet|pmodel:wordnet-3.0|pert.num_perturb:10|...|parse:spacy|
+        parsemodel:...|rel:sit+rti|rel.sit.distance:relation|...|src:en|tgt:es|thr:0|k:3|seed:0|version:0.1.0``.
+        A component that did not run has no block. ``short`` uses one- or two-letter keys
+        (``t:apertium|m:eng-spa|...``), as sacrebleu's short signature does, and stands for the
+        options by the digest of the whole signature (``h:``, :meth:`digest`). Either form parses
+        back with :meth:`parse` (the short one without options)."""
         keys = _SHORT_KEYS if short else _KEYS
-        parts = [f"{keys[name]}:{_flat_value(getattr(self, name))}" for name in _SIGNATURE_SCALARS
-                 if getattr(self, name) is not None or name not in OPTIONAL_SCALARS]
+        parts: list[str] = []
+        for role, name, model, opts in self.blocks():
+            if role == "relation":
+                continue
+            parts += [f"{keys[role]}:{_flat_value(name)}", f"{keys[role + '_model']}:{_flat_value(model)}"]
+            if not short:
+                parts += [f"{_PREFIX[role]}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None]
         parts.append(f"{keys['relations']}:{'+'.join(self.relations) or 'none'}")
+        if not short:
+            parts += [f"rel.{name}.{k}:{_flat_value(v)}" for name, opts in self.relations.items()
+                      for k, v in _flatten(opts) if v is not None]
+        parts += [f"{keys[name]}:{_flat_value(getattr(self, name))}" for name in _RUN_SETTINGS]
         if short:
-            return "|".join(parts + [f"h:{self.digest()}", f"v:{self.versions.get(PROGRAM, '?')}"])
-        for prefix, opts in (("tr", self.translator_options), ("pert", self.perturber_options)):
-            parts.extend(f"{prefix}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None)
-        for name, opts in self.relations.items():
-            parts.extend(f"rel.{name}.{k}:{_flat_value(v)}" for k, v in _flatten(opts) if v is not None)
-        parts.append(f"{keys['version']}:{self.versions.get(PROGRAM, '?')}")
-        return "|".join(parts)
+            parts.append(f"h:{self.digest()}")
+        return "|".join(parts + [f"{keys['version']}:{self.versions.get(PROGRAM, '?')}"])
 
     @classmethod
     def parse(cls, line: str) -> "RunSignature":
-        """The signature a :meth:`format` line (long or short) holds: numbers and ``yes``/``no``
-        come back as numbers and booleans; ``versions`` holds sit's version only. ValueError names
-        a part that is not ``key:value`` or a field that is missing."""
-        long_of = {v: k for k, v in _SHORT_KEYS.items()} | {v: k for k, v in _KEYS.items()}
-        values: dict[str, Any] = {"translator_options": {}, "perturber_options": {}, "relations": {}}
+        """The signature a :meth:`format` line (long or short, of this sit or of old: the fixed
+        ``num:`` and ``dist:`` parts of old go to :attr:`legacy`) holds: numbers and ``yes``/``no``
+        come back as numbers and booleans; a component without a block is "none"; ``versions``
+        holds sit's version only. ValueError names a part that is not ``key:value`` or a run
+        setting that is missing."""
+        values: dict[str, Any] = {"translator_options": {}, "perturber_options": {}, "relations": {}, "legacy": {},
+                                  "perturber": "none", "perturber_model": "none", "parser": "none",
+                                  "parser_model": "none"}
         for part in line.strip().split("|"):
             key, colon, raw = part.partition(":")
             if not colon or not key:
                 raise ValueError(f"signature part {part!r} is not key:value")
-            owner, dot, rest = key.partition(".")
-            if dot and owner in ("tr", "pert"):
-                _unflatten(values["translator_options" if owner == "tr" else "perturber_options"], rest, raw)
-            elif dot and owner == "rel":
-                name, _, option = rest.partition(".")
-                _unflatten(values["relations"].setdefault(name, {}), option, raw)
-            elif long_of.get(key) == "relations":
-                values["relations"] = {n: values["relations"].get(n, {}) for n in raw.split("+") if n != "none"}
-            elif key == "h":
-                continue  # the short form's digest of the options
-            elif long_of.get(key) == "version":
-                values["versions"] = {PROGRAM: raw}
-            elif key in long_of:
-                values[long_of[key]] = _parse_value(raw)
-        missing = [n for n in _SIGNATURE_SCALARS if n not in values and n not in OPTIONAL_SCALARS]
+            _read_part(values, key, raw)
+        missing = [n for n in ("translator", "translator_model", *_RUN_SETTINGS) if n not in values]
         if missing:
             raise ValueError(f"the signature has no {', '.join(missing)}")
         for name in ("translator", "translator_model", "source_lang", "target_lang", "perturber",
-                     "perturber_model", "parser", "parser_model", "distance"):
-            if values.get(name) is not None or name not in OPTIONAL_SCALARS:
-                values[name] = str(values[name])
-        values = {**dict.fromkeys(OPTIONAL_SCALARS), **values}
+                     "perturber_model", "parser", "parser_model"):
+            values[name] = str(values[name])
+        if "distance" in values["legacy"]:
+            values["legacy"]["distance"] = str(values["legacy"]["distance"])
         values["threshold"] = float(values["threshold"])
         return cls(**values)
 
     def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
+        """A short hash of the whole signature (versions included); of a signature of old, the
+        hash its run had (:attr:`legacy` included)."""
+        blob = json.dumps({**self.to_dict(), **self.legacy}, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
-#: the scalar fields of a signature line, in order, with their short keys (sacrebleu-like)
-_SIGNATURE_SCALARS = ("translator", "translator_model", "source_lang", "target_lang", "perturber",
-                      "perturber_model", "num_perturb", "parser", "parser_model", "distance", "threshold",
-                      "top_k", "seed")
-#: the scalars a signature holds only where a component of its run takes them
-OPTIONAL_SCALARS = ("num_perturb", "distance")
+def _read_part(values: dict[str, Any], key: str, raw: str) -> None:
+    """Put one ``key:value`` part of a signature line where it belongs in ``values``."""
+    field_name = _LONG_OF.get(key)
+    owner, dot, rest = key.partition(".")
+    if dot and owner in ("tr", "pert"):
+        _unflatten(values["translator_options" if owner == "tr" else "perturber_options"], rest, raw)
+    elif dot and owner == "rel":
+        name, _, option = rest.partition(".")
+        _unflatten(values["relations"].setdefault(name, {}), option, raw)
+    elif field_name == "relations":
+        values["relations"] = {n: values["relations"].get(n, {}) for n in raw.split("+") if n != "none"}
+    elif field_name == "version":
+        values["versions"] = {PROGRAM: raw}
+    elif field_name in LEGACY_FIELDS:
+        values["legacy"][field_name] = _parse_value(raw)
+    elif field_name is not None:
+        values[field_name] = _parse_value(raw)
+    # else: the short form's ``h:`` (the digest of the options), or a part this sit does not know
+
+
+#: the run's own settings, after the components' blocks: the languages, what every relation's
+#: findings are ranked by (:func:`sit.rank.rank_issues`) and the seed every component draws from
+_RUN_SETTINGS = ("source_lang", "target_lang", "threshold", "top_k", "seed")
+#: the fixed fields of a signature of old that are its components' options now: ``num_perturb``
+#: (the perturber's), ``distance`` (the sit relation's); parsed and read, never written
+LEGACY_FIELDS = ("num_perturb", "distance")
+#: each component's options prefix in the line
+_PREFIX = {"translator": "tr", "perturber": "pert", "parser": "parse", "relation": "rel"}
+#: the keys of a signature line, long and short (sacrebleu-like); ``num``/``n`` and ``dist``/``d``
+#: are those of old lines
 _KEYS = {"translator": "tr", "translator_model": "model", "source_lang": "src", "target_lang": "tgt",
          "perturber": "pert", "perturber_model": "pmodel", "num_perturb": "num", "parser": "parse",
          "parser_model": "parsemodel", "distance": "dist", "threshold": "thr", "top_k": "k", "seed": "seed",
@@ -483,6 +522,7 @@ _SHORT_KEYS = {"translator": "t", "translator_model": "m", "source_lang": "s", "
                "perturber": "p", "perturber_model": "pm", "num_perturb": "n", "parser": "pa",
                "parser_model": "pam", "distance": "d", "threshold": "th", "top_k": "k", "seed": "sd",
                "relations": "r", "version": "v"}
+_LONG_OF = {v: k for k, v in _SHORT_KEYS.items()} | {v: k for k, v in _KEYS.items()}
 
 
 def _flat_value(value: Any) -> str:

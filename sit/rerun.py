@@ -6,7 +6,8 @@ refusal to write over the earlier run names each field that differs.
 * :func:`earlier_signature`: the signature of the run already in a directory, or None.
 * :func:`keep_auto_choices`: the run's config with ``auto`` replaced by the earlier run's choice,
   and the reason to record for each choice kept.
-* :func:`differences`: what differs between two signatures, one ``field: then, now`` each.
+* :func:`differences`: what differs between two signatures, one ``field: then, now`` each (an
+  option of a component's block by its dotted name).
 """
 
 from __future__ import annotations
@@ -64,10 +65,28 @@ def keep_auto_choices(config, out: Path, target: str) -> tuple[Any, dict[str, st
 
 
 def differences(old: RunSignature, new: RunSignature) -> list[str]:
-    """Each field (package versions aside) whose value differs: ``field: OLD there, NEW now``."""
+    """Each field (package versions aside) whose value differs: ``field: OLD there, NEW now``; in a
+    component's options, each option that differs (``relations.sit.distance: relation there,
+    head-relation now``, ``perturber_options.num_perturb: 10 there, 5 now``). A signature of old
+    compares by its components' blocks (its fixed ``num_perturb`` and ``distance`` are theirs)."""
     a, b = old.to_dict(), new.to_dict()
-    return [f"{key}: {_short(a.get(key))} there, {_short(b.get(key))} now" for key in a
-            if key != "versions" and a.get(key) != b.get(key)]
+    a.pop("versions", None)
+    b.pop("versions", None)
+    return [f"{key}: {_short(x)} there, {_short(y)} now" for key, x, y in _differing(a, b)]
+
+
+def _differing(a: dict, b: dict, prefix: str = "") -> list[tuple[str, Any, Any]]:
+    """(dotted key, value in ``a``, value in ``b``) of each leaf that differs, ``a``'s keys first."""
+    out: list[tuple[str, Any, Any]] = []
+    for key in [*a, *(k for k in b if k not in a)]:
+        x, y = a.get(key), b.get(key)
+        if x == y:
+            continue
+        if isinstance(x, dict) and isinstance(y, dict):
+            out += _differing(x, y, f"{prefix}{key}.")
+        else:
+            out.append((f"{prefix}{key}", x, y))
+    return out
 
 
 def _short(value: Any, limit: int = 80) -> str:

@@ -332,6 +332,7 @@ _KINDS = {int: "an integer", float: "a number", str: "text", dict: "an object", 
 _META_TYPES = {"signature": dict, "counts": dict, "timings": dict, "warnings": list, "teapot": dict, "input": str,
                "signature_line": str, "perturber_reason": str, "parser_reason": str, "relations_reason": str,
                "relations_told": dict, "engine": dict, "cache": str, "created": str, "command": str, "config": dict}
+#: (``num_perturb`` and ``distance``: the fixed fields of a signature of old, still checked where present)
 _SIGNATURE_TYPES = {"translator": str, "translator_model": str, "source_lang": str, "target_lang": str,
                     "perturber": str, "perturber_model": str, "num_perturb": int, "parser": str,
                     "parser_model": str, "distance": str, "threshold": float, "top_k": int, "seed": int,

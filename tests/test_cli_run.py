@@ -288,5 +288,7 @@ def test_a_baseline_whose_run_json_records_the_old_fields_runs_on_their_values(t
     sit("run", "--baseline", str(base), "--cache-dir", str(tmp_path / "cache"), "--out", str(again))
     meta = json.loads((again / "run.json").read_text())
     assert meta["config"]["options"]["distance"] == "head-relation"
-    assert (meta["signature"]["num_perturb"], meta["signature"]["distance"]) == (2, "head-relation")
-    assert meta["signature"]["relations"]["sit"]["distance"] == "head-relation"
+    # each in the block of the component that takes it
+    assert meta["signature"]["perturber_options"]["num_perturb"] == 2 and "num_perturb" not in meta["signature"]
+    assert meta["signature"]["relations"]["sit"]["distance"] == "head-relation" and "distance" not in meta["signature"]
+    assert "|pert.num_perturb:2|" in meta["signature_line"] and "|rel.sit.distance:head-relation|" in meta["signature_line"]

@@ -200,6 +200,30 @@ def test_runs_of_other_inputs_or_relations_are_refused_in_one_line(runs, tmp_pat
     assert "different relations sit+rti+patinv and sit+patinv" in err and "\n" not in err
 
 
+def test_a_run_written_before_the_signature_blocks_compares_with_one_of_today(runs, tmp_path, capsys):
+    """A run.json of an older sit (fixed ``num_perturb`` and ``distance`` fields beside the same
+    values in the perturber's and sit relation's options) is the configuration of today's run."""
+    from sit.cli import main
+    from sit.compare import compare_runs
+
+    old = tmp_path / "old"
+    shutil.copytree(runs["rerun"], old)
+    meta = json.loads((old / "run.json").read_text())
+    sig = meta["signature"]
+    assert "num_perturb" not in sig and "distance" not in sig
+    sig.update(num_perturb=sig["perturber_options"]["num_perturb"], distance=sig["relations"]["sit"]["distance"])
+    (old / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    c = compare_runs(old, runs["base"], cache_dir=str(runs["root"] / "cache"))
+    assert c.status_counts()["new"] == c.status_counts()["fixed"] == 0 and c.only_base == c.only_new == 0
+    fewer = tmp_path / "fewer"
+    shutil.copytree(old, fewer)
+    sig["perturber_options"]["num_perturb"] = sig["num_perturb"] = 3
+    (fewer / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert main(["compare", str(runs["base"]), str(fewer)]) == 2
+    err = capsys.readouterr().err
+    assert "not comparable" in err and "perturber_options" in err and "'num_perturb': 3" in err
+
+
 def test_fail_on_new_exit_codes(runs, capsys):
     from sit.cli import main
     from sit.compare.cli import EXIT_NEW_FINDINGS

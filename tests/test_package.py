@@ -1,6 +1,6 @@
 """sit as a package: `python -m build` makes an sdist and a wheel (built from the sdist, as pip
-does from a git URL) holding the datasets and the report's assets; the wheel, installed into a
-fresh virtual environment, runs `sit run --dataset politics --translator apertium` from there.
+does from a git URL) holding the datasets, the report's assets and the CLDR data Babel lacks; the
+wheel, installed into a fresh virtual environment, runs `sit run --dataset politics --translator apertium` from there.
 
 Kept fast: the wheel goes in with --no-deps, and the environment sees the test environment's
 packages (its dependencies) through a .pth line, which adds their folder but none of its .pth
@@ -52,7 +52,7 @@ def built(tmp_path_factory) -> Path:
     return root / "dist"
 
 
-def test_the_sdist_and_the_wheel_hold_the_datasets_and_the_report_assets(built):
+def test_the_sdist_and_the_wheel_hold_the_datasets_the_report_assets_and_the_cldr_data(built):
     import tarfile
 
     wheel = next(built.glob("sit_mt-*.whl"))
@@ -61,6 +61,9 @@ def test_the_sdist_and_the_wheel_hold_the_datasets_and_the_report_assets(built):
     assert {f"sit/report/static/{n}" for n in ASSETS} <= names
     for name in DATASETS:  # the files themselves, not a link
         assert zipfile.ZipFile(wheel).read(f"sit/datasets/{name}") == (ROOT / "datasets" / name).read_bytes()
+    # the CLDR table Babel lacks (minimum grouping digits), read by sit.textcheck.numbers
+    assert zipfile.ZipFile(wheel).read("sit/data/cldr_min_grouping.json") == \
+        (ROOT / "sit" / "data" / "cldr_min_grouping.json").read_bytes()
     sdist = next(built.glob("sit_mt-*.tar.gz"))
     members = tarfile.open(sdist).getnames()
     assert any(m.endswith("datasets/politics.txt") for m in members)

@@ -163,6 +163,18 @@ def copied_run(plugin_env, tmp_path_factory):
     return tmp / "run"
 
 
+def test_a_plugin_only_run_s_signature_names_no_option_of_sit_s_components(copied_run):
+    meta = json.loads((copied_run / "run.json").read_text())
+    line, version = meta["signature_line"], meta["signature"]["versions"]["sit"]
+    # the glossary translator's block, the copied relation's, then the run's own settings
+    assert line == f"tr:glossary|model:glossary-10|rel:copied|rel.copied.share:0.5|src:en|tgt:es|thr:0|k:3|seed:0|version:{version}"
+    assert not {"num_perturb", "distance"} & set(meta["signature"]) and meta["signature"]["perturber_options"] == {}
+    assert (meta["signature"]["perturber"], meta["signature"]["parser"]) == ("none", "none")
+    from sit.records import RunSignature
+
+    assert RunSignature.parse(line) == RunSignature.from_dict({**meta["signature"], "versions": {"sit": version}})
+
+
 def test_a_plugin_relations_figures_show_in_every_report(plugin_env, copied_run):
     meta = json.loads((copied_run / "run.json").read_text())
     # one of the three sentences came through copied (the glossary knows none of its words)

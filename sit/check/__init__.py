@@ -158,8 +158,8 @@ def _counts(relations, checked, segments) -> dict:
 def _signature(config: CheckConfig, checks: Sequence[str]) -> RunSignature:
     name = Path(config.translation or config.source).name
     return RunSignature(translator="file", translator_model=name, source_lang=config.source_lang,
-                        target_lang=config.target_lang, perturber="none", perturber_model="none", num_perturb=0,
-                        parser="none", parser_model="none", distance="none", threshold=0.0, top_k=0, seed=0,
+                        target_lang=config.target_lang, perturber="none", perturber_model="none",
+                        parser="none", parser_model="none", threshold=0.0, top_k=0, seed=0,
                         versions=package_versions(), relations={n: dict(config.relation_options.get(n, {}))
                                                                 for n in checks})
 

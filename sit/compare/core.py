@@ -150,9 +150,11 @@ def check_comparable(base: RunData, new: RunData) -> dict[int, str]:
 
 
 #: the signature's fields that decide which test cases a run builds and how it judges them: runs
-#: that differ in one compare unlike with unlike (the translator is what a comparison may change)
-CASE_FIELDS = ("perturber", "perturber_model", "perturber_options", "num_perturb", "seed", "parser", "parser_model",
-               "distance", "threshold", "top_k")
+#: that differ in one compare unlike with unlike (the translator is what a comparison may change;
+#: the relations and their options, the sit relation's ``distance`` among them, must be the same:
+#: :func:`check_inputs`)
+CASE_FIELDS = ("perturber", "perturber_model", "perturber_options", "seed", "parser", "parser_model",
+               "threshold", "top_k")
 
 
 def check_same_cases(base: RunData, new: RunData) -> None:
@@ -235,7 +237,7 @@ def _warnings(base: RunData, new: RunData, only_base: int, only_new: int) -> lis
         out.append(f"the runs keep the top {k} finding(s) per sentence (--top-k {k}): a finding ranked out in one run "
                    "only shows as new or fixed; run both with --top-k 0 for exact statuses")
     sa, sb = base.signature, new.signature
-    for field_name in ("threshold", "distance", "top_k"):
+    for field_name in ("threshold", "top_k"):
         if getattr(sa, field_name) != getattr(sb, field_name):
             out.append(f"BASE and NEW differ in {field_name} ({getattr(sa, field_name)} and {getattr(sb, field_name)}): "
                        "findings are judged differently")

@@ -51,11 +51,12 @@ def write_comparison(comparison: Comparison, folder: str | os.PathLike,
 
 def signature_rows(comparison: Comparison) -> list[tuple[str, str, str, bool]]:
     """(field, BASE's value, NEW's value, whether they differ) for the signature fields, the
-    translator options, relations and versions: the two runs side by side."""
+    translator's and perturber's options, relations and versions: the two runs side by side."""
     a, b = comparison.base.signature, comparison.new.signature
     rows = [(label, _value(a.get(key)), _value(b.get(key))) for key, label in SIGNATURE_FIELDS]
-    rows += [("translator options", _value(a.get("translator_options")), _value(b.get("translator_options"))),
-             ("relations", _value(a.get("relations")), _value(b.get("relations")))]
+    rows += [(f"{part} options", _value(a.get(f"{part}_options")), _value(b.get(f"{part}_options")))
+             for part in ("translator", "perturber")]
+    rows += [("relations", _value(a.get("relations")), _value(b.get("relations")))]
     va, vb = a.get("versions", {}), b.get("versions", {})
     rows += [(f"version {k}", str(va.get(k, "-")), str(vb.get(k, "-"))) for k in sorted(set(va) | set(vb))]
     return [(label, x, y, x != y) for label, x, y in rows]

@@ -9,8 +9,8 @@ source language than in the target: :func:`sit.textcheck.untranslated.returned_w
 ``wrong_language`` (the identifier gives another language at least ``confidence`` probability and
 the target language less than ``1 - confidence``, on translations of at least ``min_words``
 words), ``copied`` (source words copied verbatim, a stretch of three or more source words, source text
-in a script the target language is not written in, ``script``, or the source language's CLDR name
-of a day or a month, ``calendar``; on a
+in a script the target language is not written in, ``script``, the source language's CLDR name
+of a day or a month, ``calendar``, or of a country or region, ``places``; on a
 variant, only words the sentence itself writes in lower case: a ``sit`` substitute left as it was
 is ``sit.untranslated``'s, a word lower-cased by ``case`` is ``case``'s).
 """
@@ -24,7 +24,8 @@ from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
 from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
-                                      copied_words, foreign_script_runs, returned_words, shared_words)
+                                      copied_words, foreign_script_runs, place_names, returned_words,
+                                      shared_words)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 
@@ -119,7 +120,8 @@ class LanguageRelation(Relation):
             own = set(COPY_CANDIDATE.findall(origin.pair.original))
             words = [w for w in words if w in own]
         more = {"runs": copied_runs(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf),
-                "script": foreign_script_runs(x0, y0, target), "calendar": calendar_words(x0, y0, source, target)}
+                "script": foreign_script_runs(x0, y0, target), "calendar": calendar_words(x0, y0, source, target),
+                "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         if not words and not more:
             return []

@@ -30,11 +30,14 @@ COUNT_NAMES = (
     ("perturbation_cache_hits", "perturbation cache hits"), ("parse_cache_hits", "parse cache hits"),
 )
 
+#: the signature's names and settings a report's table shows, with their names (the components'
+#: options are in the full line: ``num_perturb`` in the perturber's block, ``distance`` in the sit
+#: relation's)
 SIGNATURE_FIELDS = (
     ("translator", "translator"), ("translator_model", "model"), ("source_lang", "source language"),
     ("target_lang", "target language"), ("perturber", "perturber"), ("perturber_model", "perturber model"),
-    ("num_perturb", "perturbations per sentence"), ("parser", "parser"), ("parser_model", "parser model"),
-    ("distance", "distance"), ("threshold", "threshold"), ("top_k", "top-k"), ("seed", "seed"),
+    ("parser", "parser"), ("parser_model", "parser model"), ("threshold", "threshold"), ("top_k", "top-k"),
+    ("seed", "seed"),
 )
 
 

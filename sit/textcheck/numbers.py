@@ -86,7 +86,9 @@ def _decimal_symbol(lang: str) -> str:
 
 def target_forms(number: Number, target_lang: str) -> tuple[str, ...]:
     """How ``target_lang`` writes ``number`` (CLDR): with thousands groups and without, the
-    source's decimals kept; spaces of any width written as plain spaces."""
+    source's decimals kept; spaces of any width written as plain spaces. CLDR's own form comes
+    first: grouped, unless the target's minimum grouping digits leave the number ungrouped
+    (:func:`cldr_grouped`: Spanish ``5000``, German ``5.000``); both forms count as written."""
     return _forms(str(number.value), number.decimals, target_lang)
 
 
@@ -99,7 +101,58 @@ def _forms(value: str, decimals: int, target_lang: str) -> tuple[str, ...]:
     tail = "." + "0" * decimals if decimals else ""
     forms = [format_decimal(Decimal(value), format=pattern + tail, locale=target_lang)
              for pattern in ("#,##0", "0")]
+    if not cldr_grouped(Decimal(value), target_lang):
+        forms.reverse()  # Babel groups Spanish 5000 as 5.000; CLDR does not
     return tuple(dict.fromkeys(f.translate(_SPACES) for f in forms))
+
+
+def min_grouping_digits(lang: str) -> int:
+    """CLDR's ``minimumGroupingDigits`` of ``lang``: the fewest digits before the first group
+    separator (1: English and German group ``5,000``/``5.000``; 2: Spanish, Polish, Italian,
+    European Portuguese write ``5000`` and group from ``50.000``; 3: Ewe). Babel does not carry
+    it (and so groups Spanish ``5.000``); it comes from cldr-json through
+    ``sit/data/cldr_min_grouping.json`` (``scripts/cldr_min_grouping.py``), looked up by the locale
+    and then by its truncations (``es-MX`` 1, ``es`` 2, an unknown ``es-XX`` as ``es``)."""
+    table, default = _min_grouping_table()
+    parts = [p for p in re.split(r"[-_]", lang) if p]
+    parts = [parts[0].lower()] + [p.title() if len(p) == 4 else p.upper() for p in parts[1:]] if parts else []
+    for n in range(len(parts), 0, -1):
+        if "-".join(parts[:n]) in table:
+            return table["-".join(parts[:n])]
+    return default
+
+
+@lru_cache(maxsize=1)
+def _min_grouping_table() -> tuple[dict[str, int], int]:
+    # the committed CLDR table, read once
+    import json
+    from importlib.resources import files
+
+    package = __package__.rpartition(".")[0]  # sit
+    doc = json.loads(files(package).joinpath("data", "cldr_min_grouping.json").read_text(encoding="utf-8"))
+    return {k: int(v) for k, v in doc["locales"].items()}, int(doc["default"])
+
+
+def cldr_grouped(value: Decimal, lang: str, *, at_least: int = 1) -> bool:
+    """Whether CLDR writes the whole part of ``value`` with digit groups in ``lang``: it has at
+    least the primary group's size (Babel's decimal pattern, 3) plus the minimum grouping digits
+    (:func:`min_grouping_digits`): 1,000 in English and German, 10.000 in Spanish, 100 000 in Ewe.
+    ``at_least`` raises the minimum grouping digits (2: four-digit numbers count as grouped nowhere,
+    as German and Russian usage leaves many of them where CLDR groups them; docs/precision.md)."""
+    digits = len(str(abs(int(value))))
+    return digits >= _group_size(lang) + max(min_grouping_digits(lang), at_least)
+
+
+@lru_cache(maxsize=64)
+def _group_size(lang: str) -> int:
+    # the primary grouping size of the locale's decimal pattern (Babel); 3 where Babel has none
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+
+    try:
+        return Locale.parse(lang.replace("-", "_")).decimal_formats[None].grouping[0] or 3
+    except (UnknownLocaleError, ValueError, KeyError):
+        return 3
 
 
 def find(form: str, translation: str) -> int:
@@ -347,18 +400,87 @@ def month_words(lang: str) -> dict[int, tuple[str, ...]]:
             for m, names in _month_names(lang).items()}
 
 
-#: from here up every CLDR locale groups the digits (minimum grouping digits are 1 or 2)
-GROUPED_FROM = 10 ** 4
-
-
-def ungrouped(number: Number, translation: str, target_lang: str) -> bool:
-    """Whether ``translation`` writes ``number`` (10,000 or more) without the digit groups the target
-    language writes (CLDR through Babel: ``40000`` where English writes ``40,000`` and German
-    ``40.000``), and in no grouped form."""
-    if number.value < GROUPED_FROM:
+def ungrouped(number: Number, translation: str, target_lang: str, *, at_least: int = 1) -> bool:
+    """Whether ``translation`` writes ``number`` without the digit groups CLDR writes it with in the
+    target language (:func:`cldr_grouped`: ``40000`` where English writes ``40,000`` and German
+    ``40.000``; ``5000`` in English and German, not in Spanish), in no grouped form, and it is
+    no year (:func:`maybe_year`). ``at_least``: as :func:`cldr_grouped`'s."""
+    if not cldr_grouped(number.value, target_lang, at_least=at_least):
         return False
-    grouped, plain = target_forms(number, target_lang)[0], target_forms(number, target_lang)[-1]
-    return grouped != plain and not find(grouped, translation) and bool(find(plain, translation))
+    forms = target_forms(number, target_lang)
+    grouped, plain = forms[0], forms[-1]
+    if grouped == plain or find(grouped, translation) or not find(plain, translation):
+        return False
+    return not (not number.currency and not number.percent and not _GROUP.search(number.text)
+                and maybe_year(plain, translation, target_lang))
+
+
+#: a group separator between digits (the source wrote the number grouped: an amount, no year)
+_GROUP = re.compile(r"\d[,.\s\u00a0\u202f']\d{3}(?!\d)")
+#: the years a four-digit number may be: CLDR writes a year without groups (its ``y`` pattern)
+YEARS = range(1000, 2100)
+
+
+def maybe_year(digits: str, translation: str, target_lang: str) -> bool:
+    """Whether the whole number ``digits``, as ``translation`` writes it, may be a year (written
+    without groups by CLDR's ``y``): four digits from 1000 to 2099, and nowhere followed by a unit
+    or a currency of the target language (CLDR's unit patterns and currency names through Babel:
+    ``1080 days``, ``5000 yuan``, ``2000 EUR`` are amounts, ``in 2022`` may be a year)."""
+    if not (digits.isdigit() and len(digits) == 4 and int(digits) in YEARS):
+        return False
+    amount = _amount(target_lang)
+    return amount is None or digits not in amount.findall(translation.translate(_SPACES))
+
+
+@lru_cache(maxsize=64)
+def _amount(lang: str) -> Optional[re.Pattern]:
+    # a four-digit number followed by a unit or a currency of ``lang`` (the number its group)
+    units = _quantity_words(lang)
+    return re.compile(rf"(?<![\d.,])(\d{{4}})(?!\d|[.,]\d)\s?(?:{units})") if units else None
+
+
+#: CLDR's units of quantities a year is not followed by (not "items", "parts", "dots", "light")
+_QUANTITY_UNIT = re.compile(r"(?:length|mass|volume|area|duration|temperature|energy|power|digital-.*byte)-(?!light)")
+
+
+@lru_cache(maxsize=64)
+def _quantity_words(lang: str) -> str:
+    # an alternation of the words that follow a number in ``lang``'s CLDR unit patterns (long
+    # names only: short ones such as English "in" for inches are common words; "days", German
+    # "Tage") and of its currency names' last words and codes ("yuan", "dollars", "EUR"); "" for a
+    # locale Babel does not know
+    from babel import Locale
+    from babel.core import UnknownLocaleError
+    from babel.numbers import get_currency_name
+    from babel.units import UnknownUnitError, format_unit
+
+    try:
+        locale = Locale.parse(lang.replace("-", "_"))
+        words = {_unit_word(format_unit(Decimal(1080), unit, length="long", locale=locale))
+                 for unit in locale.unit_display_names if _QUANTITY_UNIT.match(unit)}
+        for code in _tender():  # plural names: a four-digit amount is many ("5000 yuan", "2000 euros")
+            words.update((code, re.split(r"\s+", get_currency_name(code, count=2, locale=locale))[-1]))
+    except (UnknownLocaleError, UnknownUnitError, ValueError):
+        return ""
+    words = {v for w in words if len(w) >= 2 and not w.isdigit() for v in (w, w[:1].upper() + w[1:])}  # "Days" in a title
+    return "|".join(rf"{re.escape(w)}(?!\w)" if w[-1].isascii() or w[-1].isalpha() and ord(w[-1]) < 0x2E80
+                    else re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _tender() -> frozenset[str]:
+    # the currencies some territory uses today (CLDR's territory currencies through Babel; not
+    # the German mark or the peseta)
+    from babel import Locale
+    from babel.numbers import get_territory_currencies
+
+    return frozenset(c for t in Locale("en").territories for c in get_territory_currencies(t, tender=True))
+
+
+def _unit_word(formatted: str) -> str:
+    # what stands after the number in a formatted unit ("1,080 days" -> "days", "1080天" -> "天"); "" if it comes first
+    match = re.match(r"[\d.,\s\u00a0\u202f']*\d(?:\s|\u00a0|\u202f)?(.+)$", formatted)
+    return match.group(1).strip() if match else ""
 
 
 #: the rest of a range after its first number, before a scale word both share: a dash or one short
@@ -431,19 +553,23 @@ def _scale_word(scale: int, lang: str) -> str:
         return ""
 
 
-_PLAIN = re.compile(r"(?<![\w.,])\d{5,}(?!\w|[.,]\d)")
+_PLAIN = re.compile(r"(?<![\w.,])\d{4,}(?!\w|[.,]\d)")
 
 
-def ungrouped_in(translation: str, source: str, target_lang: str) -> list[tuple[str, str]]:
-    """(as written, as the target groups it) for the whole numbers of five digits or more that ``translation`` writes without the target
-    language's digit groups (CLDR) and that ``source`` does not write so itself (a code, a
-    postcode): ``20000`` in English for the source's 两万."""
+def ungrouped_in(translation: str, source: str, target_lang: str, *, at_least: int = 1) -> list[tuple[str, str]]:
+    """(as written, as the target groups it) for the whole numbers of four digits or more that
+    ``translation`` writes without the digit groups CLDR writes them with in the target language
+    (:func:`cldr_grouped`; four-digit years aside, :func:`maybe_year`) and that ``source`` does
+    not write so itself (a code, a postcode): ``20000`` in English for the source's 两万.
+    ``at_least``: as :func:`cldr_grouped`'s."""
     from babel.numbers import format_decimal
 
     out = []
     for m in _PLAIN.finditer(translation):
         digits = m.group()
-        if digits in source or digits.startswith("0"):
+        if digits in source or digits.startswith("0") or not cldr_grouped(Decimal(digits), target_lang, at_least=at_least):
+            continue
+        if maybe_year(digits, translation, target_lang):
             continue
         grouped = format_decimal(Decimal(digits), format="#,##0", locale=target_lang).translate(_SPACES)
         if grouped != digits:
