@@ -36,6 +36,8 @@ perturbation cache and is written to ``run.json``.
 The WordNet perturber adds its own checks of natural substitutes (no gerund or participle, no
 repeated word, agreeing article and plural, collocations the n-gram model supports, and a
 naturalness score on each case that the ``sit`` ranking reads): :mod:`sit.perturb.naturalness`.
+The context fit (6) runs after them all, the naturalness score included (``Constraint.last``): it
+encodes every new sentence, the costliest check, so a candidate the score drops is never encoded.
 
 Each check is an object, a :class:`~sit.perturb.constraints.Constraint` with one batched hook
 (:mod:`sit.perturb.constraints`, which also says how to add one); :class:`QualityFilter` runs them
