@@ -139,6 +139,10 @@ class BatchJob:
     plan: Optional[Callable[[list], Optional[list]]] = None
 
 
+#: keys read from the cache at a time (:func:`cached_batches`)
+READ_CHUNK = 500
+
+
 def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     """The value of each distinct key: from the cache, else from ``job.compute`` in batches.
 
@@ -147,10 +151,13 @@ def cached_batches(keys: Sequence[Hashable], job: BatchJob) -> dict:
     the keys another run sharing the cache is computing are waited for, not computed again
     (:mod:`sit.cache.claims`)."""
     distinct = list(dict.fromkeys(keys))
-    hits = job.store.get_many(distinct) if job.store is not None else {}
-    decoded = {key: _decoded(job, hits[key]) for key in distinct if key in hits}
-    del hits
-    result: dict = {key: value for key, value in decoded.items() if value is not MISSING}
+    result: dict = {}
+    for start in range(0, len(distinct) if job.store is not None else 0, READ_CHUNK):
+        # read and decode a chunk at a time: a chunk's cached JSON is let go once decoded, so the
+        # whole input's JSON is never held beside its decoded values
+        part = distinct[start:start + READ_CHUNK]
+        hits = job.store.get_many(part)
+        result.update((key, value) for key in part if key in hits and (value := _decoded(job, hits[key])) is not MISSING)
     job.stats.cache_hits += len(result)
     todo: list = [key for key in distinct if key not in result]
     if job.on_batch is not None and result:

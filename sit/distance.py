@@ -23,11 +23,17 @@ def substituted(a: Tree, b: Tree) -> tuple[frozenset[int], frozenset[int]]:
 
 
 @lru_cache(maxsize=64)
+def _opcodes(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[tuple[str, int, int, int, int], ...]:
+    # the word-level alignment of two token sequences: the sit relation asks for a pair's distance,
+    # its differing relations and its surface change right after another; one alignment for all
+    # three (a few recent pairs kept, so memory stays flat)
+    return tuple(SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
+
+
+@lru_cache(maxsize=64)
 def _substituted(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
-    # by the two token sequences: the sit relation asks for a pair's distance and, right after, for
-    # its differing relations; one alignment for both (a few recent pairs kept, so memory stays flat)
     ia, ib = set(), set()
-    for op, a0, a1, b0, b1 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, a0, a1, b0, b1 in _opcodes(a, b):
         if op == "replace" and a1 - a0 == b1 - b0:
             ia.update(range(a0, a1))
             ib.update(range(b0, b1))
@@ -44,9 +50,15 @@ def relation_counts(tree: Tree, skip: frozenset[int] = frozenset()) -> Counter:
 
 def relation_diff(a: Tree, b: Tree, *, discount: bool = False) -> dict[str, tuple[int, int]]:
     """Relations whose counts differ: ``{relation: (count in a, count in b)}``."""
+    return dict(_relation_diff(a, b, discount))
+
+
+@lru_cache(maxsize=64)
+def _relation_diff(a: Tree, b: Tree, discount: bool) -> tuple[tuple[str, tuple[int, int]], ...]:
+    # kept for a few recent pairs: the sit relation asks for a pair's distance, then for its diff
     sa, sb = _skips(a, b, discount)
     ca, cb = relation_counts(a, sa), relation_counts(b, sb)
-    return {rel: (ca[rel], cb[rel]) for rel in sorted(set(ca) | set(cb)) if ca[rel] != cb[rel]}
+    return tuple((rel, (ca[rel], cb[rel])) for rel in sorted(set(ca) | set(cb)) if ca[rel] != cb[rel])
 
 
 def relation_distance(a: Tree, b: Tree, *, discount: bool = False) -> float:
@@ -151,7 +163,7 @@ def surface_change(a: tuple[str, ...], b: tuple[str, ...], stops: frozenset[str]
     content change); empty when the two translations are parallel, so a structure difference the
     parser reports is the parser's, not the translator's."""
     found, substitutes = [], 0
-    for op, a0, a1, b0, b1 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, a0, a1, b0, b1 in _opcodes(tuple(a), tuple(b)):
         if op == "equal":
             continue
         ha, hb = list(a[a0:a1]), list(b[b0:b1])

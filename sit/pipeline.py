@@ -367,7 +367,8 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         cases = {r.name: r.cases(ids, texts) if given is None else list(given.get(r.name, [])) for r in relations}
         from .relations.every import merge_untranslated, text_origins
 
-        ctx.origins = text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations})
+        ctx.cases_made()  # the relations hold their cases: the perturber's pairs are let go
+        ctx.origins_from(lambda: text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations}))
     with timer.stage("translate"):
         translation, untranslated, note = _translate(translator, texts, cases, relations, early)
         if early is not None:
@@ -635,7 +636,7 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
     perturber = ctx.built_perturber
     return RunCounts(
         sentences=len(texts),
-        perturbations=len(ctx.perturbations),
+        perturbations=ctx.perturbation_count,
         cases=sum(len(c) for c in cases.values()),
         translations=len(translation),
         translator_calls=translator.stats.calls,

@@ -6,6 +6,7 @@ import hashlib
 import json
 import platform
 import re
+import sys
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Optional
 
@@ -50,10 +51,15 @@ class Edit:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Edit":
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        # the few values every edit of a run repeats (its perturber, level, note, change) are
+        # shared, not one string per edit read back (50,000 edits: about 10 MB)
+        return cls(**{k: sys.intern(v) if k in _SHARED and isinstance(v, str) else v
+                      for k, v in d.items() if k in names})
 
 
 _EDIT_FIELDS = fields(Edit)
+#: the fields of an Edit whose values repeat from edit to edit
+_SHARED = frozenset({"perturber", "level", "note", "change"})
 
 
 @dataclass(frozen=True)

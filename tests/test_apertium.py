@@ -148,3 +148,17 @@ def test_a_stage_that_fails_is_one_translation_error_and_nothing_is_cached(tmp_p
         t.translate(["The dog sleeps."])
     assert get_translator("apertium", target_lang="es", cache=Cache(tmp_path)).translate(["The dog sleeps."]) == [
         _alone("The dog sleeps.")]
+
+
+def test_all_caps_and_lower_case_variants_cached_in_a_batch_are_as_alone(tmp_path):
+    """Issue 38's probe: cached translations of ALL-CAPS variants differed from the same text
+    alone ("El SENADO VOTÓ ..." against "EL SENADO VOTÓ ..."). A sentence beside its ALL-CAPS and
+    lower-case copies, as the case relation sends them, cached in one batch, reads back as each
+    translated in a process of its own."""
+    from sit.inputs import dataset_path
+
+    lines = [line.strip() for line in dataset_path("news").read_text(encoding="utf-8").splitlines() if line.strip()][:12]
+    texts = [v for line in lines for v in (line, line.upper(), line.lower())] + ["THE SENATE VOTED ON FRIDAY."]
+    get_translator("apertium", target_lang="es", cache=Cache(tmp_path)).translate(texts)
+    cached = get_translator("apertium", target_lang="es", cache=Cache(tmp_path))
+    assert cached.translate(texts) == [_alone(x) for x in texts] and cached.stats.cache_hits == len(texts)

@@ -276,3 +276,38 @@ def test_the_report_sit_report_renders_from_the_run_directory_is_the_one_the_run
     assert b"character_swap" in written
     write_reports(out, formats=("text",))
     assert (out / "report.txt").read_bytes() == written
+
+
+def test_cached_values_are_read_a_chunk_at_a_time_and_all_found(tmp_path, monkeypatch):
+    # more keys than a chunk: every cached value comes back (in order), the rest is computed once
+    import sit.batching as batching
+    from sit.batching import BatchJob, BatchStats, cached_batches
+
+    store = Cache(tmp_path).store("translations", {"name": "chunks"})
+    store.put_many((f"text {n}", f"texto {n}") for n in range(0, 10, 2))
+    monkeypatch.setattr(batching, "READ_CHUNK", 3)
+    computed, told = [], []
+    job = BatchJob(compute=lambda batch: computed.extend(batch) or [f"nuevo {k}" for k in batch],
+                   mismatch=lambda *a: AssertionError(a), stats=BatchStats(), store=store, batch_size=4,
+                   on_batch=lambda keys, values: told.append(keys))
+    keys = [f"text {n}" for n in range(10)] + ["text 0"]
+    found = cached_batches(keys, job)
+    assert [found[f"text {n}"] for n in range(0, 10, 2)] == [f"texto {n}" for n in range(0, 10, 2)]
+    assert computed == [f"text {n}" for n in range(1, 10, 2)] and job.stats.cache_hits == 5
+    assert told[0] == [f"text {n}" for n in range(0, 10, 2)]  # the hits first, in the keys' order
+    assert store.get_many([f"text {n}" for n in range(10)]) == {f"text {n}": found[f"text {n}"] for n in range(10)}
+
+
+def test_the_texts_origins_are_made_only_when_a_check_reads_them():
+    from sit.relations import RunContext
+    from sit.relations.every import Origin
+
+    ctx, made = RunContext(None, "en", "es"), []
+    ctx.origins_from(lambda: made.append(1) or {"A text.": Origin(3)})
+    assert made == []  # nothing made before a relation asks
+    assert ctx.origins["A text."].source_id == 3 and ctx.origins["A text."].source_id == 3
+    assert made == [1]  # made once
+    ctx.origins = {"Other.": Origin(1)}  # set as sit check sets it
+    assert list(ctx.origins) == ["Other."]
+    ctx.release()
+    assert ctx.origins == {} and made == [1]

@@ -107,6 +107,12 @@ def _is_phrase(v: Any) -> bool:
                               and all(isinstance(p, str) for p in phrase["pos"]))
 
 
+def _is_verdict(v: Any) -> bool:
+    """A check's verdict on one (source, translation) pair (:mod:`sit.relations.verdicts`): a
+    JSON object (``{}``: nothing found)."""
+    return isinstance(v, dict)
+
+
 def _not_null(v: Any) -> bool:
     return v is not None
 
@@ -124,6 +130,7 @@ VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "phrase": _is_phrase,
     "zipf": _is_score,
     "metric-signature": _is_str,
+    "verdicts": _is_verdict,
 }
 
 

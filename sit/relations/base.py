@@ -56,13 +56,34 @@ class RunContext:
     _docs: dict = field(default_factory=dict)
     #: target-language trees parsed before the check stage, by translation (see :meth:`parse`)
     early_trees: dict = field(default_factory=dict)
-    #: the substitution pairs of the run's sentences (after :meth:`substitutions`)
+    #: the substitution pairs of the run's sentences (after :meth:`substitutions`, until
+    #: :meth:`cases_made`)
     perturbations: list = field(default_factory=list)
+    #: how many substitution pairs the perturber made for the run's sentences
+    perturbation_count: int = 0
     reasons: dict[str, str] = field(default_factory=dict)
-    #: text -> where it came from (:class:`sit.relations.every.Origin`), for every text of the run:
-    #: set by the pipeline once every relation has built its cases, so that the single-translation
-    #: checks see every translation the run made (empty: only a relation's own cases)
-    origins: dict = field(default_factory=dict)
+    _origins: Optional[dict] = None
+    _make_origins: Optional[Callable[[], dict]] = None
+
+    @property
+    def origins(self) -> dict:
+        """text -> where it came from (:class:`sit.relations.every.Origin`), for every text of the
+        run, so that the single-translation checks see every translation the run made (empty: only
+        a relation's own cases); made on first use from what :meth:`origins_from` was given (a run
+        whose relations check no text by itself never makes it)."""
+        if self._origins is None:
+            self._origins = self._make_origins() if self._make_origins is not None else {}
+            self._make_origins = None
+        return self._origins
+
+    @origins.setter
+    def origins(self, value: dict) -> None:
+        self._origins, self._make_origins = value, None
+
+    def origins_from(self, make: Callable[[], dict]) -> None:
+        """Make :attr:`origins` with ``make()`` when a relation first reads it (the pipeline, once
+        every relation has built its cases)."""
+        self._origins, self._make_origins = None, make
 
     def perturber(self):
         """The run's substitution perturber (``--perturber``), built once."""
@@ -116,7 +137,14 @@ class RunContext:
             pairs = perturber.perturb(list(texts), random.Random(self.seed), ids=list(ids), on_texts=on_texts)
             self._substitutions[key] = [p for p in pairs if p.perturbed != p.original]
             self.perturbations = self._substitutions[key]
+            self.perturbation_count = len(self.perturbations)
         return self._substitutions[key]
+
+    def cases_made(self) -> None:
+        """Let go of the substitution pairs once every relation has made its cases (each relation
+        holds its own; :attr:`perturbation_count` stays)."""
+        self._substitutions.clear()
+        self.perturbations = []
 
     def release(self) -> None:
         """Let go of what the relations shared while they built and checked their cases (the

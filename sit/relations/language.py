@@ -28,6 +28,7 @@ from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, cale
                                       shared_words)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
+from .verdicts import Verdicts
 
 
 class LanguageRelation(Relation):
@@ -66,6 +67,8 @@ class LanguageRelation(Relation):
                               f"{', '.join(UNTRANSLATED_RULES)}")
         self.untranslated = untranslated
         self.identifier = LanguageIdentifier((ctx.target_lang, ctx.source_lang, *NEIGHBOURS), cache=ctx.cache)
+        self.verdicts = Verdicts(ctx.cache, self.name, self.signature(), ctx.source_lang, ctx.target_lang,
+                                 (type(self).__module__,))
 
     def signature(self) -> dict[str, Any]:
         return {"confidence": self.confidence, "min_words": self.min_words, "copied": self.copied,
@@ -92,37 +95,56 @@ class LanguageRelation(Relation):
         # every other text the run translated (variants of every relation), each by itself
         done += [(x, y, o) for x, y, o in other_texts(self.ctx.origins, translation, (p.original for p in cases))
                  if y.strip()]
-        target = self.ctx.target_lang
-        long = [y for _, y, _ in done if len(y.split()) >= self.min_words] if self.identifier.knows(target) else []
-        said = dict(zip(long, self.identifier.identify_all(long, target)))  # one batch, through the cache
-        zipf = self.ctx.frequencies()  # the words' frequencies, one batch through the cache
-        zipf.prefetch((w for x, y, _ in done for w in shared_words(x, y)), (self.ctx.source_lang, target))
-        found = [issue for x, y, origin in done for issue in self._issues(x, y, origin, said.get(y), zipf)]
+        verdicts = self.verdicts.many(((x, y) for x, y, _ in done), self._verdicts)  # through the cache
+        found = [issue for x, y, origin in done for issue in self._issues(x, y, origin, verdicts[(x, y)])]
         return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=compared,
                             kinds=list(self.kinds))
 
-    def _issues(self, text: str, y: str, origin: Origin, said: Optional[Identified], zipf) -> list[Issue]:
+    def _verdicts(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """The verdicts (:meth:`_verdict`) on ``pairs`` of (text, translation) the cache lacks:
+        the identifier and the words' frequencies asked in one batch each, through the cache."""
+        target = self.ctx.target_lang
+        long = [y for _, y in pairs if len(y.split()) >= self.min_words] if self.identifier.knows(target) else []
+        said = dict(zip(long, self.identifier.identify_all(long, target)))
+        zipf = self.ctx.frequencies()
+        zipf.prefetch((w for x, y in pairs for w in shared_words(x, y)), (self.ctx.source_lang, target))
+        return [self._verdict(x, y, said.get(y), zipf) for x, y in pairs]
+
+    def _verdict(self, text: str, y: str, said: Optional[Identified], zipf) -> dict[str, Any]:
+        """What the checks find on ``text`` translated ``y`` by themselves (JSON, cached): a
+        finding's ``kind``, ``distance`` and ``evidence``; for ``copied``, the ``words`` copied
+        and the ``more`` runs, scripts and calendar words (a variant keeps only its sentence's
+        words: :meth:`_issues`); ``{}`` for none."""
         target, source = self.ctx.target_lang, self.ctx.source_lang
         returned = returned_words(text, y, source, target, min_zipf=self.min_zipf, zipf=zipf)
         if returned:  # the source came back as it was
-            return [text_issue(self.name, text, y, origin, "untranslated", 2.0 + len(returned), {"words": returned})]
+            return {"kind": "untranslated", "distance": 2.0 + len(returned), "evidence": {"words": returned}}
         if (said is not None and said.language != target and said.probability >= self.confidence
                 and said.expected <= 1 - self.confidence):  # such a translation copies words anyway
-            return [text_issue(self.name, text, y, origin, "wrong_language", 1.0 + said.probability,
-                               {"language": said.language, "probability": round(said.probability, 4),
-                                "target_probability": round(said.expected, 4)})]
+            return {"kind": "wrong_language", "distance": 1.0 + said.probability,
+                    "evidence": {"language": said.language, "probability": round(said.probability, 4),
+                                 "target_probability": round(said.expected, 4)}}
         if not self.copied:
-            return []
+            return {}
         x0, y0 = _untokened(text), _untokened(y)
         words = copied_words(x0, y0, source, target, min_zipf=self.min_zipf, rule=self.untranslated, zipf=zipf)
-        if origin.pair is not None:  # a variant: only words the sentence itself writes so (a substitute
-            # left as it was is sit's finding, "monday" of a lower-cased variant is case's)
-            own = set(COPY_CANDIDATE.findall(origin.pair.original))
-            words = [w for w in words if w in own]
         more = {"runs": copied_runs(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf),
                 "script": foreign_script_runs(x0, y0, target), "calendar": calendar_words(x0, y0, source, target),
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
+        return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _issues(self, text: str, y: str, origin: Origin, verdict: Mapping[str, Any]) -> list[Issue]:
+        """The findings of ``verdict`` (:meth:`_verdict`) on ``text`` translated ``y``, which came
+        from ``origin``."""
+        kind = verdict.get("kind")
+        if kind != "copied":
+            return [text_issue(self.name, text, y, origin, kind, verdict["distance"], verdict["evidence"])] if kind else []
+        words, more = list(verdict["words"]), dict(verdict["more"])
+        if origin.pair is not None:  # a variant: only words the sentence itself writes so (a substitute
+            # left as it was is sit's finding, "monday" of a lower-cased variant is case's)
+            own = set(COPY_CANDIDATE.findall(origin.pair.original))
+            words = [w for w in words if w in own]
         if not words and not more:
             return []
         return [text_issue(self.name, text, y, origin, "copied", len(words) + sum(map(len, more.values())),

@@ -40,6 +40,7 @@ from ..textcheck.numbers import (Number, changed_number, converted_unit, currenc
                                  to_convert, unconverted, ungrouped, ungrouped_in)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
+from .verdicts import Verdicts
 
 
 class NumbersRelation(Relation):
@@ -110,6 +111,8 @@ class NumbersRelation(Relation):
         #: (English and German ``5,000``/``5.000``); off by default: annotators mark ``5000 yuan`` in
         #: English (38 of 38 development segments), German ``5000`` mostly not (5 of 12 held out)
         self.four_digits = check_bool(four_digits, "numbers.four_digits")
+        self.verdicts = Verdicts(ctx.cache, self.name, self.signature(), ctx.source_lang, ctx.target_lang,
+                                 (type(self).__module__,))
 
     def signature(self) -> dict[str, Any]:
         return {"changed": self.changed, **({"units": True} if self.units else {}),
@@ -142,24 +145,38 @@ class NumbersRelation(Relation):
         return [t for p in cases for t in ((p.original, p.perturbed) if self.changed else (p.original,))]
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        found, compared = [], 0
+        kept, changed, compared = [], [], 0
         for pair in cases:
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
             if y is None or (self.changed and y2 is None):
                 continue
             compared += 1
-            found.extend(self._kept(pair.original, y, Origin(pair.source_id)))
-            if self.changed:
-                found.extend(self._changed(pair, y, y2))
+            kept.append((pair.original, y, Origin(pair.source_id)))
+            changed.append((pair, y, y2))
         # every other text the run translated (variants of every relation), each by itself
-        for x, y, origin in other_texts(self.ctx.origins, translation, (p.original for p in cases)):
-            found.extend(self._kept(x, y, origin))
+        kept.extend(other_texts(self.ctx.origins, translation, (p.original for p in cases)))
+        verdicts = self.verdicts.many(((x, y) for x, y, _ in kept), self._numbers_found)  # through the cache
+        found = []
+        for n, (x, y, origin) in enumerate(kept):  # in one pass's order: a case's numbers kept, then changed
+            found.extend(self._kept(x, y, origin, verdicts[(x, y)]))
+            if self.changed and n < len(changed):
+                found.extend(self._changed(*changed[n]))
         return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=compared,
                             kinds=list(self.kinds))
 
-    def _kept(self, text: str, y: str, origin: Origin) -> list[Issue]:
+    def _numbers_found(self, pairs: list[tuple[str, str]]) -> list[dict[str, list[dict]]]:
+        """:meth:`_found` of each (text, translation) of ``pairs`` (the verdicts the cache lacks)."""
+        return [self._found(x, y) for x, y in pairs]
+
+    def _kept(self, text: str, y: str, origin: Origin, found: Mapping[str, list]) -> list[Issue]:
+        """The findings of ``found`` (:meth:`_found` of ``text`` and its translation ``y``), on
+        the text from ``origin``: one issue per kind, its distance the numbers of that kind."""
+        return [text_issue(self.name, text, y, origin, kind, len(items), {"numbers": items})
+                for kind, items in found.items()]
+
+    def _found(self, text: str, y: str) -> dict[str, list[dict]]:
         """The numbers of ``text`` missing from its translation ``y``, in the source's format, or
-        without their currency: one issue per kind, its distance the numbers of that kind."""
+        without their currency, by kind (JSON, cached: :class:`~sit.relations.verdicts.Verdicts`)."""
         target = self.ctx.target_lang
         by_kind: dict[str, list[dict]] = {}
         for number in numbers_of(text, self.ctx.source_lang):
@@ -199,8 +216,7 @@ class NumbersRelation(Relation):
                 by_kind.setdefault("grouping", []).append({"number": digits, "expected": [grouped]})
         for misdate in misformatted_dates(y, target):  # 31 January 2023 in English (CLDR: January 31, 2023)
             by_kind.setdefault("date", []).append({"number": misdate.written, "expected": [misdate.expected]})
-        return [text_issue(self.name, text, y, origin, kind, len(items), {"numbers": items})
-                for kind, items in by_kind.items()]
+        return by_kind
 
     def _changed(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         """The copy's translation should be the sentence's with the one number changed, written

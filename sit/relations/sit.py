@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from functools import partial
 from typing import Any, Mapping, Optional, Sequence
 
 from ..distance import DISTANCES, relation_diff, surface_change
@@ -52,6 +53,11 @@ def _phrase_key(pair: Pair) -> str:
     return json.dumps([pair.original, pair.perturbed, e.level, e.position, e.char_start, e.char_end])
 
 
+def _may_have_phrase(pair: Pair) -> bool:
+    """Whether ``pair``'s edit puts a word in (a character's or a sentence's edit has no phrase)."""
+    return pair.edit.level == "word" and bool(pair.edit.after)
+
+
 class SitRelation(Relation):
     name = "sit"
     title = "the structure of the translation changed under a similar word"
@@ -81,6 +87,7 @@ class SitRelation(Relation):
         self.surface = check_bool(surface, "sit.surface")
         self.phrases = check_bool(phrases, "sit.phrases")
         self._phrase: dict[tuple[str, str], Optional[Phrase]] = {}  # (original, perturbed) -> its phrase
+        self._judged = None  # the pairs' verdicts through the cache (_verdicts), opened on first use
         if untranslated not in UNTRANSLATED_RULES:
             raise ConfigError(f"unknown sit.untranslated rule {untranslated!r}; choose one of: "
                               f"{', '.join(UNTRANSLATED_RULES)}")
@@ -152,7 +159,7 @@ class SitRelation(Relation):
         """The phrases of ``cases`` not yet known: from the cache (a re-run parses nothing), else
         from one batch of English parses, then cached (by the perturber's signature, whose English
         pipeline made the cases)."""
-        todo = {_phrase_key(p): p for p in cases if (p.original, p.perturbed) not in self._phrase}
+        todo = {_phrase_key(p): p for p in cases if _may_have_phrase(p) and (p.original, p.perturbed) not in self._phrase}
         signature = getattr(self.ctx.perturber(), "signature", None)
         store = self.ctx.cache.store("phrase", {"perturber": signature(), "v": 1}) \
             if self.ctx.cache is not None and signature is not None and todo else None
@@ -173,12 +180,12 @@ class SitRelation(Relation):
         """The substitute's :class:`~sit.relations.phrases.Phrase` in ``pair`` (None: a word with no
         phrase to ask alone, or no word substitution), found once per pair; ``docs``: English
         docs of originals at hand (else the run's, :meth:`sit.relations.base.RunContext.english`)."""
+        if not _may_have_phrase(pair):  # nothing to look up or to keep
+            return None
         key = (pair.original, pair.perturbed)
         if key not in self._phrase:
             edit = pair.edit
-            doc = None
-            if edit.level == "word" and edit.after:
-                doc = docs[pair.original] if docs and pair.original in docs else self.ctx.english([pair.original])[0]
+            doc = docs[pair.original] if docs and pair.original in docs else self.ctx.english([pair.original])[0]
             self._phrase[key] = doc and source_phrase(doc, pair.original, pair.perturbed, edit.position,
                                                       edit.char_start, edit.char_end) or None
         return self._phrase[key]
@@ -235,32 +242,65 @@ class SitRelation(Relation):
         return [FigureTable("TEAPOT", tuple(rows), "reference-less, chrF scores on a 0-1 scale", "teapot")]
 
     def _compare(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> list[Issue]:
-        """Every case whose two translations parse, compared: its structure (or untranslated) issue."""
+        """Every case whose two translations parse, compared: its structure (or untranslated) issue.
+        What a pair's two trees and words give (:meth:`_judge`) is read from the cache where a run
+        judged them before (:class:`~sit.relations.verdicts.Verdicts`)."""
         texts = [x for p in cases for x in (p.original, p.perturbed)] + self.probes(cases)
         done = [t for t in dict.fromkeys(translation.get(x) for x in texts) if t]
         trees = dict(zip(done, self.ctx.parse(done)))
         sentences = [trees[y] for p in cases for x in (p.original, p.perturbed) if (y := translation.get(x)) in trees]
         nmod_first = nmod_before(sentences) if self.phrases else False
-        distance_fn = DISTANCES[self.distance]
         stops = stop_words(self.ctx.target_lang)  # agreement and function words of the surface check
-        zipf = self._frequencies(cases, translation)
+        both = {(y, y2, p.edit.before, p.edit.after): (p, a, b) for p in cases  # an empty translation has no tree
+                if (y := translation.get(p.original)) is not None and (y2 := translation.get(p.perturbed)) is not None
+                and (a := trees.get(y)) is not None and (b := trees.get(y2)) is not None}
+        verdicts = self._verdicts().many(both, partial(self._judge, both, translation, stops))
         compared: list[Issue] = []
         for pair in cases:
             y, y2 = translation.get(pair.original), translation.get(pair.perturbed)
-            if y is None or y2 is None:
+            key = (y, y2, pair.edit.before, pair.edit.after)
+            if key not in both:
                 continue
-            a, b = trees.get(y), trees.get(y2)
-            if a is None or b is None:  # an empty translation: nothing to parse
-                continue
-            d = distance_fn(a, b, discount=self.discount)
+            verdict = verdicts[key]
+            if verdict.get("missing"):
+                compared.append(self._untranslated(pair, y, y2, verdict))
+            else:
+                diff = {rel: (n, m) for rel, n, m in verdict["diff"]}
+                issue = Issue(pair, y, y2, verdict["distance"], diff,
+                              evidence={"surface": verdict["surface"]} if self.surface else {})
+                compared.append(self._with_phrase(issue, both[key][1:], trees, translation, stops, nmod_first))
+        return compared
+
+    def _verdicts(self):
+        """The relation's verdicts in the run's cache, keyed also by the parser whose trees they read."""
+        if self._judged is None:
+            from .verdicts import Verdicts
+
+            self._judged = Verdicts(self.ctx.cache, self.name, {**self.signature(), "parser": self.ctx.parser()[0].signature()},
+                                    self.ctx.source_lang, self.ctx.target_lang, (type(self).__module__, "sit.distance"))
+        return self._judged
+
+    def _judge(self, both, translation: Mapping[str, Optional[str]], stops: frozenset[str], keys) -> list[dict]:
+        """The verdicts (JSON, cached) on pairs ``keys`` (two translations and the edit's two words;
+        ``both``: key -> the case and the two trees): the structure distance, then either the word
+        left untranslated (``missing``: word, side, times) with its Zipf ``gap``, or the relations whose
+        counts differ (``diff``) and, with ``surface``, how the translations differ on the surface."""
+        zipf = self._frequencies([both[key][0] for key in keys], translation)
+        out = []
+        for key in keys:
+            pair, a, b = both[key]
+            y, y2 = key[0], key[1]
+            d = DISTANCES[self.distance](a, b, discount=self.discount)
             missing = untranslated(pair.edit, y, y2, self.ctx.target_lang, self.ctx.source_lang, self.untranslated,
                                    zipf=zipf)
             if missing:
-                compared.append(self._untranslated(pair, y, y2, missing, d, zipf))
-            else:
-                issue = self._structure(pair, y, y2, a, b, d, stops)
-                compared.append(self._with_phrase(issue, (a, b), trees, translation, stops, nmod_first))
-        return compared
+                gap = source_language_gap(missing[0], self.ctx.source_lang, self.ctx.target_lang, zipf=zipf)
+                out.append({"distance": d, "missing": list(missing), "gap": gap})
+                continue
+            diff = [[rel, n, m] for rel, (n, m) in relation_diff(a, b, discount=self.discount).items()]
+            surface = {"surface": surface_change(a.tokens, b.tokens, stops)} if self.surface else {}
+            out.append({"distance": d, "diff": diff, **surface})
+        return out
 
     def _frequencies(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]):
         """The run's Zipf lookup, told the words the untranslated-word rule may ask about
@@ -271,26 +311,20 @@ class SitRelation(Relation):
         zipf.prefetch(words, (self.ctx.source_lang, self.ctx.target_lang))
         return zipf
 
-    def _untranslated(self, pair: Pair, y: str, y2: str, missing: tuple[str, str, int], d: float, zipf) -> Issue:
-        """The finding of a word left untranslated: ``untranslated`` where it is the input's word
-        (the original's translation kept it), ``untranslated_substitute`` where it is the
-        substitute (a word sit put in, not the input's: the substitute's case). Its distance is
-        how much more the word belongs to the source language than to the target (wordfreq Zipf,
-        source minus target, at least 0.1), so the surest come first."""
-        word, side, count = missing
-        gap = source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang, zipf=zipf)
+    def _untranslated(self, pair: Pair, y: str, y2: str, verdict: Mapping[str, Any]) -> Issue:
+        """The finding of a word left untranslated (``verdict["missing"]``): ``untranslated`` where
+        it is the input's word (the original's translation kept it), ``untranslated_substitute``
+        where it is the substitute (a word sit put in, not the input's: the substitute's case). Its
+        distance is how much more the word belongs to the source language than to the target
+        (``verdict["gap"]``: wordfreq Zipf, source minus target, at least 0.1), so the surest come first."""
+        word, side, count = verdict["missing"]
+        gap, d = verdict["gap"], verdict["distance"]
         evidence = {"word": word, "word_of": "input" if side == "original" else "substitute", "side": side,
                     "times": count, "zipf_gap": round(gap, 2), "structure_distance": d}
         if side != "original":
             evidence["input_word"] = pair.edit.before
         kind = "untranslated" if side == "original" else "untranslated_substitute"
         return Issue(pair, y, y2, round(max(gap, 0.1), 2), {}, kind=kind, evidence=evidence)
-
-    def _structure(self, pair: Pair, y: str, y2: str, a, b, d: float, stops: frozenset[str]) -> Issue:
-        """The structure comparison of one pair; ``evidence["surface"]`` lists how the two
-        translations differ beyond the substitute (empty: parallel)."""
-        evidence = {"surface": surface_change(a.tokens, b.tokens, stops)} if self.surface else {}
-        return Issue(pair, y, y2, d, relation_diff(a, b, discount=self.discount), evidence=evidence)
 
     def _with_phrase(self, issue: Issue, pair_trees, trees, translation, stops: frozenset[str],
                      nmod_first: bool) -> Issue:

@@ -65,6 +65,8 @@ class WordDiff(NamedTuple):
 
 def word_diff(a: str, b: str) -> WordDiff:
     """The words that differ between ``a`` and ``b`` (difflib's matching of word sequences)."""
+    if a == b:  # a finding on one text by itself: the same translation on both sides
+        return WordDiff([], [])
     ta, tb = tokenize(a or ""), tokenize(b or "")
     matcher = difflib.SequenceMatcher(None, [t.text for t in ta], [t.text for t in tb], autojunk=False)
     spans_a: list[Span] = []

@@ -20,7 +20,8 @@ A batch is suspect when an answer contradicts its own text (none of its numbers 
 another text's; a length :data:`LENGTH_LIMIT` off the batch's ratio), when another answer fits a
 text better than its own by :data:`MARGIN`, or when two near copies (:data:`NEAR`: a sentence and
 its perturbation) fit each other's answers better by :data:`SWAP_MARGIN`, read on what tells the
-two apart. Texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take no part.
+two apart. Texts of fewer than :data:`MIN_WORDS` words (a word translated alone) take no part
+in it; :func:`unplaced` holds their answers for the second look instead.
 The caller re-asks a suspect batch one text at a time (one text cannot be misordered), and
 :func:`moved` says whether the texts asked alone show the batch's answers moved: the provider then
 gets no batch trusted again (:meth:`sit.translators.http.HttpTranslator.ordered`). docs/cloud.md
@@ -50,8 +51,9 @@ COGNATES = 4.0
 MARKS = 1.0
 #: the weight of the share of capitals kept (a sentence and its ALL-CAPS copy)
 CAPITALS = 2.0
-#: texts of fewer words take no part: a word alone has too little to tell its answer by ("funding"
-#: shares more letters with "Fundación" than with its own "Financiación")
+#: texts of fewer words take no part in :func:`suspect_order`: a word alone has too little to tell
+#: its answer by ("funding" shares more letters with "Fundación" than with its own "Financiación");
+#: :func:`unplaced` holds them
 MIN_WORDS = 3
 #: how much better (in weight: a letter 4-gram 1, a name 2, a number or a token 3) two answers
 #: must fit each other's text, by what tells the two texts apart, to call the batch suspect
@@ -153,17 +155,26 @@ def _fit(text: _Side, answer: _Side, ratio: float) -> float:
 
 
 def _own_evidence(text: _Side, answer: _Side, ratio: float, others: list[_Side]) -> Optional[str]:
-    """Why ``answer`` contradicts ``text`` on the text's own evidence (None: it does not): it holds
+    """Why ``answer`` contradicts ``text`` on the text's own evidence (None: it does not): what it
+    keeps contradicts it (:func:`_kept_against`), or its length is far from the batch's ratio."""
+    why = _kept_against(text, answer, others)
+    if why:
+        return why
+    if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
+        return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
+    return None
+
+
+def _kept_against(text: _Side, answer: _Side, others: list[_Side]) -> Optional[str]:
+    """Why ``answer`` contradicts ``text`` on what translation keeps (None: it does not): it holds
     none of the text's numbers, or none of its pass-through tokens, but some of ``others``' (the
     batch's other texts: a translation that mangles a token makes a new one, a reorder brings
-    another text's), or its length is far from the batch's ratio."""
+    another text's). Read on texts of every length: a word alone keeps its digits too."""
     if text.numbers and answer.numbers and not text.numbers & answer.numbers \
             and any(answer.numbers & o.numbers for o in others):
         return "holds none of its numbers and another text's instead"
     if text.tokens and answer.tokens and not text.tokens & answer.tokens and any(answer.tokens & o.tokens for o in others):
         return "holds none of its tokens (URLs, placeholders, code) and another text's instead"
-    if abs(math.log(answer.size / text.size) - ratio) > LENGTH_LIMIT:
-        return f"is {answer.size / text.size / math.exp(ratio):.2g} times the batch's typical length"
     return None
 
 
@@ -200,8 +211,13 @@ def _crossed(t1: _Side, t2: _Side, a1: _Side, a2: _Side) -> float:
 
 def suspect_order(texts: Sequence[str], answers: Sequence[Optional[str]]) -> Optional[str]:
     """Why the answers of a batch look misaligned with its texts (module documentation), or None."""
-    pairs = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
-             if isinstance(a, str) and a.strip() and len(t.split()) >= MIN_WORDS]
+    every = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers)) if isinstance(a, str) and a.strip()]
+    for i, text, own in every:
+        if len(text.text.split()) < MIN_WORDS:  # a short text: only what translation keeps is read
+            why = _kept_against(text, own, [t for j, t, _ in every if j != i])
+            if why:
+                return f"answer {i + 1} {why}"
+    pairs = [(i, t, a) for i, t, a in every if len(t.text.split()) >= MIN_WORDS]
     if len(pairs) < 2:
         return None
     ratio = median(math.log(a.size / t.size) for _, t, a in pairs)
@@ -239,22 +255,66 @@ def unplaced(texts: Sequence[str], answers: Sequence[Optional[str]]) -> list[tup
     """The answers of a batch (one the check does not doubt) whose place its evidence cannot
     prove, in pairs: two answers that could be swapped without the check seeing it (near copies
     told apart by a word that shares nothing with its translation; texts whose numbers, names,
-    punctuation, letters and lengths fit both answers alike). Such answers are doubtful: the
-    caller asks their texts again in other company and compares (:mod:`sit.translators.company`).
-    Texts of fewer than :data:`MIN_WORDS` words take no part, as in :func:`suspect_order`."""
+    punctuation, letters and lengths fit both answers alike), and each text of fewer than
+    :data:`MIN_WORDS` words with every other short text and every longer one its answer would
+    not contradict (:func:`suspect_order` does not read short texts: a word alone carries too
+    little; a longer text given a word's answer is seen where its length, numbers or tokens
+    contradict it, as a sentence given one word is). Such answers are doubtful: the caller asks their texts
+    again in other company and compares (:mod:`sit.translators.company`).
+
+    Three answers turned round (each text given the next one's), each two of them told apart,
+    can pass :func:`suspect_order`; read on the answers as they came, the pairs of such a turn
+    are not told apart, and its three texts are held (all of 325 such turns over 200 batches of
+    8 of benchmarks/bench_order_check.py's texts, all of 152 over the news set's four batches of
+    50; tests/test_hostile_turns.py turns two of them end to end)."""
     sides = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers))
              if isinstance(a, str) and a.strip() and len(t.split()) >= MIN_WORDS]
-    if len(sides) < 2:
-        return []
-    ratio = median(math.log(a.size / t.size) for _, t, a in sides)
+    pairs: set[tuple[int, int]] = set()
+    ratio = median(math.log(a.size / t.size) for _, t, a in sides) if len(sides) >= 2 else None
     every = [t for _, t, _ in sides]
-    return [(i, j) for x, (i, ti, ai) in enumerate(sides) for j, tj, aj in sides[x + 1:]
-            if not _told_apart(ti, ai, tj, aj, ratio, every)]
+    if ratio is not None:
+        pairs.update((i, j) for x, (i, ti, ai) in enumerate(sides) for j, tj, aj in sides[x + 1:]
+                     if not _told_apart(ti, ai, tj, aj, ratio, every))
+    pairs.update(_short_pairs(texts, answers, sides, ratio))
+    return sorted(pairs)
+
+
+def _short_pairs(texts: Sequence[str], answers: Sequence[Optional[str]], sides: list,
+                 ratio: Optional[float]) -> set[tuple[int, int]]:
+    """The pairs of :func:`unplaced` with a text of fewer than :data:`MIN_WORDS` words: a short
+    text and any other whose answers, swapped, :func:`suspect_order` would not doubt (the short
+    one read on what translation keeps, :func:`_kept_against`; a longer one on its own evidence,
+    length included, where the batch has a ratio)."""
+    answered = [(i, _Side(t), _Side(a)) for i, (t, a) in enumerate(zip(texts, answers)) if isinstance(a, str) and a.strip()]
+    every = [t for _, t, _ in sides]
+
+    def seen(text: _Side, answer: _Side) -> bool:
+        if len(text.text.split()) < MIN_WORDS:
+            return bool(_kept_against(text, answer, [t for _, t, _ in answered if t is not text]))
+        return ratio is not None and bool(_own_evidence(text, answer, ratio, [t for t in every if t.text != text.text]))
+
+    out = set()
+    for x, (i, ti, ai) in enumerate(answered):
+        for j, tj, aj in answered[x + 1:]:
+            short = len(ti.text.split()) < MIN_WORDS or len(tj.text.split()) < MIN_WORDS
+            if short and ai.text != aj.text and not seen(ti, aj) and not seen(tj, ai):
+                out.add((i, j))
+    return out
 
 
 def near_copies(text: str, other: str) -> bool:
     """Whether two texts are near copies (a sentence and its perturbation: most words shared)."""
-    return _shared(set(ANSWER_WORD.findall(text)), set(ANSWER_WORD.findall(other)))
+    return near_words(words_of(text), words_of(other))
+
+
+def words_of(text: str) -> frozenset:
+    """The words :func:`near_words` compares (read once where a text meets many others)."""
+    return frozenset(ANSWER_WORD.findall(text))
+
+
+def near_words(words: frozenset, other: frozenset) -> bool:
+    """:func:`near_copies` of two texts' :func:`words_of`."""
+    return _shared(words, other)
 
 
 def _told_apart(ti: _Side, ai: _Side, tj: _Side, aj: _Side, ratio: float, every: list) -> bool:

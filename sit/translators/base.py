@@ -171,7 +171,7 @@ class Translator(Stage):
         comes back the same), then the rest alone (:mod:`sit.translators.company`)."""
         log.info("%s: %d answer(s) the order check could not place in their batch; asking %d of their texts "
                  "again in other company", self.name, len(held.first), len(held.asked))
-        job = self.batch_job("_translate_batch", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
+        job = self.batch_job("_translate_again", valid=lambda t: isinstance(t, str), recoverable=(TranslationError,),
                              finish=lambda batch, answers: held.compare(batch, self.check_answer(batch, answers)),
                              strict=strict, claim=True,
                              unanswered=lambda keys: None if all(k in held.alone for k in keys) else self._unanswered(keys))
@@ -193,6 +193,12 @@ class Translator(Stage):
         if held.moves:
             self._answers_moved()
         return result
+
+    def _translate_again(self, texts: list[str]) -> list[Optional[str]]:
+        """The second look's hook (:meth:`_second_look`): texts asked again in other company. As
+        :meth:`_translate_batch`; an adapter whose answers are order-checked leaves the check out
+        (each answer there is compared with its first)."""
+        return self._translate_batch(texts)
 
     def _plan(self, texts: list[str]) -> Optional[list[list[str]]]:
         """The batches of the texts to translate (None: in order, :attr:`batch_size` at a time)."""

@@ -242,9 +242,9 @@ class OpenAITranslator(HttpTranslator):
             headers["Authorization"] = f"Bearer {self.credential('api_key')}"
         return {"headers": headers, "data": json.dumps(body, ensure_ascii=False).encode("utf-8")}
 
-    def request(self, texts: list[str]) -> list[Optional[str]]:
+    def request(self, texts: list[str], check: bool = True) -> list[Optional[str]]:
         try:
-            return super().request(texts)
+            return super().request(texts, check=check)
         except ResponseMismatchError as exc:
             if len(texts) == 1:
                 raise
