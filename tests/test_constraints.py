@@ -68,7 +68,7 @@ def test_the_signature_and_description_are_todays(which, english_tagger):
 
 def test_the_drop_reasons_are_todays_in_the_order_the_checks_run():
     assert DROP_REASONS == ("rare", "unnatural", "collocation", "verb_form", "repeated", "agreement", "unsupported",
-                            "grammar", "unrelated", "dissimilar", "unnatural_score", "per_slot")
+                            "grammar", "unrelated", "unnatural_score", "dissimilar", "per_slot")
     assert [c.name for c in CONSTRAINTS] == ["rare", "unnatural", "grammar", "collocation", "unrelated", "dissimilar"]
 
 
@@ -132,14 +132,30 @@ def test_the_encoder_sees_whole_batches(english_tagger):
     tagger = CountingTagger(english_tagger)
     p = PERTURBERS.create("wordnet", tagger=tagger, min_word_similarity=0.3, min_similarity=0.95)
     asked = []
-    similarity = p.quality.encoder.similarity
+    similarity, words = p.quality.encoder.similarity, p.quality.encoder.word_similarity
     p.quality.encoder.similarity = lambda pairs: asked.append(len(pairs)) or similarity(pairs)
+    p.quality.encoder.word_similarity = lambda pairs: asked.append(len(pairs)) or words(pairs)
     pairs = p.perturb(SENTENCES, random.Random(0))
     assert pairs and p.dropped["unrelated"] > 0 and p.dropped["dissimilar"] > 0
     # each pooling round re-tags once and asks once for the words alone; the context fit asks once,
     # and so does the WordNet perturber's naturalness score (sit/perturb/naturalness.py)
     rounds = len(tagger.calls) - 1
     assert 1 <= len(asked) <= rounds + 2 and sum(asked) >= 4 * len(asked)
+
+
+@requires_torch
+def test_the_context_fit_encodes_only_what_the_naturalness_score_keeps(english_tagger):
+    # the encoder on whole sentences costs most: it runs last of its stage, and a candidate under
+    # the naturalness floor is never encoded (it is counted as unnatural_score, whatever its fit)
+    p = PERTURBERS.create("wordnet", tagger=english_tagger, min_naturalness=0.7)
+    assert [c.name for c in p.quality.stage("sentence")] == ["unnatural_score", "dissimilar"]
+    asked = []
+    similarity = p.quality.encoder.similarity
+    p.quality.encoder.similarity = lambda pairs: asked.extend(pairs) or similarity(pairs)
+    pairs = p.perturb(SENTENCES, random.Random(0))
+    assert pairs and p.dropped["unnatural_score"] > 0
+    assert len(asked) == len(pairs) + p.dropped["dissimilar"]
+    assert {b for _, b in asked} >= {pair.perturbed for pair in pairs}
 
 
 class NotRepeated(Constraint):

@@ -57,11 +57,31 @@ def test_a_run_of_the_shipped_encoder_never_imports_sentence_transformers():
         "from sit.perturb.encoder import SentenceEncoder, shipped_encoder_dir\n"
         "e = SentenceEncoder(shipped_encoder_dir(), device='cpu')\n"
         "print(e.similarity([('The rebel group attacked the town.', 'The rebel faction attacked the town.')]))\n"
-        "print(sorted(m for m in ('sentence_transformers', 'sklearn') if m in sys.modules))\n"
+        "print(sorted(m for m in ('sentence_transformers', 'sklearn', 'scipy') if m in sys.modules))\n"
+        "import scipy.optimize\n"  # hidden from transformers only: importable afterwards
+        "print(scipy.optimize.linear_sum_assignment([[1, 0], [0, 1]])[1].tolist())\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert float(out[0].strip("[]")) > 0.9
-    assert out[1] == "[]"
+    assert out[1] == "[]", "neither sentence-transformers, scikit-learn nor SciPy (transformers' losses) loaded"
+    assert out[2] == "[1, 0]"
+
+
+def test_words_are_encoded_once_and_scored_as_similarity_scores_them():
+    encoder = SentenceEncoder(SHIPPED, device="cpu")
+    pairs = [("official", "officer"), ("city", "town"), ("official", "cook"), ("town", "city")]
+    sims = encoder.word_similarity(pairs)
+    assert encoder.encoded == 5, "each distinct word once"
+    np.testing.assert_allclose(sims, encoder.similarity(pairs), atol=2e-4)  # other batches: float rounding
+    assert sims[1] == sims[3] and sims[1] > sims[2]
+    encoded = encoder.encoded
+    assert encoder.word_similarity([("city", "cook"), ("town", "officer")]) and encoder.encoded == encoded, "kept"
+    encoder.WORDS_KEPT = 2  # the two used last are kept, the others let go
+    encoder.word_similarity([("city", "town")])
+    assert encoder.encoded == encoded and encoder.word_similarity([("official", "city")]) and encoder.encoded == encoded + 1
+    encoder.release()
+    encoder.word_similarity([("city", "town")])
+    assert encoder.encoded == encoded + 3, "released with the model"
 
 
 @pytest.mark.parametrize("change", ["max pooling", "dense layer"])

@@ -6,6 +6,7 @@ Code outside this package imports from here; each name loads its module on first
 * :mod:`.hub`: whether the Hugging Face hub is reachable, and where a model is;
 * :mod:`.hf`: loading and running Hugging Face models;
 * :mod:`.devices`: torch and the device a model runs on;
+* :mod:`.imports`: importing a library without the optional packages it needs not here;
 * :mod:`.memory`: handing the memory of released models back to the system;
 * :mod:`.wordnetdb`: WordNet's database and NLTK's reader of it;
 * :mod:`.spacymodels`: spaCy pipelines;

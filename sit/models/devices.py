@@ -13,10 +13,16 @@ from ..registry import TORCH_INSTALL_HINT
 
 def import_torch_transformers(what: str, alternative: str = ""):
     """``(torch, transformers)``, or a :class:`MissingDependencyError` saying what ``what`` needs
-    (and the ``alternative`` that needs neither)."""
+    (and the ``alternative`` that needs neither). Where this imports transformers, it does so
+    without SciPy (:data:`sit.models.imports.TRANSFORMERS_OPTIONAL`): transformers decides then, once
+    a process, whether its losses import it."""
+    from .imports import TRANSFORMERS_OPTIONAL, hidden_modules
+
     try:
         import torch
-        import transformers
+
+        with hidden_modules(TRANSFORMERS_OPTIONAL):
+            import transformers
     except ImportError as exc:
         raise MissingDependencyError(
             f"{what} needs torch and transformers: {TORCH_INSTALL_HINT}"

@@ -198,15 +198,10 @@ def nltk_module(name: str):
     in (a later ``import sklearn`` works); where one is loaded already, NLTK gets it."""
     if name in sys.modules:
         return sys.modules[name]
-    hidden = [m for m in NLTK_OPTIONAL if m not in sys.modules]
-    for m in hidden:
-        sys.modules[m] = None  # the import system's "not there": ``import m`` raises ImportError
-    try:
+    from .imports import hidden_modules
+
+    with hidden_modules(NLTK_OPTIONAL):
         return importlib.import_module(name)
-    finally:
-        for m in hidden:
-            if m in sys.modules and sys.modules[m] is None:
-                del sys.modules[m]
 
 
 @lru_cache(maxsize=4)

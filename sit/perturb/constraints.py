@@ -103,6 +103,9 @@ class Constraint(Check):
     stage: str = SENTENCE
     #: the ``Candidate`` field that keeps what the hook measured (``zipf``, ``lm_fall``...), or None
     measure: Optional[str] = None
+    #: runs after the other checks of its stage (it costs most), so that it never measures what a
+    #: cheaper check drops; a candidate that both would drop is counted under the cheaper one
+    last: bool = False
 
     def active(self) -> bool:
         """Whether it runs at all with these options and models (an inactive check passes all)."""
@@ -283,19 +286,21 @@ class Related(Constraint):
         return f"word similarity >= {self.options.min_word_similarity:g}" if self.active() else None
 
     def _check(self, candidates, batch):
-        sims = self.models.encoder.similarity([(c.slot.text.lower(), c.word.lower()) for c in candidates])
+        sims = self.models.encoder.word_similarity([(c.slot.text.lower(), c.word.lower()) for c in candidates])
         return [not sim < self.options.min_word_similarity for sim in sims]
 
 
 class Dissimilar(Constraint):
     """Context fit: the encoder finds the new sentence close to the original (cosine >=
-    ``min_similarity``); the similarity is kept for :class:`PerSlot` and the edit."""
+    ``min_similarity``); the similarity is kept for :class:`PerSlot` and the edit. The costliest
+    check (the encoder on every new sentence): it runs last of its stage."""
 
     name = "dissimilar"
     reads = ("encoder", "min_similarity")
     needs = ("encoder",)
     stage = SENTENCE
     measure = "similarity"
+    last = True
 
     def active(self) -> bool:
         return self.models.encoder is not None

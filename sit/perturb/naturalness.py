@@ -258,7 +258,7 @@ class Naturalness(Constraint):
 
     def _check(self, candidates, batch):
         encoder = self.models.encoder
-        related = (encoder.similarity([(c.slot.text.lower(), c.word.lower()) for c in candidates])
+        related = (encoder.word_similarity([(c.slot.text.lower(), c.word.lower()) for c in candidates])
                    if encoder is not None else [None] * len(candidates))
         scores = [self.score(c, sim) for c, sim in zip(candidates, related)]
         return [(score is None or score >= self.options.min_naturalness, score) for score in scores]

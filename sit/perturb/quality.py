@@ -36,6 +36,8 @@ perturbation cache and is written to ``run.json``.
 The WordNet perturber adds its own checks of natural substitutes (no gerund or participle, no
 repeated word, agreeing article and plural, collocations the n-gram model supports, and a
 naturalness score on each case that the ``sit`` ranking reads): :mod:`sit.perturb.naturalness`.
+The context fit (6) runs after them all, the naturalness score included (``Constraint.last``): it
+encodes every new sentence, the costliest check, so a candidate the score drops is never encoded.
 
 Each check is an object, a :class:`~sit.perturb.constraints.Constraint` with one batched hook
 (:mod:`sit.perturb.constraints`, which also says how to add one); :class:`QualityFilter` runs them
@@ -61,7 +63,9 @@ log = logging.getLogger("sit.perturb")
 #: to the original (most similar first) or the n-gram fall (most fluent first)
 RANKS = ("similarity", "fluency")
 #: the reasons a candidate is dropped, in the order the checks run (``run.json`` counts them)
-DROP_REASONS = tuple(c.name for stage in STAGES for c in CONSTRAINTS + WORDNET_CONSTRAINTS if c.stage == stage) + (PerSlot.name,)
+DROP_REASONS = tuple(c.name for stage in STAGES
+                     for c in sorted((c for c in CONSTRAINTS + WORDNET_CONSTRAINTS if c.stage == stage), key=lambda c: c.last)
+                     ) + (PerSlot.name,)
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,9 @@ class QualityFilter:
         models = Models(self.encoder, self.encoder_reason, self.lm, self.lm_reason, lexicon)
         self.constraints = tuple(cls(options, models) for cls in constraints)
         self.per_slot = PerSlot(options, models)
-        self._stages = {name: [c for c in self.constraints if c.stage == name] for name in STAGES}
+        # each stage's checks in their order, those that cost most (``last``) after the others
+        self._stages = {name: sorted((c for c in self.constraints if c.stage == name), key=lambda c: c.last)
+                        for name in STAGES}
 
     @property
     def checks(self) -> list[Check]:
