@@ -150,7 +150,8 @@ def test_translation_runs_beside_the_perturber_batch_by_batch(tmp_path, serve):
     perturber.batch_size = 2
     events = []
     translate_batch, perturb_keys = translator._translate_batch, perturber._perturb_keys
-    translator._translate_batch = lambda texts: (events.append(("translate", time.monotonic())), translate_batch(texts))[1]
+    translator._translate_batch = lambda texts, **kw: (events.append(("translate", time.monotonic())),
+                                                       translate_batch(texts, **kw))[1]
     perturber._perturb_keys = lambda keys: (perturb_keys(keys), events.append(("perturbed", time.monotonic())))[0]
     engine = LocalEngine(jobs=2)
     try:
