@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import platform
-from importlib import metadata, util
+from importlib import util
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional
+
+from ..records import package_versions
 
 #: the modules every single-translation check reads, besides its relation's own
 CHECK_MODULES = ("sit.textcheck", "sit.words", "sit.text", "sit.records", "sit.relations.verdicts")
@@ -55,17 +56,6 @@ def code_fingerprint(modules: Iterable[str], data: Iterable[str] = CHECK_DATA) -
     return digest.hexdigest()
 
 
-def library_versions(names: Sequence[str] = CHECK_LIBRARIES) -> dict[str, Optional[str]]:
-    """The installed version of each of ``names`` (None: not installed), and Python's."""
-    out: dict[str, Optional[str]] = {"python": platform.python_version()}
-    for name in names:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
-    return out
-
-
 class Verdicts:
     """One relation's verdicts on (source, translation) pairs, read from and written to the
     run's cache (none: computed every time)."""
@@ -78,7 +68,7 @@ class Verdicts:
             if code is not None:
                 self.store = cache.store("verdicts", {"relation": relation, "options": dict(options),
                                                       "source": source_lang, "target": target_lang,
-                                                      "versions": library_versions(), "code": code})
+                                                      "versions": package_versions(CHECK_LIBRARIES), "code": code})
 
     def many(self, pairs: Iterable[tuple[str, ...]],
              compute: Callable[[list[tuple[str, ...]]], list[Any]]) -> dict[tuple[str, ...], Any]:
@@ -98,4 +88,4 @@ class Verdicts:
         return out
 
 
-__all__ = ["CHECK_DATA", "CHECK_LIBRARIES", "CHECK_MODULES", "Verdicts", "code_fingerprint", "library_versions"]
+__all__ = ["CHECK_DATA", "CHECK_LIBRARIES", "CHECK_MODULES", "Verdicts", "code_fingerprint"]

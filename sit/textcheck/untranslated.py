@@ -12,7 +12,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, Optional
 
-from ..records import Edit
+from ..records import Edit, package_versions
 from ..words import COPY_CANDIDATE, RUN
 
 #: a Zipf lookup: (word, language) -> wordfreq's Zipf frequency of the lower-cased word, or None
@@ -122,16 +122,6 @@ def zipf_of(word: str, lang: str) -> Optional[float]:
         return None
 
 
-def wordfreq_version() -> Optional[str]:
-    """The installed wordfreq's version (which names its frequency lists); None without wordfreq."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("wordfreq")
-    except metadata.PackageNotFoundError:
-        return None
-
-
 class Frequencies:
     """The Zipf lookup of one run (a :data:`ZipfLookup`: ``frequencies(word, lang)``), read through
     the cache. :meth:`prefetch` gives it a batch of words: their values are read from the cache in
@@ -140,7 +130,7 @@ class Frequencies:
     asked of wordfreq (not cached). Values are kept per wordfreq version; none without wordfreq."""
 
     def __init__(self, cache=None):
-        version = wordfreq_version() if cache is not None else None
+        version = package_versions(("wordfreq",)).get("wordfreq") if cache is not None else None
         self._store = cache.store("zipf", {"wordfreq": version, "wordlist": "best"}) if version else None
         self._known: dict[tuple[str, str], Optional[float]] = {}
 
