@@ -29,6 +29,7 @@ quantity may be converted; ``25万`` is 250,000.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
@@ -205,9 +206,8 @@ class NumbersRelation(Relation):
                 by_kind.setdefault(kind, []).append(
                     {"number": (number.currency or "") + number.text, "expected": list(expected)})
         reported = {item["number"] for items in by_kind.values() for item in items}
-        for number in _fewer(text, y, self.ctx.source_lang, target) if self.repeats else ():  # 2月11日电2月11日
+        for number, times in _fewer(text, y, self.ctx.source_lang, target) if self.repeats else ():  # 2月11日电2月11日
             if (number.currency or "") + number.text not in reported:
-                times = [_times(text, number, self.ctx.source_lang), _written(number, y, target)]  # source, translation
                 by_kind.setdefault("missing", []).append({"number": (number.currency or "") + number.text,
                                                           "expected": list(target_forms(number, target)), "times": times})
         seen = {item["expected"][0] for item in by_kind.get("grouping", ())}
@@ -250,28 +250,26 @@ def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: 
     return bool(month) and month_named(month, y, target_lang)
 
 
-def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[Number]:
+def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[tuple[Number, list[int]]]:
     """The numbers ``text`` writes more often than ``y`` does (in digits, in any of the target's
-    forms; written at least once, else they are missing already): a repeated date or amount of
-    which the translation dropped one (``新华社北京2月11日电2月11日`` -> one ``February 11``). A
-    number the translation also writes in words, with a scale word or as a month is left out (its
-    times cannot be counted)."""
+    forms; written at least once, else they are missing already), each with [its times in
+    ``text``, in ``y``]: a repeated date or amount of which the translation dropped one
+    (``新华社北京2月11日电2月11日`` -> one ``February 11``). A number the translation also writes in
+    words, with a scale word or as a month is left out (its times cannot be counted)."""
+    numbers = numbers_of(text, source_lang)
+    times = Counter(n.value for n in numbers)
     out, done = [], set()
-    for number in numbers_of(text, source_lang):
+    for number in numbers:
         if number.value in done:
             continue
         done.add(number.value)
-        times = _times(text, number, source_lang)
-        if times < 2 or not 0 < _written(number, y, target_lang) < times:
+        written = _written(number, y, target_lang)
+        if times[number.value] < 2 or not 0 < written < times[number.value]:
             continue
         if spelled(number, y, target_lang) or scaled(number, y, target_lang) or month_of(text, number, source_lang):
             continue
-        out.append(number)
+        out.append((number, [times[number.value], written]))
     return out
-
-
-def _times(text: str, number: Number, source_lang: str) -> int:
-    return sum(n.value == number.value for n in numbers_of(text, source_lang))
 
 
 def _written(number: Number, y: str, target_lang: str) -> int:
