@@ -133,22 +133,22 @@ class PooledTransformer:
         import torch
 
         texts = [t.strip().lower() if self.layout["lower"] else t.strip() for t in texts]
-        tokens = self.tokenizer(texts, truncation=True, **self._max_length())["input_ids"]
-        order = sorted(range(len(texts)), key=lambda i: -len(tokens[i]))
+        kw = {"max_length": self.layout["max_length"]} if self.layout["max_length"] else {}
+        encoded = self.tokenizer(texts, truncation=True, **kw)  # once: its lengths order the batches
+        order = sorted(range(len(texts)), key=lambda i: -len(encoded["input_ids"][i]))
         out = np.zeros((len(texts), self.model.config.hidden_size), dtype=np.float32)
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 rows = order[start:start + batch_size]
-                out[rows] = self._pooled([texts[i] for i in rows]).float().cpu().numpy()
+                out[rows] = self._pooled({key: [values[i] for i in rows] for key, values in encoded.items()})\
+                    .float().cpu().numpy()
         return out
 
-    def _max_length(self) -> dict[str, int]:
-        return {"max_length": self.layout["max_length"]} if self.layout["max_length"] else {}
-
-    def _pooled(self, texts: list[str]):
+    def _pooled(self, encoded: dict[str, list]):
+        # the pooled, normalised vectors of a batch of tokenised texts (padded here)
         import torch
 
-        batch = self.tokenizer(texts, padding=True, truncation=True, return_tensors="pt", **self._max_length()).to(self.device)
+        batch = self.tokenizer.pad(encoded, padding=True, return_tensors="pt").to(self.device)
         tokens = self.model(**batch).last_hidden_state
         if self.layout["pooling"] == "cls":
             pooled = tokens[:, 0]
