@@ -1,6 +1,6 @@
 """Benchmark: `sit eval` against what TEAPOT does (one sacrebleu `sentence_chrf` call per pair).
 
-    python benchmarks/bench_eval.py [--lines 1000] [--repeat 5] [--out DIR]
+    python benchmarks/bench_eval.py [--lines 1000] [--repeat 5] [--out DIR] [--against DIR]
 
 Builds five line-aligned files of ``--lines`` lines (original source, char-swap attack, both
 translations, reference) by joining pairs of lines of the example set in examples/mt, then times,
@@ -13,14 +13,21 @@ worker process):
 - both as whole processes (``sit eval ...`` against ``python <TEAPOT's loop>``), start-up included.
 
 It checks that the printed reports are identical (and the per-line scores equal) and prints the
-times and sit's wall and CPU time as a fraction of TEAPOT's (the targets: at most 0.5x wall, 1.0x
+times and sit's wall and CPU time as a fraction of TEAPOT's (the targets: at most 0.35x wall, 1.0x
 CPU). Not a test: it asserts nothing about speed.
+
+The processes run in turn (TEAPOT's loop, ``sit eval``, and with ``--against DIR`` ``sit eval``
+of the checkout at DIR, say main's), each once before the timed rounds, so that all of them see
+the same load; the load average is printed. Bytecode is written under ``--out``
+(``PYTHONPYCACHEPREFIX``), as an installed sit and sacrebleu have it, whatever
+``PYTHONDONTWRITEBYTECODE`` says (under it every start compiles sit's modules).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,7 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mt"
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "mt"
 FILES = {"src": "src.en", "adv_src": "adv.charswap.en", "out": "out.es", "adv_out": "adv.charswap.es", "ref": "ref.es"}
 
 # What TEAPOT does, written out (its loadtxt, Scorer.score / rd_score, stats and report), on
@@ -109,6 +117,32 @@ def best_of(repeat: int, func):
     return min(walls), statistics.median(walls), min(cpus), statistics.median(cpus), result
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def in_turn(repeat: int, commands: list[tuple[str, list[str], dict]]) -> list[tuple]:
+    """Each command once (bytecode, file cache), then ``repeat`` rounds of all in turn; per command
+    ((best wall, median wall), (best CPU, median CPU), stdout). CPU: user + system of the process."""
+    walls: list[list[float]] = [[] for _ in commands]
+    cpus: list[list[float]] = [[] for _ in commands]
+    stdouts = ["" for _ in commands]
+    for rnd in range(repeat + 1):
+        for i, (_, cmd, env) in enumerate(commands):
+            cpu, start = _children_cpu(), time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, env=env)
+            wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
+            if proc.returncode != 0:
+                raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr.decode(errors='replace')}")
+            stdouts[i] = proc.stdout.decode("utf-8")
+            if rnd > 0:  # the first round writes the bytecode
+                walls[i].append(wall)
+                cpus[i].append(cpu)
+    return [((min(w), statistics.median(w)), (min(c), statistics.median(c)), o)
+            for w, c, o in zip(walls, cpus, stdouts)]
+
+
 def _line(label: str, wall, cpu, base=None) -> str:
     text = f"{label:<44} wall {wall[0]:.3f} s ({wall[1]:.3f})  CPU {cpu[0]:.3f} s ({cpu[1]:.3f})"
     if base is not None:
@@ -121,6 +155,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lines", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", type=Path, default=None, help="directory for the five files (default: temporary)")
+    ap.add_argument("--against", type=Path, default=None,
+                    help="another checkout whose `sit eval` runs in turn with this one's (say main's)")
     args = ap.parse_args(argv)
 
     from sit.eval import evaluate_files, format_report
@@ -155,17 +191,21 @@ def main(argv=None) -> int:
     sit_cmd += ["eval", "--src", order[0], "--adv-src", order[1], "--out", order[2], "--adv-out", order[3],
                 "--ref", order[4]]
     loop_cmd = [sys.executable, str(out / "teapot_loop.py"), *order]
-
-    def run(cmd):
-        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-
-    w, mw, c, mc, loop_stdout = best_of(args.repeat, lambda: run(loop_cmd))
-    p_loop = ((w, mw), (c, mc))
-    w, mw, c, mc, sit_stdout = best_of(args.repeat, lambda: run(sit_cmd))
-    p_sit = ((w, mw), (c, mc))
-    identical = identical and loop_stdout == sit_stdout
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(out / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    checkouts = [("sit eval", ROOT)] + ([(f"sit eval ({args.against.name})", args.against.resolve())]
+                                        if args.against else [])
+    commands = [("python TEAPOT's loop", loop_cmd, env)] + [
+        (label, sit_cmd, {**env, "PYTHONPATH": str(code)}) for label, code in checkouts]
+    timed = in_turn(args.repeat, commands)
+    loop_stdout = timed[0][2]
+    p_loop = timed[0][:2]
     print(_line("as processes python TEAPOT's loop", *p_loop))
-    print(_line("as processes sit eval", *p_sit, base=p_loop))
+    for (label, _, _), (wall, cpu, stdout) in zip(commands[1:], timed[1:]):
+        identical = identical and stdout == loop_stdout
+        print(_line(f"as processes {label}", wall, cpu, base=p_loop))
+    load = "/".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    print(f"load average after: {load}")
     print(f"identical figures (report text and every per-line score): {'yes' if identical else 'NO'}")
     print()
     print(sit_report)

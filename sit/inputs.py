@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from .errors import ConfigError, InputError
@@ -23,11 +22,15 @@ class Sentences:
 
 
 def dataset_names() -> list[str]:
+    from importlib import resources  # only here: `sit eval` reads no dataset
+
     root = resources.files("sit.datasets")
     return sorted(p.name[:-4] for p in root.iterdir() if p.name.endswith(".txt"))
 
 
 def dataset_path(name: str):
+    from importlib import resources
+
     root = resources.files("sit.datasets")
     path = root / f"{name}.txt"
     if not path.is_file():

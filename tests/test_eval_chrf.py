@@ -109,3 +109,30 @@ def test_without_fastchrf_sacrebleu_gives_the_same_scores(monkeypatch):
 
 def test_no_lines_give_no_scores():
     assert fast.score_groups("chrf", [([[], []], []), ([[]], [])]) == [[[], []], [[]]]
+
+
+def test_scores_fastchrf_gave_before_its_check_failed_are_thrown_away(monkeypatch):
+    # the first chrF of a process is scored by fastchrf while another thread imports sacrebleu and
+    # checks fastchrf against it; here the check fails (fastchrf is given beta 3, sacrebleu's chrF
+    # has beta 2), so those scores must give way to sacrebleu's
+    hyps, refs = _lines("adv.charswap.en")[:40], _lines("src.en")[:40]
+    monkeypatch.setitem(fast.FASTCHRF_SETTINGS, "beta", 3)
+    import fastchrf
+
+    beta3 = [row[0][0] / 100 for row in fastchrf.pairwise_chrf([["".join(h.split())] for h in hyps],
+                                                               [["".join(r.split())] for r in refs],
+                                                               **fast.FASTCHRF_SETTINGS)]
+    assert beta3 != sacrebleu_chrf(hyps, refs)  # what using them would give
+    monkeypatch.delitem(fast._state, "fastchrf", raising=False)  # the first call again
+    assert fast.score_columns("chrf", [hyps], refs)[0] == sacrebleu_chrf(hyps, refs)
+    assert fast._fastchrf() is None
+
+
+def test_a_check_that_fails_beside_the_scoring_raises_in_the_callers_thread(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sacrebleu", None)  # `import sacrebleu` now raises ImportError
+    monkeypatch.setitem(sys.modules, "sacrebleu.metrics", None)
+    monkeypatch.delitem(fast._state, "fastchrf", raising=False)
+    monkeypatch.delitem(fast._state, "chrf", raising=False)
+    with pytest.raises(ImportError):
+        fast.score_columns("chrf", [["a cat sat"]], ["a cat sits"])
+    assert "fastchrf" not in fast._state  # nothing decided from a check that did not finish

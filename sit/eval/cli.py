@@ -21,10 +21,20 @@ DESCRIPTION = (
 )
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    from .scorers import METEOR, scorer_names
+class ScorerNames:
+    """The scorers' names, plugins' included, as a help text prints them: read when the help is
+    printed, not when the parser is built (the plugins' are every installed package's entry points,
+    10-15 ms of a ``sit eval`` that needs none of them)."""
 
-    names = ", ".join(scorer_names())
+    def __str__(self) -> str:
+        from .scorers import scorer_names
+
+        return ", ".join(scorer_names())
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from .scorers import METEOR
+
     parser.description = DESCRIPTION
     parser.conflict_handler = "resolve"  # as TEAPOT: a custom scorer may redefine an option
     files = parser.add_argument_group("files (paired by line)")
@@ -34,10 +44,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     files.add_argument("--adv-out", metavar="FILE", help="model outputs on the adversarial inputs")
     files.add_argument("--ref", metavar="FILE",
                        help="reference outputs; without it the reference-less criterion is used")
-    parser.add_argument("--s-src", default="chrf", metavar="NAME",
-                        help=f"similarity of the inputs (default chrf; choose from: {names}, or a custom scorer)")
-    parser.add_argument("--s-tgt", default="chrf", metavar="NAME",
-                        help=f"similarity of the outputs (default chrf; choose from: {names}, or a custom scorer)")
+    for option, side in (("--s-src", "inputs"), ("--s-tgt", "outputs")):
+        action = parser.add_argument(option, default="chrf", metavar="NAME", help=f"similarity of the {side} "
+                                     "(default chrf; choose from: %(scorers)s, or a custom scorer)")
+        action.scorers = ScorerNames()  # argparse fills %(name)s from the action's attributes
     parser.add_argument(
         "--success-threshold", type=float, default=1.0, metavar="T",
         help="an attack succeeds on a pair when s_src + d_tgt > T (default 1). Use a higher value when "

@@ -63,13 +63,14 @@ def signature(kind: str, cache=None) -> str:
     With ``cache`` (a :class:`sit.cache.Cache`) it is kept there per sacrebleu version, so that a
     re-run whose scores are all cached does not import sacrebleu (0.1 s: its ``utils`` import
     tabulate, colorama, portalocker and lxml) only to name the metric."""
-    from importlib import metadata
+    store = None
+    if cache is not None:  # without one, importlib.metadata is not imported (10 ms of `sit eval`)
+        from importlib import metadata
 
-    try:
-        version = metadata.version("sacrebleu") if cache is not None else None
-    except metadata.PackageNotFoundError:
-        version = None
-    store = cache.store("metric-signature", {"sacrebleu": version}) if version else None
+        try:
+            store = cache.store("metric-signature", {"sacrebleu": metadata.version("sacrebleu")})
+        except metadata.PackageNotFoundError:
+            store = None
     known = store.get(kind, None) if store is not None else None
     if known is None:
         known = _signature(kind)
@@ -132,25 +133,50 @@ def _check_fastchrf():
     return fastchrf if same else None
 
 
+def _check_beside() -> None:
+    """:func:`_fastchrf` in a thread of its own; what it raises is raised again by the caller's
+    own call of :func:`_fastchrf` (the check is stored only when it finished)."""
+    try:
+        _fastchrf()
+    except Exception:  # noqa: BLE001 - raised again in the caller's thread
+        log.debug("checking fastchrf failed; checking again in the caller's thread", exc_info=True)
+
+
 def _no_whitespace(text: str) -> str:
     return "".join(text.split())  # exactly sacrebleu's extract_all_char_ngrams
 
 
 def _fastchrf_groups(groups: Sequence[tuple[Sequence[Sequence[str]], Sequence[str]]]) -> Optional[list]:
     """:func:`score_groups` for chrF through fastchrf, one call for all groups; None when
-    fastchrf cannot be used (the caller then uses sacrebleu)."""
-    fastchrf = _fastchrf()
-    if fastchrf is None:
+    fastchrf cannot be used (the caller then uses sacrebleu).
+
+    The first time in a process, fastchrf scores while another thread checks it against
+    sacrebleu (:func:`_fastchrf`: sacrebleu's import, about 35 ms, most of the check): fastchrf
+    releases the GIL, so the two overlap, and its scores are used only once the check has passed."""
+    try:
+        import fastchrf
+    except ImportError:
+        return None
+    if _state.get("fastchrf", fastchrf) is None:  # checked already: not sacrebleu's chrF here
         return None
     hyps, refs = [], []
     for columns, group_refs in groups:
         for i, ref in enumerate(group_refs):
             hyps.append([_no_whitespace(c[i]) for c in columns])
             refs.append([_no_whitespace(ref)])
+    check = None
+    if "fastchrf" not in _state:
+        check = threading.Thread(target=_check_beside, name="sit-chrf-check", daemon=True)
+        check.start()
     try:
         rows = fastchrf.pairwise_chrf(hyps, refs, **FASTCHRF_SETTINGS)
     except (TypeError, ValueError) as exc:  # UnicodeEncodeError (a lone surrogate) is a ValueError
         log.debug("fastchrf cannot score these lines (%s); scoring with sacrebleu", exc)
+        rows = None
+    finally:
+        if check is not None:
+            check.join()
+    if rows is None or _fastchrf() is None:
         return None
     result, k = [], 0
     for columns, group_refs in groups:
