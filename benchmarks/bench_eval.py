@@ -187,7 +187,7 @@ def main(argv=None) -> int:
 
     bin_dir = Path(sys.executable).parent
     sit_cmd = [str(bin_dir / "sit")] if (bin_dir / "sit").exists() else [
-        sys.executable, "-c", "import sys; from sit.cli import main; sys.exit(main())"]
+        sys.executable, "-c", "from sit.cli import console; console()"]  # what the sit script runs
     sit_cmd += ["eval", "--src", order[0], "--adv-src", order[1], "--out", order[2], "--adv-out", order[3],
                 "--ref", order[4]]
     loop_cmd = [sys.executable, str(out / "teapot_loop.py"), *order]
