@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional, Sequence
 
 from .cache import Cache
 from .errors import ConfigError
@@ -20,7 +20,7 @@ from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, RelationCounts, RunCounts, RunSignature, package_versions
 from .runmeta import RunMeta
 from .relations import DEFAULT_RELATIONS
-from .rundir import RunData, check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
+from .rundir import RunData, check_same_run, check_writable, issue_file, write_json_atomic, write_jsonl_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -121,11 +121,12 @@ def case_options(config: RunConfig) -> dict[str, Any]:
 @dataclass
 class RunResult:
     """What :func:`run` did: its directory, what run.json says of it (:attr:`meta`), its findings
-    (as issues.jsonl orders them: worst first), the warnings it printed and, where texts were left untranslated, why."""
+    (as issues.jsonl orders them: worst first; read from it when asked, :class:`sit.rundir.IssueFile`),
+    the warnings it printed and, where texts were left untranslated, why."""
 
     run_dir: Path
     meta: RunMeta
-    issues: list[Issue]
+    issues: Sequence[Issue]
     warnings: list[str]
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
@@ -654,8 +655,9 @@ def _counts(texts, ctx, cases, translation, untranslated, translator, checked, i
 
 def _write(out: Path, meta: RunMeta, timer, ids, texts, cases, translation, issues, relations) -> RunData:
     """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json, each streamed row by row;
-    returns the run as its reports read it (:class:`sit.rundir.RunData`: the findings, with the
-    translations left in translations.jsonl until a report asks for one)."""
+    returns the run as its reports read it (:class:`sit.rundir.RunData`: the findings and the
+    translations left in issues.jsonl and translations.jsonl, read when a report asks:
+    :class:`sit.rundir.IssueFile`)."""
     from .rank import worst_first
 
     out.mkdir(parents=True, exist_ok=True)
@@ -665,7 +667,7 @@ def _write(out: Path, meta: RunMeta, timer, ids, texts, cases, translation, issu
     write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
                                               for i in ranked))
     _write_meta(out, meta.with_timings(timer.timings))
-    return RunData(out, meta, ranked, [], None)
+    return RunData(out, meta, issue_file(out / "issues.jsonl", meta), [], None)  # the findings read back as asked
 
 
 def _translation_rows(ids, texts, cases, translation, relations) -> Iterator[dict[str, Any]]:

@@ -8,7 +8,7 @@ import platform
 import re
 import sys
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from . import PROGRAM
 
@@ -325,22 +325,29 @@ class RunCounts:
     candidates_dropped: dict[str, int] = field(default_factory=dict)
 
     @staticmethod
-    def tally(issues: list["Issue"]) -> tuple[dict[str, GroupCount], int]:
+    def tally(issues: Iterable["Issue"]) -> tuple[dict[str, GroupCount], int]:
         """Per group (in the issues' order), findings and distinct sentences; and the distinct
-        sentences with any finding."""
-        found: dict[str, list[int]] = {}
+        sentences with any finding (one pass: ``issues`` may be a file read as it goes)."""
+        findings: dict[str, int] = {}
+        sentences: dict[str, set[int]] = {}
+        other: dict[str, int] = {}
         for issue in issues:
-            found.setdefault(issue.group, []).append(issue.pair.source_id)
-        groups = {g: GroupCount(len(ids), len({i for i in ids if i >= 0}), sum(1 for i in ids if i < 0))
-                  for g, ids in found.items()}
-        return groups, len({i.pair.source_id for i in issues if i.pair.source_id >= 0})
+            group, sid = issue.group, issue.pair.source_id
+            findings[group] = findings.get(group, 0) + 1
+            if sid >= 0:
+                sentences.setdefault(group, set()).add(sid)
+            else:
+                other[group] = other.get(group, 0) + 1
+        groups = {g: GroupCount(n, len(sentences.get(g, ())), other.get(g, 0)) for g, n in findings.items()}
+        return groups, len(set().union(*sentences.values()))
 
-    def with_findings(self, issues: list["Issue"]) -> "RunCounts":
-        """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``."""
+    def with_findings(self, issues: Iterable["Issue"]) -> "RunCounts":
+        """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``
+        (read once: a file of findings is streamed, never held)."""
         from dataclasses import replace
 
         groups, flagged = self.tally(issues)
-        return replace(self, issues=len(issues), groups=groups, flagged_sentences=flagged)
+        return replace(self, issues=sum(c.findings for c in groups.values()), groups=groups, flagged_sentences=flagged)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
