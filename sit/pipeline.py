@@ -206,6 +206,7 @@ NUMBERS = (
     ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
     ("seed", "--seed", {"integer": True}),
     ("batch_size", "--batch-size", {"integer": True, "minimum": 1}),
+    ("block", "--block-size", {"integer": True, "minimum": 1}),
     ("qps", "--qps", {"above": 0, "what": "requests per second"}),
     ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
     ("limit", "--limit", {"integer": True, "minimum": 1}),

@@ -80,6 +80,15 @@ def test_blocks_of_wordnet_pairs_rank_and_list_as_one_pass(tmp_path):
         assert one[key] == many[key], key
 
 
+def test_a_block_size_below_one_is_one_line_of_why(tmp_path, capsys):
+    from sit.cli import main
+
+    assert main(["run", "--dataset", "news", "--block-size", "0", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["sit: error: --block-size must be an integer of at least 1, not 0"]
+    assert not (tmp_path / "out").exists()
+
+
 def test_only_runs_of_blockwise_relations_go_in_blocks():
     sit, length = RELATIONS.get("sit"), RELATIONS.get("length")
     assert all(RELATIONS.get(name).blockwise for name in DEFAULT_RELATIONS) and not length.blockwise
