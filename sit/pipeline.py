@@ -336,7 +336,7 @@ def _written(out: Path, meta: RunMeta) -> RunData:
     asks for one."""
     from .rundir import load_run
 
-    return replace(load_run(out, with_pairs=False), meta=meta, translations=None)
+    return replace(load_run(out, with_pairs=False, check_issues=False), meta=meta, translations=None)
 
 
 def _note(counts: RunCounts, translator) -> list[str]:

@@ -243,12 +243,23 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def holds_surrogate(value: Any) -> bool:
     """Whether a JSON value holds a lone surrogate in any text (``"\\ud800"`` parses to one; sit
-    never writes one, and no UTF-8 file, hash or XML report can carry it)."""
+    never writes one, and no UTF-8 file, hash or XML report can carry it). An object or list is
+    searched as its JSON text (one pass in C: keys, texts and nesting alike), which holds every
+    lone surrogate of its texts as it is."""
+    if isinstance(value, (dict, list)):
+        try:
+            return _SURROGATE.search(json.dumps(value, ensure_ascii=False, check_circular=False)) is not None
+        except (TypeError, ValueError, RecursionError):
+            pass  # not JSON data: searched value by value
+    return _holds_surrogate(value)
+
+
+def _holds_surrogate(value: Any) -> bool:
     if isinstance(value, str):
         return _SURROGATE.search(value) is not None
     if isinstance(value, dict):
-        return any(holds_surrogate(k) or holds_surrogate(v) for k, v in value.items())
-    return isinstance(value, list) and any(holds_surrogate(v) for v in value)
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    return isinstance(value, list) and any(_holds_surrogate(v) for v in value)
 
 
 def _checked(convert: Callable[[dict], T]) -> Callable[[Any], T]:
@@ -573,10 +584,12 @@ def _incomplete(root: Path, name: str) -> InputError:
                       "(a run still going, or a file removed); run `sit run` again")
 
 
-def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
+def load_run(path: str | os.PathLike, *, with_pairs: bool = True, check_issues: bool = True) -> RunData:
     """A run directory, checked: its run.json, its findings (:class:`IssueFile`: every row read
     through its checks now, then read again from the file when asked, never held) and, with
-    ``with_pairs``, its pairs and translations (held). Damage is an InputError naming file and line."""
+    ``with_pairs``, its pairs and translations (held). Damage is an InputError naming file and line.
+    Without ``check_issues`` (a run that has just written them) the findings are checked only as
+    they are read."""
     root = Path(path)
     meta_path = root / "run.json"
     if not meta_path.is_file():
@@ -588,7 +601,9 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
             raise _incomplete(root, name)
     own = meta.own_kinds()
     ran = set(meta.signature.relations) | set(meta.relations_told) if "relations" in (raw.get("signature") or {}) else None
-    issues = IssueFile(root / "issues.jsonl", lambda row: _issue(_ran(row, ran), own)).check()  # damage found now
+    issues = IssueFile(root / "issues.jsonl", lambda row: _issue(_ran(row, ran), own))
+    if check_issues:
+        issues.check()  # damage found now, as when every finding was loaded
     if "groups" not in raw.get("counts", {}):  # written before counts named their groups: count them (streamed)
         meta = replace(meta, counts=meta.counts.with_findings(issues))
     pairs: list[Pair] = []

@@ -219,20 +219,51 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
     return keys if keys is not None else ([], ("group", issue.group))
 
 
-def _choose(issues: Iterable[Issue], stops: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
+class FindingKeys:
+    """What clustering keeps of each finding as the findings are read once, in arrays: its
+    group and relation (as numbers), source id, distance, perturbed source's length, rank and
+    id; a cluster's facts are then gathered from them (:func:`_gather`) without reading again."""
+
+    def __init__(self):
+        self.names: dict[str, int] = {}
+        self.group, self.relation = array("l"), array("l")
+        self.source, self.length, self.rank = array("q"), array("q"), array("q")
+        self.distance = array("d")
+        self.ids: list[str] = []
+
+    def add(self, issue: Issue) -> None:
+        self.group.append(self.names.setdefault(issue.group, len(self.names)))
+        self.relation.append(self.names.setdefault(issue.relation, len(self.names)))
+        self.source.append(issue.pair.source_id)
+        self.length.append(len(issue.pair.perturbed))
+        self.rank.append(issue.rank)
+        self.distance.append(issue.distance)
+        self.ids.append(issue.issue_id)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _choose(issues: Iterable[Issue], stops: frozenset[str] = frozenset(), keys: Optional[FindingKeys] = None,
+            watch=None) -> list[tuple[str, ...]]:
     """Each finding's key: of its candidates, the one most findings share (ties: the first); its
     fallback where no candidate is shared with another finding. ``issues`` is read once; what
-    is kept of each finding is its keys (one tuple of each key, shared)."""
+    is kept of each finding is its keys (one tuple of each key, shared), added to ``keys`` where
+    given; ``watch(position, issue)`` is told of each finding as it is read."""
     canon: dict[tuple[str, ...], tuple[str, ...]] = {}
     options = []
-    for issue in issues:
-        keys, fallback = candidate_keys(issue, stops)
-        options.append((tuple(canon.setdefault(k, k) for k in keys), canon.setdefault(fallback, fallback)))
-    support = Counter(k for keys, _ in options for k in dict.fromkeys(keys))
+    for n, issue in enumerate(issues):
+        found, fallback = candidate_keys(issue, stops)
+        options.append((tuple(canon.setdefault(k, k) for k in found), canon.setdefault(fallback, fallback)))
+        if keys is not None:
+            keys.add(issue)
+        if watch is not None:
+            watch(n, issue)
+    support = Counter(k for found, _ in options for k in dict.fromkeys(found))
     chosen = []
-    for keys, fallback in options:
-        shared = [k for k in keys if support[k] > 1]
-        chosen.append(max(shared, key=lambda k: (support[k], -keys.index(k))) if shared else fallback)
+    for found, fallback in options:
+        shared = [k for k in found if support[k] > 1]
+        chosen.append(max(shared, key=lambda k: (support[k], -found.index(k))) if shared else fallback)
     return chosen
 
 
@@ -268,21 +299,22 @@ def _as_written(key: str, issues: Sequence[Issue]) -> str:
 
 # --------------------------------------------------------------------------- clusters and ranking
 
-def cluster_issues(issues: Iterable[Issue], group_title=None, target_lang: str = "") -> list[Cluster]:
+def cluster_issues(issues: Iterable[Issue], group_title=None, target_lang: str = "", watch=None) -> list[Cluster]:
     """Every finding in exactly one cluster, ranked worst first (:func:`rank_clusters`).
     ``group_title(group)`` names the clusters of findings no key describes (the run's titles);
     ``target_lang``'s function words never key a cluster. ``issues`` (a list, or a
-    :class:`sit.rundir.IssueFile`) is read in two passes, each holding only each finding's keys
-    and each cluster's facts (:class:`ClusterFacts`); a cluster's findings are read again where
-    its title needs them."""
+    :class:`sit.rundir.IssueFile`) is read once, keeping only each finding's keys
+    (:class:`FindingKeys`); a cluster's findings are read again where its title or example needs
+    them. ``watch(position, issue)`` is told of each finding as it is read (another report's pass)."""
     from ..words import stop_words
 
-    issues = issues if isinstance(issues, Sequence) else list(issues)  # a generator: held, to be read twice
+    issues = issues if isinstance(issues, Sequence) else list(issues)  # a generator: held, to be read again
     stops = stop_words(target_lang) if target_lang else frozenset()
+    keys = FindingKeys()
     positions: dict[tuple[str, ...], array] = {}
-    for n, key in enumerate(_choose(issues, stops)):
+    for n, key in enumerate(_choose(issues, stops, keys, watch)):
         positions.setdefault(key, array("q")).append(n)
-    facts = _gather(issues, positions)
+    facts = _gather(keys, positions)
     clusters = []
     for (key, at), found in zip(positions.items(), facts):
         members = Members(issues, at)
@@ -290,50 +322,22 @@ def cluster_issues(issues: Iterable[Issue], group_title=None, target_lang: str =
     return rank_clusters(clusters)
 
 
-class _Gathered:
-    """One cluster's facts while the findings are read (:func:`_gather`)."""
-
-    def __init__(self):
-        self.groups: dict[str, None] = {}
-        self.relations: dict[str, None] = {}
-        self.sentences: set[int] = set()
-        self.ids: list[str] = []
-        self.known: list[float] = []
-        self.best: Optional[tuple] = None
-        self.example = -1
-
-    def facts(self) -> ClusterFacts:
-        return ClusterFacts(tuple(self.groups), tuple(self.relations), len(self.sentences), tuple(self.ids),
-                            tuple(self.known), self.example)
-
-
-def _gather(issues: Iterable[Issue], positions: dict[Any, Sequence[int]], ranking: bool = True) -> list[ClusterFacts]:
-    """The facts of each cluster (``positions``: key -> its findings' positions in ``issues``, in
-    order), in one pass over ``issues``; without ``ranking`` (clusters read from
-    ``clusters.jsonl``, ranked already), no precision and no example, so no relation is loaded."""
-    of = array("q", bytes(8 * sum(len(at) for at in positions.values())))
-    for n, at in enumerate(positions.values()):
-        for position in at:
-            of[position] = n
-    gathered = [_Gathered() for _ in positions]
-    precision: dict[str, Optional[float]] = {}
-    for n, issue in enumerate(issues):
-        g = gathered[of[n]]
-        group = issue.group
-        g.groups[group] = None
-        g.relations[issue.relation] = None
-        g.sentences.add(issue.pair.source_id)
-        g.ids.append(issue.issue_id)
-        if not ranking:
-            continue
-        if group not in precision:
-            precision[group] = _precision(group, None)
-        if precision[group] is not None:
-            g.known.append(precision[group])
-        rank = _example_key(issue)
-        if g.best is None or rank < g.best:
-            g.best, g.example = rank, n
-    return [g.facts() for g in gathered]
+def _gather(keys: FindingKeys, positions: dict[Any, Sequence[int]], ranking: bool = True) -> list[ClusterFacts]:
+    """The facts of each cluster (``positions``: key -> its findings' positions, in order) from
+    its findings' ``keys``; without ``ranking`` (clusters read from ``clusters.jsonl``, ranked
+    already), no precision and no example, so no relation is loaded."""
+    names = list(keys.names)
+    precision = {n: _precision(name, None) for n, name in enumerate(names)} if ranking else {}
+    out = []
+    for at in positions.values():
+        known = [precision[keys.group[n]] for n in at if precision.get(keys.group[n]) is not None]
+        example = min(at, key=lambda n: (-(precision[keys.group[n]] or 0.0), -keys.distance[n], keys.length[n],
+                                         keys.source[n], keys.rank[n])) if ranking and len(at) else -1
+        out.append(ClusterFacts(tuple(names[g] for g in dict.fromkeys(keys.group[n] for n in at)),
+                                tuple(names[r] for r in dict.fromkeys(keys.relation[n] for n in at)),
+                                len({keys.source[n] for n in at}), tuple(keys.ids[n] for n in at),
+                                tuple(known), example))
+    return out
 
 
 def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
@@ -378,7 +382,10 @@ def saved_clusters(run) -> Optional[list[Cluster]]:
     path = Path(run.path) / CLUSTERS_FILE
     if not path.is_file():
         return None
-    by_id = {i.issue_id: n for n, i in enumerate(run.issues)}
+    keys = FindingKeys()
+    for issue in run.issues:
+        keys.add(issue)
+    by_id = {issue_id: n for n, issue_id in enumerate(keys.ids)}
     out, seen = [], 0
     try:
         with open(path, encoding="utf-8") as f:
@@ -392,9 +399,9 @@ def saved_clusters(run) -> Optional[list[Cluster]]:
         return None
     if not (out and seen == len(by_id) and all(c.example_id in by_id for c in out)):
         return None
-    if not _partition(out, len(run.issues)):  # an id twice: each cluster's facts read from its findings when asked
+    if not _partition(out, len(keys)):  # an id twice: each cluster's facts read from its findings when asked
         return out
-    facts = _gather(run.issues, {n: c.issues.positions for n, c in enumerate(out)}, ranking=False)
+    facts = _gather(keys, {n: c.issues.positions for n, c in enumerate(out)}, ranking=False)
     return [replace(c, facts=replace(f, example=by_id[c.example_id])) for c, f in zip(out, facts)]
 
 
@@ -417,10 +424,14 @@ def write_clusters(run, fresh: bool = True) -> Path:
 
     path = Path(run.path) / CLUSTERS_FILE
     if fresh:
-        clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
+        from .model import Findings
+
+        findings = Findings()  # the view's facts gathered in the same pass over the findings
+        clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "", findings.add)
         derived = getattr(run, "derived", None)
         if derived is not None:
             derived["clusters"] = clusters
+            derived.setdefault("findings", findings)
     else:
         clusters = run_clusters(run)
     write_jsonl_atomic(path, (c.to_dict() for c in clusters))

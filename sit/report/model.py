@@ -231,20 +231,33 @@ class Findings:
     the relations whose counts changed (:func:`relation_stats`) and the distances (the
     histogram). The findings a report shows are then read by position (:func:`sit.rundir.read_at`)."""
 
-    def __init__(self, issues: Iterable[Issue]):
+    def __init__(self, issues: Iterable[Issue] = ()):
         self.groups: dict[str, GroupFindings] = {}
         self.distances = array("d")
-        words, relations = WordTally(), RelationTally()
+        self.word_tally, self.relation_tally = WordTally(), RelationTally()
         for n, issue in enumerate(issues):
-            group = self.groups.get(issue.group)
-            if group is None:
-                group = self.groups[issue.group] = GroupFindings()
-            group.add(n, issue)
-            number = _number(issue.distance)
-            self.distances.append(math.nan if number is None else number)
-            words.add(issue)
-            relations.add(issue)
-        self.words, self.relations = words.rows(), relations.rows()
+            self.add(n, issue)
+
+    def add(self, position: int, issue: Issue) -> None:
+        """Take in the finding at ``position`` of the run's findings (each once, in order)."""
+        group = self.groups.get(issue.group)
+        if group is None:
+            group = self.groups[issue.group] = GroupFindings()
+        group.add(position, issue)
+        number = _number(issue.distance)
+        self.distances.append(math.nan if number is None else number)
+        self.word_tally.add(issue)
+        self.relation_tally.add(issue)
+
+    @property
+    def words(self) -> list[dict[str, Any]]:
+        """:func:`word_rows` of the findings taken in."""
+        return self.word_tally.rows()
+
+    @property
+    def relations(self) -> list[dict[str, Any]]:
+        """:func:`relation_stats` of the findings taken in."""
+        return self.relation_tally.rows()
 
     def __len__(self) -> int:
         return len(self.distances)

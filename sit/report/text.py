@@ -65,11 +65,12 @@ def text_parts(run: RunData) -> Iterator[str]:
         from .clusters import cluster_rows, run_clusters
 
         lines += ["", *clusters_text(cluster_rows(run_clusters(run), load_marks(run.path)))]
+    words = findings.words
     for group, found in findings.groups.items():
         lines.append("=" * 80)
         lines.append(f"{group}: {meta.group_title(group)} ({len(found)} finding(s))")
         lines.append("=" * 80)
-        lines += _words([w for w in findings.words if w["group"] == group])
+        lines += _words([w for w in words if w["group"] == group])
         for source_id, at in found.sentences():
             lines.extend(_sentence(meta, source_id, list(read_at(run.issues, at))))
             yield "".join(line + "\n" for line in lines)
