@@ -293,20 +293,31 @@ class IssueFile(Sequence[Issue]):
     applies), ``len()`` and indexing use an index of each row's byte offset (an ``array`` of 8
     bytes a finding, made by :meth:`check` or on first use) and read only the rows asked for.
     Re-iterable: every pass reads the file again. :meth:`at` reads many rows through one open
-    file. ``convert`` turns a row into an :class:`Issue`."""
+    file. ``convert`` turns a row into an :class:`Issue`. A file of at most :attr:`HOLD` findings
+    (a short run's, such as the news set's 535) is read once and held: its reports read it many
+    times, and what it holds is bounded."""
+
+    #: the most findings held once read (a bounded window: more are read from the file when asked)
+    HOLD = 1000
 
     def __init__(self, path: str | os.PathLike, convert: Callable[[dict], Issue]):
         self.path = Path(path)
         self.convert = convert
         self._offsets: Optional[array] = None
+        self._held: Optional[list[Issue]] = None
 
     def check(self) -> "IssueFile":
         """Read every row through its checks once (a damaged row is an InputError naming its
-        line, as :func:`load_run` always gave) and index them; returns itself."""
+        line, as :func:`load_run` always gave) and index them, holding them where they are at
+        most :attr:`HOLD`; returns itself."""
         offsets = array("q")
-        for _ in _read_jsonl(self.path, self.convert, offsets):
-            pass
-        self._offsets = offsets
+        held: Optional[list[Issue]] = []
+        for issue in _read_jsonl(self.path, self.convert, offsets):
+            if held is not None:
+                held.append(issue)
+                if len(held) > self.HOLD:
+                    held = None
+        self._offsets, self._held = offsets, held
         return self
 
     def _index(self) -> array:
@@ -318,11 +329,15 @@ class IssueFile(Sequence[Issue]):
         return len(self._index())
 
     def __iter__(self) -> Iterator[Issue]:
+        if self._held is not None:
+            return iter(self._held)
         return _read_jsonl(self.path, self.convert)
 
     def at(self, indices: Iterable[int]) -> Iterator[Issue]:
         """The findings at ``indices`` (positions in the file's order), in that order."""
         offsets = self._index()
+        if self._held is not None:
+            return (self._held[i] for i in indices)
         return read_jsonl_at(self.path, (offsets[i] for i in indices), _checked(self.convert), hint=_DAMAGED)
 
     def __getitem__(self, index):

@@ -30,6 +30,15 @@ def news_run(tmp_path_factory) -> Path:
                          progress=False, command="test")).run_dir
 
 
+@pytest.fixture(autouse=True)
+def _streamed(monkeypatch):
+    """The findings read as a long run's are (none held: the news run's 500-odd are under the
+    bound a short run's are held by, IssueFile.HOLD)."""
+    from sit.rundir import IssueFile
+
+    monkeypatch.setattr(IssueFile, "HOLD", 0)
+
+
 def _rows(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "issues.jsonl").read_text(encoding="utf-8").splitlines()]
 
@@ -138,3 +147,27 @@ def test_markdown_within_its_budget_reads_only_the_findings_it_shows(news_run):
     _Counting.read = 0
     whole = render(counted, "markdown", max_chars=None)
     assert whole.count("##### Issue ") == len(run.issues) and _Counting.read == examples + len(run.issues)
+
+
+def test_a_short_runs_findings_are_read_once_and_held(news_run, tmp_path, monkeypatch):
+    # at most HOLD findings: read once, then held (a damage after loading is not seen); one more
+    # than HOLD: read from the file when asked (the damage is named)
+    from sit.rundir import IssueFile
+
+    run_dir = _copy(news_run, tmp_path / "run")
+    count = len(_rows(run_dir))
+    for hold, held in ((count, True), (count - 1, False)):
+        monkeypatch.setattr(IssueFile, "HOLD", hold)
+        path = run_dir / "issues.jsonl"
+        good = path.read_bytes()
+        issues = load_run(run_dir).issues
+        expected = list(issues)
+        path.write_bytes(good[:good.index(b"\n") + 1] + b"#" + good[good.index(b"\n") + 2:])
+        try:
+            if held:
+                assert list(issues) == expected and issues[1] == expected[1]
+            else:
+                with pytest.raises(InputError, match=r"issues\.jsonl:2: not valid JSON"):
+                    issues[1]
+        finally:
+            path.write_bytes(good)
