@@ -212,6 +212,11 @@ def _remove_orphans(path: Path) -> None:
                 pass
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` (a writer named in a temporary file's name) may still be running."""
+    return _alive(pid)
+
+
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return True  # another thread of this process may be writing it
