@@ -12,15 +12,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Mapping, Optional
 
+from .blocks import BLOCK
 from .cache import Cache
 from .errors import ConfigError
 from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
 from .records import Issue, RelationCounts, RunCounts, RunSignature, package_versions
 from .runmeta import RunMeta
 from .relations import DEFAULT_RELATIONS
-from .rundir import RunData, check_same_run, check_writable, write_json_atomic, write_jsonl_atomic
+from .rundir import RunData, check_same_run, check_writable, write_json_atomic
 
 log = logging.getLogger("sit.pipeline")
 
@@ -67,6 +68,9 @@ class RunConfig:
     gpus_per_worker: float = 0.0
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
     cases: Optional[str] = None  # a file of test cases (`sit export`): run exactly those (sit.regression)
+    #: sentences checked at a time where the run's relations allow it (sit.blocks); not in the
+    #: signature: the findings do not depend on it
+    block: int = BLOCK
 
     def setting(self, key: str, default: Any = None) -> Any:
         """The run-wide option ``key``: as given (:attr:`options`), else its old default where it
@@ -202,6 +206,7 @@ NUMBERS = (
     ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
     ("seed", "--seed", {"integer": True}),
     ("batch_size", "--batch-size", {"integer": True, "minimum": 1}),
+    ("block", "--block-size", {"integer": True, "minimum": 1}),
     ("qps", "--qps", {"above": 0, "what": "requests per second"}),
     ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
     ("limit", "--limit", {"integer": True, "minimum": 1}),
@@ -293,19 +298,26 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
         translator, ctx, relations = _build(config, engine, cache, target, kept)
     signature = _signature(config, translator, ctx, relations, ctx.target_lang)
     check_same_run(out, signature, source_name, force=config.force)
-    cases, translation, untranslated, note, checked = _test(timer, engine, translator, ctx, relations, ids, texts,
-                                                            given.pairs if given else None)
-    issues = [i for r in relations for i in checked[r.name].issues]
-    counts = _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues)
-    warnings.extend(cache.problems)
-    incomplete = (f"{untranslated} of {len(translation)} text(s) were left untranslated by {config.translator} "
-                  "(its error is above); run the same command again to resume") if untranslated else None
-    meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + ([note] if note else []),
-                 engine, cache, checked)
-    with timer.stage("write"):
-        data = _write(out, meta, timer, ids, texts, cases, translation, issues, relations)
-    del cases, translation, checked, relations  # written: the reports read the run directory
+    from .blocks import RunRecords
+
+    records = RunRecords(out, relations, texts)
+    try:
+        _test_blocks(timer, engine, translator, ctx, relations, ids, texts, given, records, config.block)
+        counts = _counts(records, ctx, translator)
+        warnings.extend(cache.problems)
+        meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + _note(counts, translator),
+                     engine, cache, records.extra)
+        with timer.stage("write"):
+            records.write()
+            _write_meta(out, meta.with_timings(timer.timings))
+    finally:
+        records.close()
+    incomplete = (f"{counts.untranslated} of {counts.translations} text(s) were left untranslated by "
+                  f"{config.translator} (its error is above); run the same command again to resume"
+                  ) if counts.untranslated else None
+    del relations, records  # written: the reports read the run directory
     ctx.release()
+    data = _written(out, meta)
     with timer.stage("report"):
         from .report import write_reports
 
@@ -314,6 +326,22 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
     _write_meta(out, meta)
     translator.close()
     return RunResult(out, meta, data.issues, warnings, incomplete)
+
+
+def _written(out: Path, meta: RunMeta) -> RunData:
+    """The run as its reports read it: its findings from issues.jsonl, its translations left in
+    translations.jsonl until a report asks for one."""
+    from .rundir import load_run
+
+    return replace(load_run(out, with_pairs=False), meta=meta, translations=None)
+
+
+def _note(counts: RunCounts, translator) -> list[str]:
+    """run.json's warning on the texts left untranslated, if any."""
+    if not counts.untranslated:
+        return []
+    return [f"{counts.untranslated} of {counts.translations} text(s) were left untranslated "
+            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume"]
 
 
 def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[dict[str, str]] = None):
@@ -345,22 +373,69 @@ def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[
     return translator, ctx, [create_relation(name, ctx, _relation_options(config, name)) for name in names]
 
 
-def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=None):
+def _test_blocks(timer: _Timer, engine, translator, ctx, relations, ids, texts, given, records, size: int) -> None:
+    """Perturb, build every relation's cases, translate them all once and check them, a block of
+    sentences at a time where the run's relations allow it (:func:`sit.blocks.block_size`), each
+    block handed to ``records`` once checked. With several blocks, the perturber first makes the
+    pairs of every block (into the cache: it is let go before the parser loads), then each block
+    reads its pairs back, with the same seeds."""
+    import random
+
+    from .blocks import block_size, blocks
+
+    parts = blocks(ids, texts, block_size(len(texts), relations, given is not None, size))
+    ahead = len(parts) > 1 and ctx.built_perturber is not None
+    if ahead:
+        with timer.stage("perturb"):
+            ctx.rng = random.Random(ctx.seed)
+            for block_ids, block_texts in parts:
+                ctx.substitutions(block_ids, block_texts)
+                ctx.cases_made()
+            _let_go_of_perturber(ctx)
+        records.perturbation_cache_hits = ctx.built_perturber.cache_hits
+        ctx.rng = random.Random(ctx.seed)  # the same seeds again, sentence by sentence
+    for block_ids, block_texts in parts:
+        cases, translation, checked = _test(timer, engine, translator, ctx, relations, block_ids, block_texts,
+                                            given.pairs if given else None, ahead=ahead,
+                                            met_before=records.met_before if len(parts) > 1 else None)
+        perturber = ctx.built_perturber
+        if perturber is not None and not ahead:
+            records.perturbation_cache_hits = perturber.cache_hits
+        with timer.stage("write"):
+            records.add(block_ids, block_texts, cases, translation, checked, perturbations=ctx.perturbation_count,
+                        dropped=getattr(perturber, "dropped", None) or {})
+        del cases, translation, checked
+        if len(parts) > 1:
+            ctx.release()
+            for r in relations:
+                r.forget()
+
+
+def _let_go_of_perturber(ctx) -> None:
+    """The perturber's models let go once its pairs are made (its encoder and WordNet are not
+    needed beside the parser)."""
+    ctx.built_perturber.release()
+    if ctx.built_perturber.computed:  # its models loaded (a re-run from the cache loads none)
+        from .models import give_back_memory
+
+        give_back_memory()  # so that the next stages' models load in the pages they freed
+
+
+def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=None, ahead: bool = False,
+          met_before=None):
     """Perturb, build every relation's cases, translate them all once, check: (cases,
-    {text: translation}, how many left untranslated, the note on them, {relation: Checked}).
-    ``given`` (relation -> pairs, from a cases file): exactly those cases, nothing perturbed."""
+    {text: translation}, {relation: Checked}). ``given`` (relation -> pairs, from a cases file):
+    exactly those cases, nothing perturbed; ``ahead``: the perturber has made the pairs already
+    (read back from the cache as the relations make their cases); ``met_before(texts)``: those of
+    ``texts`` an earlier block of the run met (:func:`first_met`)."""
     early = None  # with a spare core, translate each batch of substitutions as the perturber finishes it
-    if (engine.jobs > 1 and translator.batch_independent
+    if (engine.jobs > 1 and translator.batch_independent and not ahead
             and any(r.translates_substitutions for r in relations)):
         early = Prefetch(translator, engine, parser=ctx.built_parser[0] if ctx.built_parser else None)
-    if ctx.built_perturber is not None and given is None:
+    if ctx.built_perturber is not None and given is None and not ahead:
         with timer.stage("perturb"):
             ctx.substitutions(ids, texts, on_texts=early.feed if early else None)
-            ctx.built_perturber.release()  # its encoder and WordNet are not needed beside the parser
-            if ctx.built_perturber.computed:  # its models loaded (a re-run from the cache loads none)
-                from .models import give_back_memory
-
-                give_back_memory()  # so that the next stages' models load in the pages they freed
+            _let_go_of_perturber(ctx)
             if early is not None:
                 early.parse_all()  # the parser loads now, beside the translate stage, not the perturber
     with timer.stage("cases"):
@@ -370,7 +445,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         ctx.cases_made()  # the relations hold their cases: the perturber's pairs are let go
         ctx.origins_from(lambda: text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations}))
     with timer.stage("translate"):
-        translation, untranslated, note = _translate(translator, texts, cases, relations, early)
+        translation = _translate(translator, texts, cases, relations, early)
         if early is not None:
             ctx.early_trees = early.parsed()
     with timer.stage("check"):
@@ -379,17 +454,20 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         # left untranslated, which makes no comparison
         answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
         seen = seen_by(relations, cases, texts)
+        if met_before is not None:
+            seen = first_met(seen, cases, met_before(list(translation)))
         checked = {r.name: r.check(cases[r.name], seen(r, translation if r.sees_empty else answered)) for r in relations}
         merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
-    return cases, translation, untranslated, note, checked
+    return cases, translation, checked
 
 
 def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, warnings, engine, cache,
-          checked) -> RunMeta:
-    """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`)."""
+          extra: Mapping[str, dict[str, Any]]) -> RunMeta:
+    """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`);
+    ``extra``: each relation's run-level figures (:attr:`sit.relations.base.Checked.extra`)."""
     figures: dict[str, Any] = {}
-    for c in checked.values():  # run-level figures of the relations (sit's "teapot")
-        figures.update(c.extra)
+    for e in extra.values():  # run-level figures of the relations (sit's "teapot")
+        figures.update(e)
     return RunMeta(
         signature=signature,
         signature_line=signature.format(),
@@ -398,7 +476,7 @@ def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, war
         perturber_reason=ctx.reasons.get("perturber", ""),
         parser_reason=ctx.reasons.get("parser", ""),
         relations_reason="; ".join(r.describe() for r in relations),
-        relations_told={r.name: r.telling(checked[r.name].extra) for r in relations},
+        relations_told={r.name: r.telling(extra[r.name]) for r in relations},
         warnings=tuple(warnings),
         engine=engine.describe(),
         cache=cache.describe(),
@@ -610,10 +688,26 @@ def seen_by(relations, cases, texts):
                                           if hidden[relation.name] else translation)
 
 
-def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = None):
+def first_met(seen, cases, before: set[str]):
+    """``seen(relation, translation)`` (:func:`seen_by`) less the texts an earlier block of the run
+    met (``before``), but the relation's own texts: a text by itself is checked once in a run, in
+    the first block that met it, as one pass checks it once."""
+    if not before:
+        return seen
+
+    def first(relation, translation):
+        mine = cases[relation.name]
+        own = {*relation.sources(mine), *relation.probes(mine), *(t for p in mine for t in (p.original, p.perturbed))}
+        return {x: y for x, y in seen(relation, translation).items() if x in own or x not in before}
+
+    return first
+
+
+def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = None) -> dict[str, Optional[str]]:
     """Translate the sentences and every relation's texts once (those ``early`` has translated
-    are taken from it): ({text: translation or None}, how many were left untranslated, the note
-    on them for run.json or None)."""
+    are taken from it): {text: translation, or None where it was left untranslated}. Once the
+    translator has left texts untranslated in this run (an earlier block, or ``early``), nothing
+    more is asked for: a re-run resumes."""
     needed = list(texts)
     for r in relations:
         needed.extend(r.sources(cases[r.name]))
@@ -622,71 +716,32 @@ def _translate(translator, texts, cases, relations, early: Optional[Prefetch] = 
     needed = list(dict.fromkeys(needed))
     done = early.results() if early is not None else {}
     rest = [t for t in needed if t not in done]
-    if rest and not (early is not None and early.failed):
+    if rest and not translator.stats.failed:
         done.update(zip(rest, translator.translate(rest, strict=False)))
-    translated = [done.get(t) for t in needed]
-    untranslated = sum(1 for t in translated if t is None)
-    note = (f"{untranslated} of {len(needed)} text(s) were left untranslated "
-            f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume") if untranslated else None
-    return dict(zip(needed, translated)), untranslated, note
+    return {t: done.get(t) for t in needed}
 
 
-def _counts(texts, ctx, cases, translation, untranslated, translator, checked, issues) -> RunCounts:
-    """The run's counts (:class:`sit.records.RunCounts`, each defined once in docs/report.md)."""
-    perturber = ctx.built_perturber
+def _counts(records, ctx, translator) -> RunCounts:
+    """The run's counts (:class:`sit.records.RunCounts`, each defined once in docs/report.md), as
+    ``records`` (:class:`sit.blocks.RunRecords`) added them up over the run's blocks."""
+    totals = records.totals
+    groups, flagged = records.tally()
     return RunCounts(
-        sentences=len(texts),
-        perturbations=ctx.perturbation_count,
-        cases=sum(len(c) for c in cases.values()),
-        translations=len(translation),
+        sentences=records.sentence_count,
+        perturbations=totals.perturbations,
+        cases=totals.cases,
+        translations=totals.translations,
         translator_calls=translator.stats.calls,
         translated=translator.stats.translated,
-        cache_hits=translator.stats.cache_hits,
-        untranslated=untranslated,
-        empty=sum(1 for x, y in translation.items() if y == "" and x.strip()),
-        perturbation_cache_hits=perturber.cache_hits if perturber else 0,
-        candidates_dropped=dict(getattr(perturber, "dropped", {}) or {}),
+        cache_hits=translator.stats.cache_hits - totals.repeated,
+        untranslated=totals.untranslated,
+        empty=totals.empty,
+        perturbation_cache_hits=records.perturbation_cache_hits,
+        candidates_dropped=dict(totals.dropped),
         parse_cache_hits=ctx.built_parser[0].cache_hits if ctx.built_parser else 0,
-        compared=sum(c.counts.compared for c in checked.values()),
-        relations={name: c.counts for name, c in checked.items()},
-    ).with_findings(issues)
-
-
-def _write(out: Path, meta: RunMeta, timer, ids, texts, cases, translation, issues, relations) -> RunData:
-    """Write pairs.jsonl, translations.jsonl, issues.jsonl and run.json, each streamed row by row;
-    returns the run as its reports read it (:class:`sit.rundir.RunData`: the findings, with the
-    translations left in translations.jsonl until a report asks for one)."""
-    from .rank import worst_first
-
-    out.mkdir(parents=True, exist_ok=True)
-    write_jsonl_atomic(out / "pairs.jsonl", (p.to_dict() for group in cases.values() for p in group))
-    write_jsonl_atomic(out / "translations.jsonl", _translation_rows(ids, texts, cases, translation, relations))
-    ranked = worst_first(issues)
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
-                                              for i in ranked))
-    _write_meta(out, meta.with_timings(timer.timings))
-    return RunData(out, meta, ranked, [], None)
-
-
-def _translation_rows(ids, texts, cases, translation, relations) -> Iterator[dict[str, Any]]:
-    """translations.jsonl's rows: every text the run translated, once (see :mod:`sit.rundir`),
-    made as they are written."""
-    for sid, text in zip(ids, texts):
-        yield {"source_id": sid, "role": "original", "text": text, "translation": translation.get(text)}
-    seen = set(texts)
-    for p in (p for group in cases.values() for p in group):
-        for role, text in (("container", p.original), ("perturbed", p.perturbed)):
-            if text not in seen:
-                seen.add(text)
-                yield {"source_id": p.source_id, "role": role, "relation": p.relation, "text": text,
-                       "translation": translation.get(text)}
-    for r in relations:  # what else a relation had translated (patinv's words alone): every text once
-        for text in r.sources(cases[r.name]):
-            if text not in seen:
-                seen.add(text)
-                yield {"role": "auxiliary", "relation": r.name, "text": text, "translation": translation.get(text)}
-    for r in relations:  # texts only a relation's own check read (sit's phrases alone)
-        for text in r.probes(cases[r.name]):
-            if text not in seen:
-                seen.add(text)
-                yield {"role": "probe", "relation": r.name, "text": text, "translation": translation.get(text)}
+        compared=sum(c.compared for c in records.relation_counts.values()),
+        relations=dict(records.relation_counts),
+        issues=records.issues,
+        groups=groups,
+        flagged_sentences=flagged,
+    )

@@ -8,7 +8,7 @@ import platform
 import re
 import sys
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from . import PROGRAM
 
@@ -285,6 +285,16 @@ class RelationCounts:
         return {"cases": self.cases, "compared": self.compared, "issues": self.issues,
                 "flagged_sentences": self.flagged_sentences, **self.own}
 
+    def plus(self, other: "RelationCounts") -> "RelationCounts":
+        """These counts and ``other``'s added up (one relation's counts over two blocks of a run's
+        sentences: each sentence is in one block, so its flagged sentences add up too); its own
+        figures in the order they first came."""
+        own = dict(self.own)
+        for key, value in other.own.items():
+            own[key] = own.get(key, 0) + value
+        return RelationCounts(self.cases + other.cases, self.compared + other.compared, self.issues + other.issues,
+                              self.flagged_sentences + other.flagged_sentences, own)
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RelationCounts":
         names = [f.name for f in fields(cls) if f.name != "own"]
@@ -328,12 +338,17 @@ class RunCounts:
     def tally(issues: list["Issue"]) -> tuple[dict[str, GroupCount], int]:
         """Per group (in the issues' order), findings and distinct sentences; and the distinct
         sentences with any finding."""
+        return RunCounts.tally_keys((issue.group, issue.pair.source_id) for issue in issues)
+
+    @staticmethod
+    def tally_keys(keys: Iterable[tuple[str, int]]) -> tuple[dict[str, GroupCount], int]:
+        """:meth:`tally` of the findings' ``(group, source id)`` alone, in the findings' order."""
         found: dict[str, list[int]] = {}
-        for issue in issues:
-            found.setdefault(issue.group, []).append(issue.pair.source_id)
+        for group, source_id in keys:
+            found.setdefault(group, []).append(source_id)
         groups = {g: GroupCount(len(ids), len({i for i in ids if i >= 0}), sum(1 for i in ids if i < 0))
                   for g, ids in found.items()}
-        return groups, len({i.pair.source_id for i in issues if i.pair.source_id >= 0})
+        return groups, len({i for ids in found.values() for i in ids if i >= 0})
 
     def with_findings(self, issues: list["Issue"]) -> "RunCounts":
         """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``."""

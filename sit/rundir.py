@@ -148,6 +148,12 @@ def _redacted_lines(lines: list[str], redactor: redact.Redactor) -> bytes:
     return b"".join(redactor.bytes(line.encode("utf-8")) for line in lines)
 
 
+def redacted_lines(lines: list[str]) -> bytes:
+    """``lines`` as :func:`write_lines_atomic` writes them: UTF-8, each redacted alone by the
+    running command's redactor (a run's temporary records hold no secret either)."""
+    return _redacted_lines(lines, redact.active())
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` all at once: written to a temporary file beside it,
     ``fsync``-ed, then renamed over it, so a crash leaves the old file or the new one, never a

@@ -97,6 +97,8 @@ def _engine_options(p) -> None:
     from ..engine import ENGINES
 
     p.add_argument("--batch-size", type=int, help="texts per translator call")
+    p.add_argument("--block-size", type=int, help="sentences perturbed, translated and checked at a time where "
+                   "every relation of the run allows it (default 500): memory follows the block, not the input")
     p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
     p.add_argument("--timeout", type=float, help="seconds per translator request")
     p.add_argument("--concurrency", type=int, help="requests in flight at once, under the --qps limit "
@@ -313,7 +315,8 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
         target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
         concurrency=args.concurrency, device=args.device, progress=progress_bars(args.no_progress),
         engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
-        jobs=args.jobs, force=args.force, cases=getattr(args, "cases", None), **values,
+        jobs=args.jobs, force=args.force, cases=getattr(args, "cases", None),
+        **({"block": args.block_size} if getattr(args, "block_size", None) is not None else {}), **values,
     )
 
 

@@ -62,6 +62,10 @@ class RunContext:
     #: how many substitution pairs the perturber made for the run's sentences
     perturbation_count: int = 0
     reasons: dict[str, str] = field(default_factory=dict)
+    #: the generator the perturber's seeds are drawn from, one per sentence in order, over every
+    #: block of a run checked a block of sentences at a time (:mod:`sit.blocks`); None: a new one
+    #: from :attr:`seed` at each :meth:`substitutions` (a run in one block)
+    rng: Optional[random.Random] = None
     _origins: Optional[dict] = None
     _make_origins: Optional[Callable[[], dict]] = None
 
@@ -134,7 +138,8 @@ class RunContext:
         key = (tuple(ids), tuple(texts))
         if key not in self._substitutions:
             perturber = self.perturber()
-            pairs = perturber.perturb(list(texts), random.Random(self.seed), ids=list(ids), on_texts=on_texts)
+            rng = self.rng if self.rng is not None else random.Random(self.seed)
+            pairs = perturber.perturb(list(texts), rng, ids=list(ids), on_texts=on_texts)
             self._substitutions[key] = [p for p in pairs if p.perturbed != p.original]
             self.perturbations = self._substitutions[key]
             self.perturbation_count = len(self.perturbations)
@@ -218,6 +223,12 @@ class Relation(Declares):
     #: what language data the relation needs to check a translation alone (``sit check --help``
     #: and docs/check.md say it)
     alone_needs: str = "none"
+    #: whether the relation's cases and findings of a sentence depend on that sentence alone (its
+    #: own cases, ranked per sentence), so that a long run may check a block of sentences at a
+    #: time (:mod:`sit.blocks`): :meth:`check` is then called once per block, its counts are added
+    #: up, and its run-level figures are those its last call gives (a relation that has any keeps
+    #: what they need over the calls). A run with any other relation is checked in one block
+    blockwise = False
     #: whether the first text of each case is the run's sentence it was made from (rti's is a
     #: text that contains its phrase: several cases of one source differ there)
     first_is_sentence = True
@@ -277,6 +288,10 @@ class Relation(Declares):
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         """The relation's test cases for the source sentences ``texts`` (numbered ``ids``)."""
         raise NotImplementedError
+
+    def forget(self) -> None:
+        """Let go of what the relation kept of the block of sentences it has checked (a
+        :attr:`blockwise` relation, once the block is written); nothing by default."""
 
     def sources(self, cases: Sequence[Pair]) -> list[str]:
         """Every source text the check needs translated (the pipeline adds the sentences)."""

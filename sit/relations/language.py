@@ -32,6 +32,7 @@ from .verdicts import Verdicts
 
 
 class LanguageRelation(Relation):
+    blockwise = True  # a sentence's cases alone; every other text checked once, where first met
     name = "language"
     title = "the translation is not in the target language"
     kinds = {"untranslated": "the translation is the source as it was, in the source language",

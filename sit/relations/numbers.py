@@ -45,6 +45,7 @@ from .verdicts import Verdicts
 
 
 class NumbersRelation(Relation):
+    blockwise = True  # a sentence's cases alone; every other text checked once, where first met
     name = "numbers"
     title = "a number of the source is wrong in the translation"
     kinds = {"missing": "a number of the source is missing from the translation",

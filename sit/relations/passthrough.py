@@ -42,6 +42,7 @@ def inserted(text: str, name: str) -> tuple[str, int, str]:
 
 
 class PassthroughRelation(Relation):
+    blockwise = True  # a sentence's cases alone; every other text checked once, where first met
     name = "passthrough"
     title = "a pass-through token was not carried over verbatim"
     kinds = {"missing": "a URL, address, handle, hashtag, emoji, code, placeholder or tag is not in the translation verbatim",

@@ -20,6 +20,7 @@ structure violations, so they never take a place in the structure ranking.
 from __future__ import annotations
 
 import json
+from array import array
 from dataclasses import replace
 from functools import partial
 from typing import Any, Mapping, Optional, Sequence
@@ -76,6 +77,7 @@ class SitRelation(Relation):
     )
     uses = frozenset({"perturber", "parser"})
     translates_substitutions = True  # its cases are the run's substitution pairs
+    blockwise = True  # its cases are a sentence's pairs, ranked per sentence; TEAPOT's scores are kept
     measured = {"": (18, 23, "labels-untranslated-default.jsonl")}
     severity = {"": 2.0, "untranslated": 2.0}
 
@@ -88,6 +90,8 @@ class SitRelation(Relation):
         self.phrases = check_bool(phrases, "sit.phrases")
         self._phrase: dict[tuple[str, str], Optional[Phrase]] = {}  # (original, perturbed) -> its phrase
         self._judged = None  # the pairs' verdicts through the cache (_verdicts), opened on first use
+        #: TEAPOT's s_src and s_tgt of every pair compared so far in the run (its run-level figures)
+        self._scores = (array("d"), array("d"))
         if untranslated not in UNTRANSLATED_RULES:
             raise ConfigError(f"unknown sit.untranslated rule {untranslated!r}; choose one of: "
                               f"{', '.join(UNTRANSLATED_RULES)}")
@@ -142,6 +146,10 @@ class SitRelation(Relation):
                 + (", parallel translations are no finding" if self.surface else "")
                 + (", nor a difference the substitute's phrase translated alone explains" if self.phrases else ""))
 
+    def forget(self) -> None:
+        """Let go of the phrases of the block's pairs (TEAPOT's scores stay for the run's figures)."""
+        self._phrase.clear()
+
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         """The run's substitution pairs (:meth:`RunContext.substitutions`), named this relation's."""
         return [p if p.relation else replace(p, relation=self.name) for p in self.ctx.substitutions(ids, texts)]
@@ -194,12 +202,13 @@ class SitRelation(Relation):
         """Compare the cases :data:`WINDOW` at a time: a window's trees and comparisons are let go
         once its top-k per sentence and TEAPOT's scores are kept, so memory follows the window,
         not the input. The top k of each window's top k are the top k of the whole: the issues are
-        those of one pass over all cases, in the same order."""
+        those of one pass over all cases, in the same order. TEAPOT's run-level figures are those
+        of every case this relation has checked in the run (a run checked a block of sentences at
+        a time calls this once per block)."""
         from ..eval import reference_less_summary
 
         kept: list[Issue] = []
-        s_src: list[float] = []
-        s_tgt: list[float] = []
+        s_src, s_tgt = self._scores
         n = {"compared": 0, "untranslated": 0, "parallel": 0, "phrase": 0}
         for start in range(0, len(cases), WINDOW):
             compared = self._compare(cases[start:start + WINDOW], translation)
@@ -214,7 +223,7 @@ class SitRelation(Relation):
             s_tgt.extend(scores[1])
             kept.extend(issues)
         issues = rank_issues(kept, threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
-        teapot = (reference_less_summary(s_src, s_tgt, cache=self.ctx.cache) if n["compared"]
+        teapot = (reference_less_summary(s_src, s_tgt, cache=self.ctx.cache) if len(s_src)
                   else {"n": 0, "success_rate": None})
         structure = [i for i in issues if not i.kind]
         counts = RelationCounts(len(cases), n["compared"], len(structure), len({i.pair.source_id for i in structure}),

@@ -22,6 +22,7 @@ class VariantRelation(Relation):
     variant's kind, its distance the number of words that differ."""
 
     sides = ("source", "variant")
+    blockwise = True  # a sentence's variants alone (punctuation's every other text: once, where first met)
     #: the variants this relation makes, in order (its ``kinds``' keys)
     variant_names: tuple[str, ...] = ()
     fold_case = False
