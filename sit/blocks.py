@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -41,7 +42,7 @@ from typing import Any, Iterator, Mapping, Optional, Sequence
 
 from .rank import declared_tier
 from .records import GroupCount, RelationCounts, RunCounts
-from .rundir import redacted_lines, write_lines_atomic
+from .rundir import alive, redacted_lines, write_lines_atomic
 from .runmeta import RelationTold
 
 #: sentences checked at a time where a run is checked in blocks (a block of 500 sentences with
@@ -175,6 +176,7 @@ class RunRecords:
         self.out = Path(out)
         self.relations = list(relations)
         self.out.mkdir(parents=True, exist_ok=True)
+        _remove_orphans(self.out)
         self.folder = self.out / f".blocks-{os.getpid()}-{secrets.token_hex(6)}.tmp"
         self.folder.mkdir()
         self._spills: dict[str, _Spill] = {}
@@ -341,6 +343,15 @@ class RunRecords:
             spill.close()
         self._digests.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _remove_orphans(out: Path) -> None:
+    """Remove the block folders in ``out`` whose run (the process id in the name) is gone (killed
+    before it could remove them)."""
+    for folder in out.glob(".blocks-*.tmp"):
+        match = re.fullmatch(r"\.blocks-(\d+)-[0-9a-f]{12}\.tmp", folder.name)
+        if match and not alive(int(match.group(1))):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _line(row: Mapping[str, Any]) -> str:

@@ -26,7 +26,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Iterable, Iterator, MutableSequence, Optional, TypeVar
 
 from .errors import InputError
 
@@ -151,31 +151,73 @@ def _line_of(raw: bytes, exc: JsonDamage) -> Optional[int]:
 def read_jsonl(path: str | os.PathLike, convert: Callable[[Any], T] = lambda row: row, *,
                hint: str = "is this a file sit wrote?",
                bad: tuple[type[BaseException], ...] = (KeyError, TypeError, ValueError, AttributeError),
-               with_lines: bool = False) -> Iterator[Any]:
+               with_lines: bool = False, offsets: Optional[MutableSequence[int]] = None) -> Iterator[Any]:
     """Each non-blank line of a JSONL file parsed and given to ``convert``, streamed (with
     ``with_lines``, as ``(line number, value)``). A line that is not UTF-8, not JSON sit accepts,
     or that ``convert`` refuses (raising one of ``bad``) is an InputError naming the file and
-    line, ending with ``hint``."""
+    line, ending with ``hint``. ``offsets``: each row's byte offset in the file is appended to it
+    as the row is read (an index for :func:`read_jsonl_at`)."""
     p = Path(path)
     try:
         fh = open(p, "rb")
     except OSError as exc:
         raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
     with fh:
+        start = 0
         for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_BYTES + 1), b""), start=1):
-            if len(raw) > MAX_BYTES:
-                raise _damaged(p, f":{lineno}", f"a line of more than {MAX_BYTES} bytes", hint)
-            if not raw.strip():
+            here, start = start, start + len(raw)
+            if not raw.strip() and len(raw) <= MAX_BYTES:
                 continue
-            try:
-                row = loads(raw)
-            except JsonDamage as exc:
-                raise _damaged(p, f":{lineno}", str(exc), hint) from None
-            try:
-                value = convert(row)
-            except InputError:
-                raise
-            except bad as exc:
-                what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
-                raise _damaged(p, f":{lineno}", f"not a row sit reads here ({what})", hint) from None
+            value = _row(p, lineno, raw, convert, hint, bad)
+            if offsets is not None:
+                offsets.append(here)
             yield (lineno, value) if with_lines else value
+
+
+def read_jsonl_at(path: str | os.PathLike, starts: Iterable[int], convert: Callable[[Any], T] = lambda row: row, *,
+                  hint: str = "is this a file sit wrote?",
+                  bad: tuple[type[BaseException], ...] = (KeyError, TypeError, ValueError, AttributeError)) -> Iterator[T]:
+    """The rows of a JSONL file that begin at the byte offsets ``starts`` (in that order, each
+    as many times as named; offsets :func:`read_jsonl` gave), read through one open file and
+    checked as :func:`read_jsonl` checks them: a damaged row is the same InputError, naming its line."""
+    p = Path(path)
+    try:
+        fh = open(p, "rb")
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
+    with fh:
+        for start in starts:
+            fh.seek(start)
+            raw = fh.readline(MAX_BYTES + 1)
+            if not raw.strip() and len(raw) <= MAX_BYTES:
+                raise _damaged(p, f":{_line_at(fh, start)}", "not the row it held when the file was read; "
+                               "was it written again meanwhile?", hint)
+            yield _row(p, start, raw, convert, hint, bad, fh)
+
+
+def _line_at(fh, start: int) -> int:
+    """The line number of the byte offset ``start`` of the open file ``fh`` (only where a row
+    read at an offset is damaged: the message names its line)."""
+    fh.seek(0)
+    return fh.read(start).count(b"\n") + 1
+
+
+def _row(p: Path, where: int, raw: bytes, convert, hint: str, bad, fh=None):
+    """``raw`` (a line) parsed and converted; damage an InputError naming the line (``where``:
+    the line number, or with ``fh``, the byte offset of the line in it)."""
+    def line() -> str:
+        return f":{_line_at(fh, where) if fh is not None else where}"
+
+    if len(raw) > MAX_BYTES:
+        raise _damaged(p, line(), f"a line of more than {MAX_BYTES} bytes", hint)
+    try:
+        row = loads(raw)
+    except JsonDamage as exc:
+        raise _damaged(p, line(), str(exc), hint) from None
+    try:
+        return convert(row)
+    except InputError:
+        raise
+    except bad as exc:
+        what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+        raise _damaged(p, line(), f"not a row sit reads here ({what})", hint) from None

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from .blocks import BLOCK
 from .cache import Cache
@@ -125,11 +125,12 @@ def case_options(config: RunConfig) -> dict[str, Any]:
 @dataclass
 class RunResult:
     """What :func:`run` did: its directory, what run.json says of it (:attr:`meta`), its findings
-    (as issues.jsonl orders them: worst first), the warnings it printed and, where texts were left untranslated, why."""
+    (as issues.jsonl orders them: worst first; read from it when asked, :class:`sit.rundir.IssueFile`),
+    the warnings it printed and, where texts were left untranslated, why."""
 
     run_dir: Path
     meta: RunMeta
-    issues: list[Issue]
+    issues: Sequence[Issue]
     warnings: list[str]
     #: why the run is incomplete (texts left untranslated), else None; in run.json's warnings
     incomplete: Optional[str] = None
@@ -329,11 +330,13 @@ def _run(config: RunConfig, out: Path, engine) -> RunResult:
 
 
 def _written(out: Path, meta: RunMeta) -> RunData:
-    """The run as its reports read it: its findings from issues.jsonl, its translations left in
-    translations.jsonl until a report asks for one."""
+    """The run as its reports read it: its findings left in issues.jsonl (checked once as
+    :func:`sit.rundir.load_run` checks them, then read when a report asks:
+    :class:`sit.rundir.IssueFile`), its translations left in translations.jsonl until a report
+    asks for one."""
     from .rundir import load_run
 
-    return replace(load_run(out, with_pairs=False), meta=meta, translations=None)
+    return replace(load_run(out, with_pairs=False, check_issues=False), meta=meta, translations=None)
 
 
 def _note(counts: RunCounts, translator) -> list[str]:

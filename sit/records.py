@@ -335,9 +335,9 @@ class RunCounts:
     candidates_dropped: dict[str, int] = field(default_factory=dict)
 
     @staticmethod
-    def tally(issues: list["Issue"]) -> tuple[dict[str, GroupCount], int]:
+    def tally(issues: Iterable["Issue"]) -> tuple[dict[str, GroupCount], int]:
         """Per group (in the issues' order), findings and distinct sentences; and the distinct
-        sentences with any finding."""
+        sentences with any finding (one pass: ``issues`` may be a file read as it goes)."""
         return RunCounts.tally_keys((issue.group, issue.pair.source_id) for issue in issues)
 
     @staticmethod
@@ -350,12 +350,13 @@ class RunCounts:
                   for g, ids in found.items()}
         return groups, len({i for ids in found.values() for i in ids if i >= 0})
 
-    def with_findings(self, issues: list["Issue"]) -> "RunCounts":
-        """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``."""
+    def with_findings(self, issues: Iterable["Issue"]) -> "RunCounts":
+        """These counts with ``issues``, ``groups`` and ``flagged_sentences`` taken from ``issues``
+        (read once: a file of findings is streamed, never held)."""
         from dataclasses import replace
 
         groups, flagged = self.tally(issues)
-        return replace(self, issues=len(issues), groups=groups, flagged_sentences=flagged)
+        return replace(self, issues=sum(c.findings for c in groups.values()), groups=groups, flagged_sentences=flagged)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

@@ -39,7 +39,8 @@ def export_rows(run) -> list[dict[str, Any]]:
     from .report.clusters import run_clusters
 
     clusters = run_clusters(run)
-    of_issue = {i.issue_id: c for c in clusters for i in c.issues}
+    of_issue = {issue_id: c for c in clusters for issue_id in c.issue_ids}
+    # the rows are what is written (every failing case with its failures): held, the findings read once, by cluster
     options = (run.meta.config or {}).get("relation_options") or {}
     rows: dict[str, dict[str, Any]] = {}
     for cluster in clusters:
@@ -130,9 +131,12 @@ def _first_is_sentence(relation: str) -> bool:
 def regression_results(cases: CaseFile, issues: Iterable[Issue]) -> list[dict[str, Any]]:
     """For each case of the file: its id, relation, source id, the groups it failed before, those
     it fails now (``still_fails``: any of them again) and the new translation's findings."""
+    wanted = {case_id(row["relation"], row["source_id"], row["source"], row["variant"]) for row in cases.rows}
     now: dict[str, list[Issue]] = {}
-    for issue in issues:
-        now.setdefault(_case_of(issue), []).append(issue)
+    for issue in issues:  # read once (a run's issues.jsonl streams): only the file's cases' findings are kept
+        cid = _case_of(issue)
+        if cid in wanted:
+            now.setdefault(cid, []).append(issue)
     out = []
     for row in cases.rows:
         cid = case_id(row["relation"], row["source_id"], row["source"], row["variant"])

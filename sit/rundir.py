@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import json
 import os
+from array import array
 import re
 import tempfile
 import secrets
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
 from . import redact
 from .errors import InputError, OutputError
-from .jsonio import JsonDamage, loads, read_json, read_jsonl
+from .jsonio import JsonDamage, loads, read_json, read_jsonl, read_jsonl_at
 from .records import Issue, Pair, RunSignature, relation_of
 from .runmeta import RunMeta
 
@@ -211,6 +212,11 @@ def _remove_orphans(path: Path) -> None:
                 pass
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` (a writer named in a temporary file's name) may still be running."""
+    return _alive(pid)
+
+
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return True  # another thread of this process may be writing it
@@ -242,18 +248,28 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def holds_surrogate(value: Any) -> bool:
     """Whether a JSON value holds a lone surrogate in any text (``"\\ud800"`` parses to one; sit
-    never writes one, and no UTF-8 file, hash or XML report can carry it)."""
+    never writes one, and no UTF-8 file, hash or XML report can carry it). An object or list is
+    searched as its JSON text (one pass in C: keys, texts and nesting alike), which holds every
+    lone surrogate of its texts as it is."""
+    if isinstance(value, (dict, list)):
+        try:
+            return _SURROGATE.search(json.dumps(value, ensure_ascii=False, check_circular=False)) is not None
+        except (TypeError, ValueError, RecursionError):
+            pass  # not JSON data: searched value by value
+    return _holds_surrogate(value)
+
+
+def _holds_surrogate(value: Any) -> bool:
     if isinstance(value, str):
         return _SURROGATE.search(value) is not None
     if isinstance(value, dict):
-        return any(holds_surrogate(k) or holds_surrogate(v) for k, v in value.items())
-    return isinstance(value, list) and any(holds_surrogate(v) for v in value)
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    return isinstance(value, list) and any(_holds_surrogate(v) for v in value)
 
 
-def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
-    """The rows of a JSONL file of a run directory, each an object given to ``convert``; a line
-    that is not valid JSON (too deep, a number out of range, not UTF-8) or not of the expected
-    shape is an InputError naming the file and line."""
+def _checked(convert: Callable[[dict], T]) -> Callable[[Any], T]:
+    """``convert`` behind the checks every row of a run directory's JSONL files passes: an
+    object, no lone surrogate in its texts."""
     def row(obj: Any) -> T:
         if not isinstance(obj, dict):
             raise TypeError(f"a JSON {type(obj).__name__}, not an object")
@@ -261,7 +277,104 @@ def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict) -> Iterator[T]:
             raise ValueError("text holding a lone surrogate, which no report can carry")
         return convert(obj)
 
-    return read_jsonl(path, row, hint="the run directory is damaged: run `sit run` again")
+    return row
+
+
+#: what a damaged row of a run directory's files says to do
+_DAMAGED = "the run directory is damaged: run `sit run` again"
+
+
+def _read_jsonl(path: Path, convert: Callable[[dict], T] = dict, offsets: Optional[array] = None) -> Iterator[T]:
+    """The rows of a JSONL file of a run directory, each an object given to ``convert``; a line
+    that is not valid JSON (too deep, a number out of range, not UTF-8) or not of the expected
+    shape is an InputError naming the file and line. ``offsets``: each row's byte offset is
+    appended to it (:class:`IssueFile`'s index)."""
+    return read_jsonl(path, _checked(convert), hint=_DAMAGED, offsets=offsets)
+
+
+class IssueFile(Sequence[Issue]):
+    """A run's findings as ``issues.jsonl`` holds them, read from the file when asked, never
+    held: iterating reads the file a line at a time (through the row checks :func:`load_run`
+    applies), ``len()`` and indexing use an index of each row's byte offset (an ``array`` of 8
+    bytes a finding, made by :meth:`check` or on first use) and read only the rows asked for.
+    Re-iterable: every pass reads the file again. :meth:`at` reads many rows through one open
+    file. ``convert`` turns a row into an :class:`Issue`. A file of at most :attr:`HOLD` findings
+    (a short run's, such as the news set's 535) is read once and held: its reports read it many
+    times, and what it holds is bounded."""
+
+    #: the most findings held once read (a bounded window: more are read from the file when asked)
+    HOLD = 1000
+
+    def __init__(self, path: str | os.PathLike, convert: Callable[[dict], Issue]):
+        self.path = Path(path)
+        self.convert = convert
+        self._offsets: Optional[array] = None
+        self._held: Optional[list[Issue]] = None
+
+    def check(self) -> "IssueFile":
+        """Read every row through its checks once (a damaged row is an InputError naming its
+        line, as :func:`load_run` always gave) and index them, holding them where they are at
+        most :attr:`HOLD`; returns itself."""
+        offsets = array("q")
+        held: Optional[list[Issue]] = []
+        for issue in _read_jsonl(self.path, self.convert, offsets):
+            if held is not None:
+                held.append(issue)
+                if len(held) > self.HOLD:
+                    held = None
+        self._offsets, self._held = offsets, held
+        return self
+
+    def _index(self) -> array:
+        if self._offsets is None:
+            self.check()
+        return self._offsets
+
+    def __len__(self) -> int:
+        return len(self._index())
+
+    def __iter__(self) -> Iterator[Issue]:
+        if self._held is not None:
+            return iter(self._held)
+        return _read_jsonl(self.path, self.convert)
+
+    def at(self, indices: Iterable[int]) -> Iterator[Issue]:
+        """The findings at ``indices`` (positions in the file's order), in that order."""
+        offsets = self._index()
+        if self._held is not None:
+            return (self._held[i] for i in indices)
+        return read_jsonl_at(self.path, (offsets[i] for i in indices), _checked(self.convert), hint=_DAMAGED)
+
+    def __getitem__(self, index):
+        positions = range(len(self))[index]  # an IndexError or a TypeError as a list gives
+        if isinstance(index, slice):
+            return list(self.at(positions))
+        return next(self.at((positions,)))
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, (IssueFile, list, tuple)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"IssueFile({str(self.path)!r})"
+
+
+def read_at(issues: Sequence[Issue], positions: Iterable[int]) -> Iterator[Issue]:
+    """The findings of ``issues`` at ``positions``, in that order: through one open file where
+    ``issues`` is an :class:`IssueFile` (:meth:`IssueFile.at`), else by index."""
+    at = getattr(issues, "at", None)
+    return at(positions) if at is not None else (issues[n] for n in positions)
+
+
+def issue_file(path: str | os.PathLike, meta: RunMeta) -> IssueFile:
+    """The findings of the run whose run.json is ``meta``, in its ``issues.jsonl`` at ``path``,
+    read as :func:`load_run` reads them (not checked until read: :meth:`IssueFile.check`)."""
+    own = meta.own_kinds()
+    ran = set(meta.signature.relations) | set(meta.relations_told)
+    return IssueFile(path, lambda row: _issue(_ran(row, ran), own))
 
 
 def _issue(row: dict, own_kinds: Optional[dict[str, str]] = None) -> Issue:
@@ -455,13 +568,18 @@ class RunData:
 
     path: Path
     meta: RunMeta
-    issues: list[Issue]
+    #: the findings: a list, or (as :func:`load_run` and the pipeline give them) an
+    #: :class:`IssueFile` that reads issues.jsonl when asked
+    issues: Sequence[Issue]
     pairs: list[Pair] = field(default_factory=list)
     #: translations.jsonl's rows; None: not loaded, read from the run directory when asked
     #: (:meth:`source_translation`), as the pipeline hands its run to the reports
     translations: Optional[list[dict[str, Any]]] = field(default_factory=list)
     #: source id -> its sentence's translation, made on the first :meth:`source_translation`
     originals: Optional[dict[int, Optional[str]]] = field(default=None, init=False, repr=False, compare=False)
+    #: what the reports work out from the findings once and share (their clusters, the per-finding
+    #: keys of the view: :mod:`sit.report`), kept for this object's life
+    derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def signature(self) -> RunSignature:
@@ -486,7 +604,12 @@ def _incomplete(root: Path, name: str) -> InputError:
                       "(a run still going, or a file removed); run `sit run` again")
 
 
-def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
+def load_run(path: str | os.PathLike, *, with_pairs: bool = True, check_issues: bool = True) -> RunData:
+    """A run directory, checked: its run.json, its findings (:class:`IssueFile`: every row read
+    through its checks now, then read again from the file when asked, never held) and, with
+    ``with_pairs``, its pairs and translations (held). Damage is an InputError naming file and line.
+    Without ``check_issues`` (a run that has just written them) the findings are checked only as
+    they are read."""
     root = Path(path)
     meta_path = root / "run.json"
     if not meta_path.is_file():
@@ -498,8 +621,10 @@ def load_run(path: str | os.PathLike, *, with_pairs: bool = True) -> RunData:
             raise _incomplete(root, name)
     own = meta.own_kinds()
     ran = set(meta.signature.relations) | set(meta.relations_told) if "relations" in (raw.get("signature") or {}) else None
-    issues = list(_read_jsonl(root / "issues.jsonl", lambda row: _issue(_ran(row, ran), own)))
-    if "groups" not in raw.get("counts", {}):  # written before counts named their groups: count them
+    issues = IssueFile(root / "issues.jsonl", lambda row: _issue(_ran(row, ran), own))
+    if check_issues:
+        issues.check()  # damage found now, as when every finding was loaded
+    if "groups" not in raw.get("counts", {}):  # written before counts named their groups: count them (streamed)
         meta = replace(meta, counts=meta.counts.with_findings(issues))
     pairs: list[Pair] = []
     translations: list[dict[str, Any]] = []

@@ -6,6 +6,7 @@ real HTTP to a fake Google."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,23 @@ def test_a_failed_block_leaves_no_block_file_and_no_records(tmp_path, monkeypatc
         sit_run(tmp_path / "out", tmp_path / "cache", block=3, limit=9)
     assert len(calls) == 2
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == []  # no block file, no half a run
+
+
+@requires_apertium
+def test_the_block_folder_a_killed_run_left_is_removed_by_the_next(tmp_path):
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    out = tmp_path / "out"
+    left = out / f".blocks-{int(gone.stdout)}-0123456789ab.tmp"  # a run killed mid-way, its process gone
+    left.mkdir(parents=True)
+    (left / "0.jsonl").write_text("{}\n")
+    running = out / f".blocks-{os.getpid()}-0123456789ab.tmp"  # a run still going (this process)
+    running.mkdir()
+    sit_run(out, tmp_path / "cache", block=3, limit=6)
+    assert not left.exists() and running.is_dir()
+    assert not [p for p in out.glob(".blocks-*") if p != running]
 
 
 def test_once_a_block_is_left_untranslated_no_later_block_asks(serve, tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ translation of its texts differs (with TEAPOT's s_tgt between BASE's and NEW's t
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -32,6 +33,9 @@ def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | Run
     ``allow_different``; then the comparison warns of it."""
     base_run = base if isinstance(base, RunData) else load_run(base)
     new_run = new if isinstance(new, RunData) else load_run(new)
+    # a comparison lists every case of both runs with its findings, and holds their pairs and
+    # translations to do so: it holds their findings too, each issues.jsonl read once
+    base_run, new_run = (replace(r, issues=list(r.issues)) for r in (base_run, new_run))
     sentences = check_comparable(base_run, new_run)
     if not allow_different:
         check_same_cases(base_run, new_run)

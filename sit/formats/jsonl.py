@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from .base import Writer
 
@@ -17,6 +17,12 @@ class Format(Writer):
         from ..report.model import build_view
 
         return render_jsonl(build_view(run, labels))
+
+    def report_parts(self, run: Any, labels: Optional[dict] = None, max_chars: Optional[int] = None) -> Iterator[str]:
+        from ..report.jsonl import jsonl_parts
+        from ..report.model import build_view
+
+        return jsonl_parts(build_view(run, labels))
 
     def comparison(self, comparison: Any, max_chars: Optional[int] = None) -> str:
         from ..compare.writers import render_jsonl

@@ -39,6 +39,11 @@ class Budget:
         self.dropped += 1
         return []
 
+    def skip(self, items: int) -> None:
+        """Count ``items`` as left out without making them (after an item left out, every later
+        one is: :meth:`item` would refuse each)."""
+        self.dropped += max(0, items)
+
     def note(self, noun: str, where: str) -> list[str]:
         """The line saying what was cut (nothing where nothing was)."""
         if not self.dropped:

@@ -24,9 +24,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rundir import check_writable, load_run, write_text_atomic
+    from dataclasses import replace
+
+    from ..rundir import check_run_files, check_writable, load_run, write_parts_atomic
     from ..formats import writer
-    from . import render
     from .labels import load_labels
 
     output = args.output
@@ -35,18 +36,23 @@ def run(args: argparse.Namespace) -> int:
         output = str(Path(args.run_dir) / form.report_file)
     if output not in (None, "-"):
         check_writable(output, "--output")
-    report_run = load_run(args.run_dir)
+    # the findings read from issues.jsonl as shown; pairs and translations checked, not held (a
+    # report reads a sentence's translation from translations.jsonl where its finding lacks it)
+    report_run = replace(load_run(args.run_dir, with_pairs=False), translations=None)
+    check_run_files(args.run_dir)
     from . import saved_labels
 
     labels = load_labels(args.labels) if args.labels else saved_labels(report_run)
     from ..compare.cli import checked_max_chars
 
-    text = render(report_run, args.format, labels, max_chars=checked_max_chars(args.max_chars))
+    # written a piece at a time (a flagged sentence of the text and the HTML), as the run writes its reports
+    parts = form.report_parts(report_run, labels, checked_max_chars(args.max_chars))
     if output in (None, "-"):
-        sys.stdout.write(text)
+        for part in parts:
+            sys.stdout.write(part)
         sys.stdout.flush()
         return 0
-    write_text_atomic(Path(output), text)
+    write_parts_atomic(Path(output), parts)
     if Path(output).resolve().parent == Path(args.run_dir).resolve():  # the run's own report: its clusters too
         from .clusters import write_clusters
 

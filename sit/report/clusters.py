@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from array import array
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from ..records import Issue, stable_hash
+from ..rundir import read_at
 from ..text import quoted
 from ..words import letter_words as words, word_key  # noqa: F401 (words: importable here as before)
 
@@ -45,19 +47,61 @@ UNMEASURED = 0.5
 DEFAULT_SEVERITY = 1.5
 
 
+class Members(Sequence[Issue]):
+    """The findings of one cluster: their positions in the run's findings (``source``: a list,
+    or a :class:`sit.rundir.IssueFile` that reads them from issues.jsonl when asked), never the
+    findings themselves."""
+
+    def __init__(self, source: Sequence[Issue], positions: Iterable[int]):
+        self.source = source
+        self.positions = positions if isinstance(positions, array) else array("q", positions)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __iter__(self) -> Iterator[Issue]:
+        return read_at(self.source, self.positions)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(read_at(self.source, self.positions[index]))
+        return next(read_at(self.source, (self.positions[index],)))
+
+    def __repr__(self) -> str:
+        return f"Members({len(self)} of {self.source!r})"
+
+
+@dataclass(frozen=True)
+class ClusterFacts:
+    """What a cluster's findings say of it, gathered as they are read (one pass over the run's
+    findings): so a cluster ranks, names and writes itself without holding its findings."""
+
+    groups: tuple[str, ...]
+    relations: tuple[str, ...]
+    sentences: int
+    issue_ids: tuple[str, ...]
+    #: the measured precision of each finding's group (those measured, in the findings' order)
+    known: tuple[float, ...] = ()
+    #: the position of its example among the run's findings (-1: not known)
+    example: int = -1
+
+
 @dataclass(frozen=True)
 class Cluster:
-    """One root cause: its key (what the bug is), its title, and the findings that show it."""
+    """One root cause: its key (what the bug is), its title, and the findings that show it
+    (``issues``: a sequence, read from the run's findings when iterated: :class:`Members`)."""
 
     key: tuple[str, ...]
     title: str
-    issues: tuple[Issue, ...]
+    issues: Sequence[Issue]
     precision: Optional[float] = None  # the measured precision of its findings' groups (None: unmeasured)
     severity: float = DEFAULT_SEVERITY
     score: float = 0.0
     rank: int = 0
     #: the id of its example where it was read from ``clusters.jsonl`` ("": worked out)
     example_id: str = ""
+    #: what its findings say of it, where gathered as they were read (None: read from ``issues``)
+    facts: Optional[ClusterFacts] = field(default=None, compare=False, repr=False)
 
     @property
     def cluster_id(self) -> str:
@@ -66,24 +110,37 @@ class Cluster:
 
     @property
     def groups(self) -> list[str]:
+        if self.facts is not None:
+            return list(self.facts.groups)
         return list(dict.fromkeys(i.group for i in self.issues))
 
     @property
     def relations(self) -> list[str]:
+        if self.facts is not None:
+            return list(self.facts.relations)
         return list(dict.fromkeys(i.relation for i in self.issues))
 
     @property
     def sentences(self) -> int:
+        if self.facts is not None:
+            return self.facts.sentences
         return len({i.pair.source_id for i in self.issues})
+
+    @property
+    def issue_ids(self) -> list[str]:
+        if self.facts is not None:
+            return list(self.facts.issue_ids)
+        return [i.issue_id for i in self.issues]
 
     @property
     def example(self) -> Issue:
         """The finding that shows the bug best: of the most precise group, the largest distance,
         then the shortest source."""
+        if self.facts is not None and self.facts.example >= 0 and isinstance(self.issues, Members):
+            return next(read_at(self.issues.source, (self.facts.example,)))
         if self.example_id:
             return next(i for i in self.issues if i.issue_id == self.example_id)
-        return min(self.issues, key=lambda i: (-_precision(i.group, 0.0), -i.distance, len(i.pair.perturbed),
-                                               i.pair.source_id, i.rank))
+        return min(self.issues, key=_example_key)
 
     def to_dict(self) -> dict[str, Any]:
         """The cluster as ``clusters.jsonl`` holds it."""
@@ -94,12 +151,17 @@ class Cluster:
             "findings": len(self.issues), "sentences": self.sentences,
             "precision": None if self.precision is None else round(self.precision, 4),
             "severity": self.severity, "score": round(self.score, 4),
-            "issue_ids": [i.issue_id for i in self.issues],
+            "issue_ids": self.issue_ids,
             "example": {"issue_id": ex.issue_id, "group": ex.group, "source_id": ex.pair.source_id,
                         "original": ex.pair.original, "perturbed": ex.pair.perturbed,
                         "original_translation": ex.original_translation,
                         "perturbed_translation": ex.perturbed_translation},
         }
+
+
+def _example_key(issue: Issue) -> tuple:
+    """How well ``issue`` shows its cluster's bug, the best least (:attr:`Cluster.example`)."""
+    return (-_precision(issue.group, 0.0), -issue.distance, len(issue.pair.perturbed), issue.pair.source_id, issue.rank)
 
 
 def cluster_id(key: Sequence[str]) -> str:
@@ -157,29 +219,67 @@ def candidate_keys(issue: Issue, stops: frozenset[str] = frozenset()) -> tuple[l
     return keys if keys is not None else ([], ("group", issue.group))
 
 
-def _choose(issues: Sequence[Issue], stops: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
+class FindingKeys:
+    """What clustering keeps of each finding as the findings are read once, in arrays: its
+    group and relation (as numbers), source id, distance, perturbed source's length, rank and
+    id; a cluster's facts are then gathered from them (:func:`_gather`) without reading again."""
+
+    def __init__(self):
+        self.names: dict[str, int] = {}
+        self.group, self.relation = array("l"), array("l")
+        self.source, self.length, self.rank = array("q"), array("q"), array("q")
+        self.distance = array("d")
+        self.ids: list[str] = []
+
+    def add(self, issue: Issue) -> None:
+        self.group.append(self.names.setdefault(issue.group, len(self.names)))
+        self.relation.append(self.names.setdefault(issue.relation, len(self.names)))
+        self.source.append(issue.pair.source_id)
+        self.length.append(len(issue.pair.perturbed))
+        self.rank.append(issue.rank)
+        self.distance.append(issue.distance)
+        self.ids.append(issue.issue_id)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _choose(issues: Iterable[Issue], stops: frozenset[str] = frozenset(), keys: Optional[FindingKeys] = None,
+            watch=None) -> list[tuple[str, ...]]:
     """Each finding's key: of its candidates, the one most findings share (ties: the first); its
-    fallback where no candidate is shared with another finding."""
-    options = [candidate_keys(i, stops) for i in issues]
-    support = Counter(k for keys, _ in options for k in dict.fromkeys(keys))
+    fallback where no candidate is shared with another finding. ``issues`` is read once; what
+    is kept of each finding is its keys (one tuple of each key, shared), added to ``keys`` where
+    given; ``watch(position, issue)`` is told of each finding as it is read."""
+    canon: dict[tuple[str, ...], tuple[str, ...]] = {}
+    options = []
+    for n, issue in enumerate(issues):
+        found, fallback = candidate_keys(issue, stops)
+        options.append((tuple(canon.setdefault(k, k) for k in found), canon.setdefault(fallback, fallback)))
+        if keys is not None:
+            keys.add(issue)
+        if watch is not None:
+            watch(n, issue)
+    support = Counter(k for found, _ in options for k in dict.fromkeys(found))
     chosen = []
-    for keys, fallback in options:
-        shared = [k for k in keys if support[k] > 1]
-        chosen.append(max(shared, key=lambda k: (support[k], -keys.index(k))) if shared else fallback)
+    for found, fallback in options:
+        shared = [k for k in found if support[k] > 1]
+        chosen.append(max(shared, key=lambda k: (support[k], -found.index(k))) if shared else fallback)
     return chosen
 
 
 # --------------------------------------------------------------------------- titles
 
-def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None) -> str:
+def title_of(key: Sequence[str], issues: Sequence[Issue], group_title=None,
+             relations: Optional[Sequence[str]] = None) -> str:
     """What the bug of ``key`` is, in words: a word left untranslated, else as a relation of
     ``issues`` titles it (:meth:`sit.relations.base.Relation.cluster_title`), else the group's
-    title (``group_title(group)``, the run's titles)."""
+    title (``group_title(group)``, the run's titles). ``relations``: those of ``issues``, in
+    their order, where known (so they are not read for them)."""
     from ..relations import declared
 
     if key[0] == "word":
         return f"{quoted(_as_written(key[1], issues))} is left untranslated (in English)"
-    for name in dict.fromkeys(i.relation for i in issues):
+    for name in relations if relations is not None else dict.fromkeys(i.relation for i in issues):
         cls = declared(name)
         title = cls.cluster_title(key, issues) if cls is not None else ""
         if title:
@@ -199,19 +299,45 @@ def _as_written(key: str, issues: Sequence[Issue]) -> str:
 
 # --------------------------------------------------------------------------- clusters and ranking
 
-def cluster_issues(issues: Iterable[Issue], group_title=None, target_lang: str = "") -> list[Cluster]:
+def cluster_issues(issues: Iterable[Issue], group_title=None, target_lang: str = "", watch=None) -> list[Cluster]:
     """Every finding in exactly one cluster, ranked worst first (:func:`rank_clusters`).
     ``group_title(group)`` names the clusters of findings no key describes (the run's titles);
-    ``target_lang``'s function words never key a cluster."""
+    ``target_lang``'s function words never key a cluster. ``issues`` (a list, or a
+    :class:`sit.rundir.IssueFile`) is read once, keeping only each finding's keys
+    (:class:`FindingKeys`); a cluster's findings are read again where its title or example needs
+    them. ``watch(position, issue)`` is told of each finding as it is read (another report's pass)."""
     from ..words import stop_words
 
-    issues = list(issues)
+    issues = issues if isinstance(issues, Sequence) else list(issues)  # a generator: held, to be read again
     stops = stop_words(target_lang) if target_lang else frozenset()
-    members: dict[tuple[str, ...], list[Issue]] = {}
-    for issue, key in zip(issues, _choose(issues, stops)):
-        members.setdefault(key, []).append(issue)
-    return rank_clusters([Cluster(key, title_of(key, found, group_title), tuple(found))
-                          for key, found in members.items()])
+    keys = FindingKeys()
+    positions: dict[tuple[str, ...], array] = {}
+    for n, key in enumerate(_choose(issues, stops, keys, watch)):
+        positions.setdefault(key, array("q")).append(n)
+    facts = _gather(keys, positions)
+    clusters = []
+    for (key, at), found in zip(positions.items(), facts):
+        members = Members(issues, at)
+        clusters.append(Cluster(key, title_of(key, members, group_title, found.relations), members, facts=found))
+    return rank_clusters(clusters)
+
+
+def _gather(keys: FindingKeys, positions: dict[Any, Sequence[int]], ranking: bool = True) -> list[ClusterFacts]:
+    """The facts of each cluster (``positions``: key -> its findings' positions, in order) from
+    its findings' ``keys``; without ``ranking`` (clusters read from ``clusters.jsonl``, ranked
+    already), no precision and no example, so no relation is loaded."""
+    names = list(keys.names)
+    precision = {n: _precision(name, None) for n, name in enumerate(names)} if ranking else {}
+    out = []
+    for at in positions.values():
+        known = [precision[keys.group[n]] for n in at if precision.get(keys.group[n]) is not None]
+        example = min(at, key=lambda n: (-(precision[keys.group[n]] or 0.0), -keys.distance[n], keys.length[n],
+                                         keys.source[n], keys.rank[n])) if ranking and len(at) else -1
+        out.append(ClusterFacts(tuple(names[g] for g in dict.fromkeys(keys.group[n] for n in at)),
+                                tuple(names[r] for r in dict.fromkeys(keys.relation[n] for n in at)),
+                                len({keys.source[n] for n in at}), tuple(keys.ids[n] for n in at),
+                                tuple(known), example))
+    return out
 
 
 def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
@@ -221,54 +347,93 @@ def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
     ties: more findings first, then the id."""
     scored = []
     for c in clusters:
-        measured = [_precision(i.group, None) for i in c.issues]
-        known = [p for p in measured if p is not None]
+        if c.facts is not None:
+            known = list(c.facts.known)
+        else:
+            known = [p for p in (_precision(i.group, None) for i in c.issues) if p is not None]
         precision = sum(known) / len(known) if known else None
         sev = max(severity(g) for g in c.groups)
         score = (precision if precision is not None else UNMEASURED) * sev * (1 + math.log2(c.sentences))
-        scored.append(Cluster(c.key, c.title, c.issues, precision, sev, score))
+        scored.append(replace(c, precision=precision, severity=sev, score=score, rank=0, example_id=""))
     scored.sort(key=lambda c: (-round(c.score, 9), -len(c.issues), c.cluster_id))
-    return [Cluster(c.key, c.title, c.issues, c.precision, c.severity, c.score, n)
-            for n, c in enumerate(scored, 1)]
+    return [replace(c, rank=n) for n, c in enumerate(scored, 1)]
 
 
 def run_clusters(run) -> list[Cluster]:
     """The clusters of a loaded run directory (:class:`sit.rundir.RunData`): those its
     ``clusters.jsonl`` holds (written with the run, by its relations' declarations, so that a
-    report needs no relation's code), else worked out now (:func:`cluster_issues`)."""
-    return saved_clusters(run) or cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
+    report needs no relation's code), else worked out now (:func:`cluster_issues`). Kept on the
+    run (``derived``) once found, for the other reports of the same run."""
+    derived = getattr(run, "derived", None)
+    if derived is not None and "clusters" in derived:
+        return derived["clusters"]
+    clusters = saved_clusters(run) or cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "")
+    if derived is not None:
+        derived["clusters"] = clusters
+    return clusters
 
 
 def saved_clusters(run) -> Optional[list[Cluster]]:
     """The clusters the run directory's ``clusters.jsonl`` holds, with the run's findings; None
-    where it has none, or holds a line that does not read or findings other than the run's."""
+    where it has none, or holds a line that does not read or findings other than the run's.
+    Holds each finding's id and position while it reads, and each cluster's facts."""
     import json
 
     path = Path(run.path) / CLUSTERS_FILE
-    by_id = {i.issue_id: i for i in run.issues}
+    if not path.is_file():
+        return None
+    keys = FindingKeys()
+    for issue in run.issues:
+        keys.add(issue)
+    by_id = {issue_id: n for n, issue_id in enumerate(keys.ids)}
     out, seen = [], 0
     try:
         with open(path, encoding="utf-8") as f:
             for line in f:
                 row = json.loads(line)
-                found = tuple(by_id[i] for i in row["issue_ids"])
+                found = array("q", (by_id[i] for i in row["issue_ids"]))
                 seen += len(found)
-                out.append(Cluster(tuple(row["key"]), str(row["title"]), found, row["precision"], row["severity"],
-                                   row["score"], row["rank"], row["example"]["issue_id"]))
+                out.append(Cluster(tuple(row["key"]), str(row["title"]), Members(run.issues, found), row["precision"],
+                                   row["severity"], row["score"], row["rank"], row["example"]["issue_id"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return out if out and seen == len(by_id) and all(c.example_id in by_id for c in out) else None
+    if not (out and seen == len(by_id) and all(c.example_id in by_id for c in out)):
+        return None
+    if not _partition(out, len(keys)):  # an id twice: each cluster's facts read from its findings when asked
+        return out
+    facts = _gather(keys, {n: c.issues.positions for n, c in enumerate(out)}, ranking=False)
+    return [replace(c, facts=replace(f, example=by_id[c.example_id])) for c, f in zip(out, facts)]
+
+
+def _partition(clusters: list[Cluster], size: int) -> bool:
+    """Whether ``clusters`` (read from ``clusters.jsonl``) hold each of ``size`` findings once."""
+    seen = bytearray(size)
+    for c in clusters:
+        for position in c.issues.positions:
+            if seen[position]:
+                return False
+            seen[position] = 1
+    return all(seen)
 
 
 def write_clusters(run, fresh: bool = True) -> Path:
     """Write ``clusters.jsonl`` into the run's directory (one :meth:`Cluster.to_dict` a line,
-    worst first): worked out from its findings (``fresh``: as a run writes them), else those
-    :func:`run_clusters` reads."""
+    worst first): worked out from its findings (``fresh``: as a run writes them; kept on the run
+    for its reports), else those :func:`run_clusters` reads."""
     from ..rundir import write_jsonl_atomic
 
     path = Path(run.path) / CLUSTERS_FILE
-    clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "") if fresh \
-        else run_clusters(run)
+    if fresh:
+        from .model import Findings
+
+        findings = Findings()  # the view's facts gathered in the same pass over the findings
+        clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "", findings.add)
+        derived = getattr(run, "derived", None)
+        if derived is not None:
+            derived["clusters"] = clusters
+            derived.setdefault("findings", findings)
+    else:
+        clusters = run_clusters(run)
     write_jsonl_atomic(path, (c.to_dict() for c in clusters))
     return path
 

@@ -21,7 +21,7 @@ import json
 from html import escape as html_escape
 from importlib import resources
 import secrets
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from .. import __version__
 
@@ -58,10 +58,11 @@ def embed_json_parts(view: dict[str, Any], key: str = "sentences") -> Iterator[s
     ``key`` (the flagged sentences, the bulk of a report) one item at a time."""
     marker = f"sit-{secrets.token_hex(16)}"
     items = view.get(key)
-    text = embed_json({**view, key: marker}) if isinstance(items, list) else ""
+    listed = isinstance(items, (list, Sequence)) and not isinstance(items, (str, bytes))  # a list, or made as read
+    text = embed_json({**view, key: marker}) if listed else ""
     quoted = json.dumps(marker)
-    if not isinstance(items, list) or text.count(quoted) != 1:
-        yield embed_json(view)
+    if not listed or text.count(quoted) != 1:
+        yield embed_json({**view, key: list(items)} if listed else view)
         return
     before, after = text.split(quoted)
     yield before + "["

@@ -8,12 +8,18 @@ the sentence's own translation, and the triage label when labels were given.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
 
 def render_jsonl(view: dict[str, Any]) -> str:
-    lines = []
+    return "".join(jsonl_parts(view))
+
+
+def jsonl_parts(view: dict[str, Any]) -> Iterator[str]:
+    """:func:`render_jsonl` a flagged sentence at a time (the view's sentences are made as they
+    are read: :class:`sit.report.model.SentenceViews`)."""
     for s in view["sentences"]:
+        lines = []
         for i in s["issues"]:
             row = {
                 "issue_id": i["id"],
@@ -40,4 +46,4 @@ def render_jsonl(view: dict[str, Any]) -> str:
                 "category": i["category"],
             }
             lines.append(json.dumps(row, ensure_ascii=False))
-    return "".join(line + "\n" for line in lines)
+        yield "".join(line + "\n" for line in lines)

@@ -226,14 +226,30 @@ def match_labels(issues: Iterable[Issue], labels: dict[LabelKey, Label]) -> Labe
 
     Raises :class:`InputError` when labels were given but none belongs to the run.
     """
-    by_key = {issue_key(i): i for i in issues}
+    return matched_labels(labelled_texts(issues, labels), labels)
+
+
+def labelled_texts(issues: Iterable[Issue], labels: dict[LabelKey, Label]) -> dict[LabelKey, str]:
+    """The perturbed source of each finding of ``issues`` that ``labels`` names (the last, where
+    two share a key), in one pass that keeps nothing of the others."""
+    found: dict[LabelKey, str] = {}
+    for issue in issues:
+        key = issue_key(issue)
+        if key in labels:
+            found[key] = issue.pair.perturbed
+    return found
+
+
+def matched_labels(found: dict[LabelKey, str], labels: dict[LabelKey, Label]) -> LabelMatch:
+    """:func:`match_labels` given the perturbed sources of the findings the labels name
+    (:func:`labelled_texts`)."""
     kept: dict[LabelKey, Label] = {}
     unknown, mismatched = [], []
     for key, label in labels.items():
-        issue = by_key.get(key)
-        if issue is None:
+        perturbed = found.get(key)
+        if perturbed is None:
             unknown.append(key)
-        elif label.perturbed is not None and label.perturbed != issue.pair.perturbed:
+        elif label.perturbed is not None and label.perturbed != perturbed:
             mismatched.append(key)
         else:
             kept[key] = label

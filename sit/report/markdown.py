@@ -95,11 +95,22 @@ def render_markdown(view: dict[str, Any], max_chars: Optional[int] = MAX_CHARS) 
         lines += budget.fixed([f"### {md_escape(g['group'])}: {md_escape(g['title'])}", "",
                                f"{g['issues']} finding(s) in {g['sentences']} sentence(s).", ""])
         lines += budget.item(_words_md([w for w in view["words"] if w["group"] == g["group"]]))
-        for s in view["sentences"]:
-            if s["group"] == g["group"]:
-                lines += budget.item(_sentence_md(s))
+        made = 0
+        for s in ([] if budget.dropped else _of_group(view["sentences"], g["group"])):
+            lines += budget.item(_sentence_md(s))
+            made += 1
+            if budget.dropped:
+                break
+        budget.skip(g["sentences"] - made)  # those after the first left out: left out too, never made
     lines += budget.note("table(s) and flagged sentence(s)", FULL_REPORT)
     return fit("\n".join(lines).rstrip("\n") + "\n", max_chars, FULL_REPORT)
+
+
+def _of_group(sentences, group: str):
+    """The flagged sentences of ``group``, in order (made as they are read where the view makes
+    them so: :meth:`sit.report.model.SentenceViews.of_group`)."""
+    of_group = getattr(sentences, "of_group", None)
+    return of_group(group) if of_group is not None else (s for s in sentences if s["group"] == group)
 
 
 def _summary_md(view: dict[str, Any]) -> list[str]:

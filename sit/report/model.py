@@ -9,11 +9,12 @@ translation diff, a distance histogram and per-relation statistics. The renderer
 from __future__ import annotations
 
 import math
+from array import array
 from collections import defaultdict
-from typing import Any, Optional
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from ..records import Issue, RunCounts, RunSignature
-from ..rundir import RunData
+from ..rundir import RunData, read_at
 from ..runmeta import RunMeta
 from .diff import edit_spans, word_diff
 from .labels import CATEGORIES, Label, LabelKey, for_run, issue_key, match_labels
@@ -102,16 +103,29 @@ def histogram(distances: list[float], max_bins: int = 24) -> list[dict[str, Any]
              "label": f"{lo + i * width:.3g}–{lo + (i + 1) * width:.3g}"} for i, c in enumerate(bins)]
 
 
-def relation_stats(issues: list[Issue]) -> list[dict[str, Any]]:
+def relation_stats(issues: Iterable[Issue]) -> list[dict[str, Any]]:
     """Per dependency relation: issues where its count changed, total |change|, ups and downs."""
-    stats: dict[str, dict[str, Any]] = {}
+    tally = RelationTally()
     for issue in issues:
+        tally.add(issue)
+    return tally.rows()
+
+
+class RelationTally:
+    """:func:`relation_stats` gathered a finding at a time."""
+
+    def __init__(self):
+        self.stats: dict[str, dict[str, Any]] = {}
+
+    def add(self, issue: Issue) -> None:
         for rel, a, b in relation_changes(issue.relation_diff):
-            s = stats.setdefault(rel, {"relation": rel, "issues": 0, "change": 0, "more": 0, "fewer": 0})
+            s = self.stats.setdefault(rel, {"relation": rel, "issues": 0, "change": 0, "more": 0, "fewer": 0})
             s["issues"] += 1
             s["change"] += abs(b - a)
             s["more" if b > a else "fewer"] += 1
-    return sorted(stats.values(), key=lambda s: (-s["issues"], -s["change"], s["relation"]))
+
+    def rows(self) -> list[dict[str, Any]]:
+        return sorted(self.stats.values(), key=lambda s: (-s["issues"], -s["change"], s["relation"]))
 
 
 def run_key(meta: RunMeta) -> str:
@@ -146,21 +160,117 @@ def count_rows(counts: RunCounts) -> list[list[Any]]:
 WORD_SIDES = {"perturbed": "substitute", "original": "original word"}
 
 
-def word_rows(issues: list[Issue]) -> list[dict[str, Any]]:
+def word_rows(issues: Iterable[Issue]) -> list[dict[str, Any]]:
     """Findings that name a word (``evidence.word``, such as words left untranslated), grouped by
     group, word and side, most frequent first: ``{"group", "word", "side", "count", "sources"}``."""
-    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    tally = WordTally()
     for issue in issues:
+        tally.add(issue)
+    return tally.rows()
+
+
+class WordTally:
+    """:func:`word_rows` gathered a finding at a time."""
+
+    def __init__(self):
+        self.found: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def add(self, issue: Issue) -> None:
         word = issue.evidence.get("word")
         if not word:
-            continue
+            return
         side = WORD_SIDES.get(str(issue.evidence.get("side", "perturbed")), str(issue.evidence.get("side")))
-        row = rows.setdefault((issue.group, str(word), side),
-                              {"group": issue.group, "word": str(word), "side": side, "count": 0, "sources": []})
+        row = self.found.setdefault((issue.group, str(word), side),
+                                    {"group": issue.group, "word": str(word), "side": side, "count": 0, "sources": []})
         row["count"] += 1
         if issue.pair.source_id not in row["sources"]:
             row["sources"].append(issue.pair.source_id)
-    return sorted(rows.values(), key=lambda r: (r["group"], -r["count"], r["word"].lower(), r["side"]))
+
+    def rows(self) -> list[dict[str, Any]]:
+        return sorted(self.found.values(), key=lambda r: (r["group"], -r["count"], r["word"].lower(), r["side"]))
+
+
+class GroupFindings:
+    """One group's findings as :class:`Findings` keeps them: each one's position in the run's
+    findings, source id, rank and distance."""
+
+    def __init__(self):
+        self.positions, self.sources, self.ranks = array("q"), array("q"), array("q")
+        self.distances = array("d")
+
+    def add(self, position: int, issue: Issue) -> None:
+        self.positions.append(position)
+        self.sources.append(issue.pair.source_id)
+        self.ranks.append(issue.rank)
+        self.distances.append(issue.distance)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def sentence_count(self) -> int:
+        return len(set(self.sources))
+
+    def sentences(self) -> list[tuple[int, list[int]]]:
+        """Its flagged sentences in :func:`group_issues`'s order (worst first: the largest
+        distance, then source id), each with its findings' positions (by rank, then distance)."""
+        by_source: dict[int, list[int]] = {}
+        for k, sid in enumerate(self.sources):
+            by_source.setdefault(sid, []).append(k)
+        worst = []
+        for sid, ks in by_source.items():
+            ks.sort(key=lambda k: (self.ranks[k], -self.distances[k]))
+            worst.append((-max(self.distances[k] for k in ks), sid, [self.positions[k] for k in ks]))
+        worst.sort(key=lambda w: (w[0], w[1]))
+        return [(sid, positions) for _, sid, positions in worst]
+
+
+class Findings:
+    """What the reports need of every finding of a run, gathered in one pass over its findings
+    and kept in their place: each group's positions, source ids, ranks and distances (the order
+    of its flagged sentences: :class:`GroupFindings`), the words they name (:func:`word_rows`),
+    the relations whose counts changed (:func:`relation_stats`) and the distances (the
+    histogram). The findings a report shows are then read by position (:func:`sit.rundir.read_at`)."""
+
+    def __init__(self, issues: Iterable[Issue] = ()):
+        self.groups: dict[str, GroupFindings] = {}
+        self.distances = array("d")
+        self.word_tally, self.relation_tally = WordTally(), RelationTally()
+        for n, issue in enumerate(issues):
+            self.add(n, issue)
+
+    def add(self, position: int, issue: Issue) -> None:
+        """Take in the finding at ``position`` of the run's findings (each once, in order)."""
+        group = self.groups.get(issue.group)
+        if group is None:
+            group = self.groups[issue.group] = GroupFindings()
+        group.add(position, issue)
+        number = _number(issue.distance)
+        self.distances.append(math.nan if number is None else number)
+        self.word_tally.add(issue)
+        self.relation_tally.add(issue)
+
+    @property
+    def words(self) -> list[dict[str, Any]]:
+        """:func:`word_rows` of the findings taken in."""
+        return self.word_tally.rows()
+
+    @property
+    def relations(self) -> list[dict[str, Any]]:
+        """:func:`relation_stats` of the findings taken in."""
+        return self.relation_tally.rows()
+
+    def __len__(self) -> int:
+        return len(self.distances)
+
+
+def findings_of(run: RunData) -> Findings:
+    """The :class:`Findings` of ``run``, gathered on first use and kept on it (``derived``)."""
+    derived = getattr(run, "derived", None)
+    if derived is None:
+        return Findings(run.issues)
+    if "findings" not in derived:
+        derived["findings"] = Findings(run.issues)
+    return derived["findings"]
 
 
 def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
@@ -197,58 +307,89 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
     return view
 
 
-def _sentences(run: RunData, matched: dict[LabelKey, Label]) -> list[dict[str, Any]]:
-    """The flagged sentences of each group (groups in the run's order), worst first within a group."""
-    sentences, seen = [], defaultdict(int)
-    for group, members in by_group(run.issues).items():
-        for source_id, issues in group_issues(members):
-            translation = issues[0].original_translation
-            if translation is None:
-                translation = run.source_translation(source_id) or ""
-            views = [_issue_view(i, matched.get(issue_key(i))) for i in issues]
-            for view in views:  # the same finding twice in a run (a repeated input line): keys stay apart
-                seen[view["key"]] += 1
-                if seen[view["key"]] > 1:
-                    view["key"] += f"-{seen[view['key']]}"
-            sentences.append({
-                "key": f"{group}:{source_id}",
-                "group": group,
-                "title": run.meta.group_title(group),
-                "sides": list(run.meta.sides(issues[0].relation)),
-                "source_id": source_id,
-                "position": len(sentences) + 1,
-                "source": issues[0].pair.original,
-                "translation": translation,
-                "max_distance": max((v["distance"] or 0.0) for v in views),
-                "issues": views,
-            })
-    return sentences
+class SentenceViews(Sequence[dict[str, Any]]):
+    """The view's flagged sentences (:func:`build_view`): each group's (groups in the run's
+    order), worst first within a group, each made (its findings read and laid out) when it is
+    reached and let go after: iterating never holds more than one sentence's findings."""
+
+    def __init__(self, run: RunData, matched: dict[LabelKey, Label], cluster_of: dict[str, str]):
+        self.run, self.matched, self.cluster_of = run, matched, cluster_of
+        self.findings = findings_of(run)
+
+    def __len__(self) -> int:
+        return sum(g.sentence_count() for g in self.findings.groups.values())
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for group in self.findings.groups:
+            yield from self.of_group(group)
+
+    def __getitem__(self, index):
+        positions = range(len(self))[index]
+        wanted = set(positions) if isinstance(index, slice) else {positions}
+        made = {}
+        for n, sentence in zip(range(max(wanted, default=-1) + 1), self):  # read up to the last asked for
+            if n in wanted:
+                made[n] = sentence
+        return [made[n] for n in positions] if isinstance(index, slice) else made[positions]
+
+    def of_group(self, group: str) -> Iterator[dict[str, Any]]:
+        """The flagged sentences of ``group``, worst first."""
+        position = 0
+        for g, found in self.findings.groups.items():
+            if g == group:
+                break
+            position += found.sentence_count()
+        for source_id, at in self.findings.groups[group].sentences():
+            position += 1
+            yield self._sentence(group, source_id, list(read_at(self.run.issues, at)), position)
+
+    def _sentence(self, group: str, source_id: int, issues: list[Issue], position: int) -> dict[str, Any]:
+        run = self.run
+        translation = issues[0].original_translation
+        if translation is None:
+            translation = run.source_translation(source_id) or ""
+        views = [_issue_view(i, self.matched.get(issue_key(i))) for i in issues]
+        seen: dict[str, int] = defaultdict(int)
+        for view in views:  # the same finding twice in a run (a repeated input line): keys stay apart
+            seen[view["key"]] += 1  # (the same content is the same group and sentence: one sentence's views)
+            if seen[view["key"]] > 1:
+                view["key"] += f"-{seen[view['key']]}"
+            view["cluster"] = self.cluster_of.get(view["id"])
+        return {
+            "key": f"{group}:{source_id}",
+            "group": group,
+            "title": run.meta.group_title(group),
+            "sides": list(run.meta.sides(issues[0].relation)),
+            "source_id": source_id,
+            "position": position,
+            "source": issues[0].pair.original,
+            "translation": translation,
+            "max_distance": max((v["distance"] or 0.0) for v in views),
+            "issues": views,
+        }
 
 
-def _groups(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _groups(run: RunData) -> list[dict[str, Any]]:
     """Per group of findings: its name, what it claims, its issues and flagged sentences."""
-    return [{"group": g, "title": run.meta.group_title(g), "issues": len(members),
-             "sentences": sum(1 for s in sentences if s["group"] == g)}
-            for g, members in by_group(run.issues).items()]
+    return [{"group": g, "title": run.meta.group_title(g), "issues": len(found), "sentences": found.sentence_count()}
+            for g, found in findings_of(run).groups.items()]
 
 
-def _clusters(run: RunData, sentences: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _clusters(run: RunData) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The run's clusters worst first (:mod:`sit.report.clusters`) with their marks
-    (:mod:`sit.report.clustermarks`); each issue view gets its cluster's id (``cluster``)."""
+    (:mod:`sit.report.clustermarks`), and each finding's cluster (issue id -> cluster id: an
+    issue view's ``cluster``)."""
     from ..errors import InputError
     from .clustermarks import load_marks
     from .clusters import cluster_rows, run_clusters
 
     clusters = run_clusters(run)
-    of_issue = {i.issue_id: c.cluster_id for c in clusters for i in c.issues}
-    for s in sentences:
-        for view in s["issues"]:
-            view["cluster"] = of_issue.get(view["id"])
+    of_issue = {issue_id: c.cluster_id for c in clusters for issue_id in c.issue_ids}
     try:
         marks = load_marks(run.path)
     except InputError:
         marks = {}
-    return cluster_rows(clusters, marks)
+    return cluster_rows(clusters, marks), of_issue
 
 
 def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> dict[str, Any]:
@@ -257,7 +398,8 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
     labels = for_run(labels, meta) if labels else labels
     matched = match_labels(run.issues, labels).labels if labels else {}
     sig = meta.signature.to_dict()
-    sentences = _sentences(run, matched)
+    clusters, cluster_of = _clusters(run)
+    findings = findings_of(run)
     counts = meta.counts
     precision = None
     if labels:
@@ -277,7 +419,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
                     "groups": [vars(g) for g in group_lines(meta)]},
         "counts": count_rows(counts),
         "flagged_sentences": counts.flagged_sentences,
-        "words": word_rows(run.issues),
+        "words": findings.words,
         "timings": [[k, _number(v)] for k, v in meta.timings.items()],
         "perturber_reason": meta.perturber_reason,
         "notes": [list(reason) for reason in meta.reasons()] + ([["input", meta.input]] if meta.input else []),
@@ -286,11 +428,11 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "command": meta.command,
         "figures": [table.to_dict() for table in meta.figure_tables()],
         "categories": [[k, v] for k, v in CATEGORIES.items()],
-        "histogram": histogram([_number(i.distance) for i in run.issues]),
-        "relations": relation_stats(run.issues),
-        "sentences": sentences,
-        "groups": _groups(run, sentences),
-        "clusters": _clusters(run, sentences),
-        "issue_count": len(run.issues),
+        "histogram": histogram(findings.distances),
+        "relations": findings.relations,
+        "sentences": SentenceViews(run, matched, cluster_of),  # made as they are read
+        "groups": _groups(run),
+        "clusters": clusters,
+        "issue_count": len(findings),
         "precision": precision,
     }

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from ..errors import InputError
 from ..records import Issue
-from .labels import CATEGORIES, Label, LabelKey, LabelMatch, for_run, issue_key, match_labels
+from .labels import CATEGORIES, Label, LabelKey, LabelMatch, for_run, issue_key, matched_labels
 
 
 @dataclass(frozen=True)
@@ -116,30 +116,34 @@ def compute_precision(
     ``top_k`` defaults to the largest number of issues of any sentence. With ``strict``, labels
     that name no issue of the run raise :class:`~sit.errors.InputError` when none matches.
     """
-    issues = list(issues)
-    match: LabelMatch = match_labels(issues, labels) if strict else LabelMatch(
+    found: dict[LabelKey, str] = {}  # the labelled findings' perturbed sources
+    groups: dict[tuple[str, int], list[tuple[int, LabelKey]]] = defaultdict(list)
+    count = 0
+    for issue in issues:  # one pass, holding each finding's key and rank (``issues`` may be a file read as it goes)
+        key = issue_key(issue)
+        groups[(issue.group, issue.pair.source_id)].append((issue.rank, key))
+        if key in labels:
+            found[key] = issue.pair.perturbed
+        count += 1
+    match: LabelMatch = matched_labels(found, labels) if strict else LabelMatch(
         {k: v for k, v in labels.items()}, (), ())
     kept = match.labels
-    groups: dict[tuple[str, int], list[Issue]] = defaultdict(list)
-    for issue in issues:
-        groups[(issue.group, issue.pair.source_id)].append(issue)
     for group in groups.values():
-        group.sort(key=lambda i: i.rank)
+        group.sort(key=lambda ranked: ranked[0])
     if top_k is None or top_k <= 0:
         top_k = max((len(g) for g in groups.values()), default=1)
     at_k = []
     for k in range(1, top_k + 1):
         hits = judged = unlabelled = 0
         for group in groups.values():
-            top = [kept.get(issue_key(i)) for i in group[:k]]
+            top = [kept.get(key) for _, key in group[:k]]
             missing = sum(1 for lab in top if lab is None)
             hit = any(lab is not None and lab.is_bug for lab in top)
             hits += hit
             judged += hit or missing == 0
             unlabelled += missing
         at_k.append(PrecisionAtK(k, hits, len(groups), judged, unlabelled))
-    issue_keys = {issue_key(i) for i in issues}
-    labelled = [lab for key, lab in kept.items() if key in issue_keys]
+    labelled = [lab for key, lab in kept.items() if key in found]
     bugs = [lab for lab in labelled if lab.is_bug]
     counts = Counter(lab.category or "uncategorised" for lab in bugs)
     categories = {key: counts[key] for key in list(CATEGORIES) + ["uncategorised"] if counts.get(key)}
@@ -149,7 +153,7 @@ def compute_precision(
                      "sentences whose top-k is undecided")
     return PrecisionResult(
         at_k=tuple(at_k),
-        issues=len(issues),
+        issues=count,
         labelled=len(labelled),
         bugs=len(bugs),
         not_bugs=len(labelled) - len(bugs),
@@ -196,7 +200,8 @@ def precision_by_relation(
                              f"(labels for {', '.join(sorted(labelled))}; the run's groups: "
                              f"{', '.join(groups) or 'none'}); were they exported from this run's report.html?")
     top_k = top_k if top_k is not None else _run_top_k(run)
-    return {g: compute_precision([i for i in run.issues if i.group == g],
+    # one pass over the run's findings for each group chosen, each holding only its keys
+    return {g: compute_precision((i for i in run.issues if i.group == g),
                                  {k: lab for k, lab in labels.items() if lab.group == g}, top_k)
             for g in chosen}
 

@@ -4,9 +4,11 @@ that differ and how the two translations differ on the surface (``evidence.surfa
 
 from __future__ import annotations
 
-from ..rundir import RunData
+from typing import Iterator
+
+from ..rundir import RunData, read_at
 from ..runmeta import RunMeta
-from .model import by_group, count_rows, format_relations, group_issues, relation_changes, short_signature, word_rows
+from .model import count_rows, format_relations, relation_changes, short_signature
 from .clusters import clusters_text
 from .summary import summary_text
 
@@ -34,6 +36,15 @@ def _sentence(meta: RunMeta, source_id: int, issues: list) -> list[str]:
 
 def render_text(run: RunData) -> str:
     """report.txt: the summary first, then the run's details, then each group's findings."""
+    return "".join(text_parts(run))
+
+
+def text_parts(run: RunData) -> Iterator[str]:
+    """:func:`render_text` in pieces (each flagged sentence a piece, its findings read from the
+    run's findings as it is reached), so report.txt is written without the report or its
+    findings held whole."""
+    from .model import findings_of
+
     meta = run.meta
     counts = meta.counts
     lines = ["sit: metamorphic testing report", "", "summary:"]
@@ -48,22 +59,25 @@ def render_text(run: RunData) -> str:
         lines += [f"  {row.title}: {row.value}" for row in table.rows]
     for warning in meta.warnings:
         lines.append(f"warning: {warning}")
-    if run.issues:
+    findings = findings_of(run)
+    if len(findings):
         from .clustermarks import load_marks
         from .clusters import cluster_rows, run_clusters
 
         lines += ["", *clusters_text(cluster_rows(run_clusters(run), load_marks(run.path)))]
-    words = word_rows(run.issues)
-    for group, members in by_group(run.issues).items():
+    words = findings.words
+    for group, found in findings.groups.items():
         lines.append("=" * 80)
-        lines.append(f"{group}: {meta.group_title(group)} ({len(members)} finding(s))")
+        lines.append(f"{group}: {meta.group_title(group)} ({len(found)} finding(s))")
         lines.append("=" * 80)
         lines += _words([w for w in words if w["group"] == group])
-        for source_id, issues in group_issues(members):
-            lines.extend(_sentence(meta, source_id, issues))
-    if not run.issues:
+        for source_id, at in found.sentences():
+            lines.extend(_sentence(meta, source_id, list(read_at(run.issues, at))))
+            yield "".join(line + "\n" for line in lines)
+            lines = []
+    if not len(findings):
         lines.append("no findings")
-    return "\n".join(lines) + "\n"
+    yield "".join(line + "\n" for line in lines)
 
 
 def _words(rows: list[dict]) -> list[str]:
