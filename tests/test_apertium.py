@@ -28,6 +28,19 @@ def test_translates_a_batch_in_one_process_and_keeps_lines_aligned(tmp_path):
     assert t.stats.calls == 1
 
 
+def test_texts_translated_apart_go_many_to_a_call_and_a_batch_size_given_is_kept(tmp_path):
+    from sit.translators.apertium import APART_BATCH_SIZE
+
+    t = get_translator("apertium", target_lang="es", cache=Cache(tmp_path / "a"))
+    assert t.batch_independent and t.batch_size == APART_BATCH_SIZE > 256
+    texts = [f"The council approved {n} new schools on Monday." for n in range(1, 40)]
+    out = t.translate(texts)
+    assert t.stats.calls == 1
+    small = get_translator("apertium", target_lang="es", cache=Cache(tmp_path / "b"), batch_size=8)
+    assert small.batch_size == 8
+    assert small.translate(texts) == out and small.stats.calls == 5, "the same translations in calls of 8"
+
+
 def test_signature_names_pair_and_versions():
     t = get_translator("apertium", target_lang="ca")
     sig = t.signature()

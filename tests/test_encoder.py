@@ -108,3 +108,16 @@ def test_a_folder_that_is_no_model_is_a_one_line_error(tmp_path):
     with pytest.raises(MissingDependencyError, match="cannot load sentence encoder .*encoder=none") as err:
         SentenceEncoder(str(tmp_path), device="cpu").load()
     assert "\n" not in str(err.value)
+
+
+def test_a_released_encoder_is_freed_at_once_with_no_collection_pass(monkeypatch):
+    import gc
+    import weakref
+
+    encoder = SentenceEncoder(SHIPPED, device="cpu")
+    encoder.similarity([("a city", "a town")])
+    net = weakref.ref(encoder.load().model)
+    passes = []
+    monkeypatch.setattr(gc, "collect", lambda *a: passes.append(a) or 0)
+    encoder.release()
+    assert net() is None and passes == [], "freed by its reference count: no full pass over the run's objects"

@@ -75,6 +75,22 @@ def test_spacy_spanish_parse_is_a_real_dependency_tree(tmp_path):
     assert again.parse(texts) == trees and again.cache_hits == 2 and again._nlp is None
 
 
+
+def test_spacy_trees_are_those_of_the_whole_pipeline(tmp_path):
+    # the parse leaves out the taggers and the attribute ruler (TREE_NEEDS_NOT); the parser
+    # reads the shared token vectors alone, so the trees are those the whole pipeline makes
+    from sit.models import find_spacy_model, load_spacy
+    from sit.parse.spacy_parser import doc_to_tree
+
+    parser = get_parser("spacy", "es")
+    assert "morphologizer" not in parser.nlp.pipe_names and "parser" in parser.nlp.pipe_names
+    whole = load_spacy("es", find_spacy_model("es"))
+    texts = ["El presidente se reunió con el embajador en la capital.", "Las acciones cayeron bruscamente.",
+             "Pantano de Linda del gobernador dijo el lunes que no buscaría un tercer plazo.",
+             "El Senado votó 52-48 el jueves para aprobar un $1.2 billones."]
+    assert parser.parse(texts) == [doc_to_tree(d) for d in whole.pipe(texts)]
+
+
 @requires_torch
 def test_auto_parser_prefers_stanza_models_then_spacy(tiny_stanza_dir, monkeypatch, tmp_path):
     monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tiny_stanza_dir))

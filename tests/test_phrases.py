@@ -220,3 +220,22 @@ def test_phrases_found_a_window_at_a_time_are_those_of_one_pass_and_their_docs_a
     assert tagger.tagged == [p.original for p in pairs]  # each once
     ctx.english([pairs[0].original])
     assert tagger.tagged[-1] == pairs[0].original and len(tagger.tagged) == len(pairs) + 1  # not kept
+
+
+def test_docs_handed_on_by_the_perturber_are_taken_once(english_tagger):
+    from sit.perturb.substitution import Tagger
+
+    tagger = Tagger(english_tagger.nlp)
+    texts = ["The storm closed every road in the county.", "A little kid waved at the tall soldiers."]
+    first = tagger.tag(texts, entities=True, hand_on=True)
+    again = tagger.tag([texts[1], texts[0], texts[1]], entities=True)
+    assert again[0] is first[1] and again[1] is first[0], "taken, not tagged again"
+    assert again[2] is first[1], "a text asked twice in one call gets the doc handed on"
+    third = tagger.tag(texts, entities=True)
+    assert third[0] is not first[0] and [t.ent_iob_ for t in third[0]] == [t.ent_iob_ for t in first[0]], \
+        "taken once: asked again, tagged again"
+    many = [f"The school board met on day {n}." for n in range(Tagger.HANDED_ON + 5)]
+    docs = tagger.tag(many, entities=True, hand_on=True)
+    assert tagger.tag(many[:5], entities=True)[0] is not docs[0], "only the last HANDED_ON are kept"
+    assert tagger.tag(many[-1:], entities=True)[0] is docs[-1]
+    assert tagger.tag(texts[:1])[0] is not None  # without entities, nothing is taken

@@ -32,7 +32,16 @@ class Tagger:
 
     Named entities and lemmas are found only where asked (:meth:`tag` with ``entities=True``):
     the original sentences need them to keep names whole and look words up, the re-tagged
-    candidates do not."""
+    candidates do not.
+
+    Docs tagged with ``hand_on`` (the perturber's originals) are kept, the last
+    :data:`HANDED_ON` of them, for the next call with ``entities`` that asks for the same text,
+    which takes them (once): sit's phrases read the originals again after perturbing, and
+    tagging them twice cost about 1 s of a cold news run. Let go once taken, a kept doc is held
+    only between the two reads."""
+
+    #: how many docs tagged with ``hand_on`` are kept for the next reader (about 20 kB each)
+    HANDED_ON = 256
 
     def __init__(self, nlp=None, *, model: Optional[str] = None):
         if nlp is None:
@@ -40,16 +49,30 @@ class Tagger:
 
             nlp = load_spacy("en", model, disable=("lemmatizer_x",))
         self.nlp = nlp
+        self._handed: dict[str, Any] = {}  # text -> its doc (tagged with entities), oldest first
 
     def model_id(self) -> str:
         meta = self.nlp.meta
         return f"{meta.get('lang', 'en')}_{meta.get('name', '?')}-{meta.get('version', '')}"
 
-    def tag(self, texts: Iterable[str], *, entities: bool = False):
+    def tag(self, texts: Iterable[str], *, entities: bool = False, hand_on: bool = False):
         """Tagged and parsed ``texts``; with ``entities``, also named entities and lemmas (the
-        original sentences' slots need both; a re-tagged candidate needs only tags and arcs)."""
-        skip = [] if entities else [p for p in ("ner", "lemmatizer") if p in self.nlp.pipe_names]
-        return list(self.nlp.pipe(texts, batch_size=64, disable=skip))
+        original sentences' slots need both; a re-tagged candidate needs only tags and arcs).
+        With ``entities``, the docs handed on for these texts are taken instead of tagging them
+        again; with ``hand_on`` too, the docs tagged now are kept for the next such call."""
+        if not entities:
+            skip = [p for p in ("ner", "lemmatizer") if p in self.nlp.pipe_names]
+            return list(self.nlp.pipe(texts, batch_size=64, disable=skip))
+        texts = list(texts)
+        handed = {t: self._handed.pop(t) for t in texts if t in self._handed}
+        todo = [t for t in texts if t not in handed]
+        new = iter(self.nlp.pipe(todo, batch_size=64))
+        docs = [handed[t] if t in handed else next(new) for t in texts]
+        if hand_on:
+            self._handed.update((t, doc) for t, doc in zip(texts, docs) if t not in handed)
+            for old in list(self._handed)[:max(0, len(self._handed) - self.HANDED_ON)]:
+                del self._handed[old]
+        return docs
 
 
 def slots(doc, pos: tuple[str, ...] = TARGET_POS, *, strict: bool = True) -> list[Slot]:
@@ -215,7 +238,7 @@ class SubstitutionPerturber(Perturber):
 
     def _perturb_keys(self, sentences: list[str]):
         """(the kept candidates of each sentence, the drop counts of each sentence)."""
-        docs = self.tagger.tag(sentences, entities=True)
+        docs = self.tagger.tag(sentences, entities=True, hand_on=True)  # sit's phrases read them again
         batch = Batch(sentences, docs, self.tagger)
         slots_of = [slots(doc, self.slot_parts(), strict=self.quality.options.grammar) for doc in docs]
         proposals = self._propose(docs, slots_of)

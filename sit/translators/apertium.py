@@ -51,7 +51,19 @@ def _package_version(package: str) -> str:
         return ""
 
 
+#: texts per call where each text is translated apart (null flush: :mod:`.apertium_stages`), so
+#: that a batch's company changes no translation: a call starts some fourteen processes (bash, the
+#: deformatter, the stages, a tagger), about 0.18 s of CPU whatever the batch holds, against about
+#: 1 ms a text (eng-spa): the news set's 5,203 texts cost 8.8 s of CPU in calls of 256, 6.0 s in
+#: calls of 1,024 and 5.5 s in one (docs/performance.md, stop 43)
+APART_BATCH_SIZE = 4096
+
+
 class ApertiumTranslator(Translator):
+    """Apertium's ``apertium -u <pair>``. Its batches (``--batch-size``) hold 256 texts where one
+    ``apertium`` process takes the batch (a text's translation there depends on the texts before
+    it), :data:`APART_BATCH_SIZE` where each text is translated apart."""
+
     name = "apertium"
     default_batch_size = 256
 
@@ -70,6 +82,8 @@ class ApertiumTranslator(Translator):
         #: True where each text is tagged apart; a whole-mode run lets the texts before a text
         #: change its translation (see :mod:`.apertium_stages`)
         self.batch_independent = self._stages is not None
+        if self.batch_independent and not kwargs.get("batch_size"):
+            self.batch_size = APART_BATCH_SIZE  # the processes a call starts cost more than its texts
 
     @staticmethod
     def _default_pair(src: str, tgt: str) -> str:
