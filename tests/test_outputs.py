@@ -99,10 +99,11 @@ def test_an_output_that_fails_while_writing_is_one_line_not_a_traceback(tmp_path
 
     run_dir = write_sample_run(tmp_path / "run", sample_issues(3, 2, seed=1))
 
-    def full(path, data):
+    def full(path, chunks):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(sit.rundir, "write_bytes_atomic", full)
+    # every atomic writer (whole bytes, or a report written a piece at a time) goes through it
+    monkeypatch.setattr(sit.rundir, "_write_atomic", full)
     assert main(["report", str(run_dir), "-f", "text", "-o", str(tmp_path / "r.txt")]) == 4
     line = _one_error(capsys, "No space left on device")
     assert str(tmp_path / "r.txt") in line
