@@ -128,7 +128,11 @@ class _Digests:
     SQLite's page cache, however many texts there are): the run's sentences, and the texts listed
     or counted by the blocks so far."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Optional[Path]):
+        """``path``: the SQLite file; None: sets in memory (a run of at most a block of sentences)."""
+        self.db, self.sets = None, {"sentences": set(), "listed": set()}
+        if path is None:
+            return
         self.db = sqlite3.connect(path)
         for pragma in ("journal_mode=OFF", "synchronous=OFF", "cache_size=-1024"):
             self.db.execute(f"PRAGMA {pragma}")
@@ -136,10 +140,15 @@ class _Digests:
             self.db.execute(f"CREATE TABLE {table} (d BLOB PRIMARY KEY) WITHOUT ROWID")
 
     def add(self, table: str, digests) -> None:
+        if self.db is None:
+            self.sets[table].update(digests)
+            return
         self.db.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?)", ((d,) for d in digests))
 
     def known(self, digests: Sequence[bytes], tables: Sequence[str] = ("listed",)) -> set[bytes]:
         """Those of ``digests`` in any of ``tables``."""
+        if self.db is None:
+            return {d for d in digests if any(d in self.sets[t] for t in tables)}
         found: set[bytes] = set()
         for start in range(0, len(digests), 500):
             part = digests[start:start + 500]
@@ -149,7 +158,8 @@ class _Digests:
         return found
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
 
 
 @dataclass
@@ -181,7 +191,7 @@ class RunRecords:
         self.folder.mkdir()
         self._spills: dict[str, _Spill] = {}
         self.sentence_count = len(texts)
-        self._digests = _Digests(self.folder / "digests.sqlite3")
+        self._digests = _Digests(self.folder / "digests.sqlite3" if len(texts) > BLOCK else None)
         for start in range(0, len(texts), BLOCK):
             self._digests.add("sentences", (_digest(t) for t in texts[start:start + BLOCK]))
         self.totals = _Totals()

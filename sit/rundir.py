@@ -315,6 +315,13 @@ class IssueFile(Sequence[Issue]):
         """Read every row through its checks once (a damaged row is an InputError naming its
         line, as :func:`load_run` always gave) and index them, holding them where they are at
         most :attr:`HOLD`; returns itself."""
+        for _ in self._first_pass():
+            pass
+        return self
+
+    def _first_pass(self) -> Iterator[Issue]:
+        """The findings read from the file, indexed (and held, where at most :attr:`HOLD`) as
+        they are read: a pass that runs to its end is the last one a short file needs."""
         offsets = array("q")
         held: Optional[list[Issue]] = []
         for issue in _read_jsonl(self.path, self.convert, offsets):
@@ -322,8 +329,8 @@ class IssueFile(Sequence[Issue]):
                 held.append(issue)
                 if len(held) > self.HOLD:
                     held = None
+            yield issue
         self._offsets, self._held = offsets, held
-        return self
 
     def _index(self) -> array:
         if self._offsets is None:
@@ -336,6 +343,8 @@ class IssueFile(Sequence[Issue]):
     def __iter__(self) -> Iterator[Issue]:
         if self._held is not None:
             return iter(self._held)
+        if self._offsets is None:
+            return self._first_pass()
         return _read_jsonl(self.path, self.convert)
 
     def at(self, indices: Iterable[int]) -> Iterator[Issue]:
