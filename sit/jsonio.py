@@ -157,11 +157,7 @@ def read_jsonl(path: str | os.PathLike, convert: Callable[[Any], T] = lambda row
     or that ``convert`` refuses (raising one of ``bad``) is an InputError naming the file and
     line, ending with ``hint``. ``offsets``: each row's byte offset in the file is appended to it
     as the row is read (an index for :func:`read_jsonl_at`)."""
-    p = Path(path)
-    try:
-        fh = open(p, "rb")
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
+    p, fh = _opened(path, hint)
     with fh:
         start = 0
         for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_BYTES + 1), b""), start=1):
@@ -180,11 +176,7 @@ def read_jsonl_at(path: str | os.PathLike, starts: Iterable[int], convert: Calla
     """The rows of a JSONL file that begin at the byte offsets ``starts`` (in that order, each
     as many times as named; offsets :func:`read_jsonl` gave), read through one open file and
     checked as :func:`read_jsonl` checks them: a damaged row is the same InputError, naming its line."""
-    p = Path(path)
-    try:
-        fh = open(p, "rb")
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
+    p, fh = _opened(path, hint)
     with fh:
         for start in starts:
             fh.seek(start)
@@ -193,6 +185,15 @@ def read_jsonl_at(path: str | os.PathLike, starts: Iterable[int], convert: Calla
                 raise _damaged(p, f":{_line_at(fh, start)}", "not the row it held when the file was read; "
                                "was it written again meanwhile?", hint)
             yield _row(p, start, raw, convert, hint, bad, fh)
+
+
+def _opened(path: str | os.PathLike, hint: str):
+    """(the path, its file open for reading bytes); a file that cannot be read is an InputError."""
+    p = Path(path)
+    try:
+        return p, open(p, "rb")
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read it ({exc.strerror or exc}); {hint}") from None
 
 
 def _line_at(fh, start: int) -> int:
