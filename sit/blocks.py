@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from .rank import declared_tier
+from .rank import declared_tier, group_key, worst_first_order
 from .records import GroupCount, RelationCounts, RunCounts
 from .rundir import alive, redacted_lines, write_lines_atomic
 from .runmeta import RelationTold
@@ -312,7 +312,7 @@ class RunRecords:
         order: dict[str, int] = {}
         for r in self.relations:
             parts = self._groups[r.name]
-            seq = parts[0] if len(parts) == 1 else sorted(set().union(*parts), key=lambda g: (g.count("."), g))
+            seq = parts[0] if len(parts) == 1 else sorted(set().union(*parts), key=group_key)
             for g in seq:
                 order.setdefault(g, len(order))
         return order
@@ -323,13 +323,9 @@ class RunRecords:
         return {g: groups[g] for g in self._group_order() if g in groups}, flagged
 
     def _ranked(self) -> Iterator[tuple[int, int]]:
-        """The findings' (offset, length) worst first (:func:`sit.rank.worst_first`)."""
-        order = self._group_order()
-        worst: dict[tuple[str, int, int], float] = {}
-        for group, tier, distance, sid, *_ in self._each_key():
-            worst[(group, sid, tier)] = max(worst.get((group, sid, tier), distance), distance)
-        ranked = sorted(self._each_key(), key=lambda k: (order[k[0]], -k[1], -worst[(k[0], k[3], k[1])], k[3], k[4]))
-        return ((k[5], k[6]) for k in ranked)
+        """The findings' (offset, length) worst first (:func:`sit.rank.worst_first_order`)."""
+        keys = list(self._each_key())
+        return ((keys[n][5], keys[n][6]) for n in worst_first_order(keys, self._group_order()))
 
     def write(self) -> None:
         """Write pairs.jsonl, translations.jsonl and issues.jsonl (each replaced whole, streamed

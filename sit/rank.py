@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from .records import Issue
 
@@ -44,7 +44,7 @@ def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: i
         if c.distance > threshold:
             groups[(c.group, c.pair.source_id)].append(c)
     out: list[Issue] = []
-    for key in sorted(groups, key=lambda k: (k[0].count("."), k[0], k[1])):
+    for key in sorted(groups, key=lambda k: (*group_key(k[0]), k[1])):
         ranked = sorted(
             groups[key],
             key=lambda i: (-tier(i), -i.distance, len(i.perturbed_translation), i.pair.perturbed),
@@ -55,6 +55,12 @@ def rank_issues(candidates: Iterable[Issue], *, threshold: float = 0.0, top_k: i
     return out
 
 
+def group_key(group: str) -> tuple[int, str]:
+    """Where ``group`` stands among its relation's groups (:func:`rank_issues`' order): the
+    relation's own findings (``sit``) before its kinds (``sit.untranslated``), then by name."""
+    return group.count("."), group
+
+
 def worst_first(issues: Iterable[Issue], tier: Callable[[Issue], int] = declared_tier) -> list[Issue]:
     """``issues`` as a run directory keeps them (``issues.jsonl``): the groups in the order given;
     within a group, the higher ``tier`` first (their relation's declared tier: sit's likely natural
@@ -62,12 +68,19 @@ def worst_first(issues: Iterable[Issue], tier: Callable[[Issue], int] = declared
     largest distance there, then source id), each sentence's issues by rank. The reports show them
     in this order."""
     issues = list(issues)
-    tiers = {id(i): tier(i) for i in issues}
-    order = {g: n for n, g in enumerate(dict.fromkeys(i.group for i in issues))}
+    keys = [(i.group, tier(i), i.distance, i.pair.source_id, i.rank) for i in issues]
+    return [issues[n] for n in worst_first_order(keys)]
+
+
+def worst_first_order(keys: Sequence[Sequence[Any]], order: Optional[Mapping[str, int]] = None) -> list[int]:
+    """The positions of the findings whose keys (group, tier, distance, source id, rank, and
+    anything after: not read) are ``keys``, in :func:`worst_first`'s order; ``order``: group -> its
+    place (default: the order the groups first come in ``keys``)."""
+    if order is None:
+        order = {g: n for n, g in enumerate(dict.fromkeys(k[0] for k in keys))}
     worst: dict[tuple[str, int, int], float] = {}
-    for i in issues:
-        key = (i.group, i.pair.source_id, tiers[id(i)])
-        worst[key] = max(worst.get(key, i.distance), i.distance)
-    return sorted(issues, key=lambda i: (order[i.group], -tiers[id(i)],
-                                         -worst[(i.group, i.pair.source_id, tiers[id(i)])], i.pair.source_id,
-                                         i.rank))
+    for group, tier, distance, source_id, *_ in keys:
+        worst[(group, source_id, tier)] = max(worst.get((group, source_id, tier), distance), distance)
+    return sorted(range(len(keys)), key=lambda n: (order[keys[n][0]], -keys[n][1],
+                                                   -worst[(keys[n][0], keys[n][3], keys[n][1])], keys[n][3],
+                                                   keys[n][4]))
