@@ -378,14 +378,6 @@ def read_at(issues: Sequence[Issue], positions: Iterable[int]) -> Iterator[Issue
     return at(positions) if at is not None else (issues[n] for n in positions)
 
 
-def issue_file(path: str | os.PathLike, meta: RunMeta) -> IssueFile:
-    """The findings of the run whose run.json is ``meta``, in its ``issues.jsonl`` at ``path``,
-    read as :func:`load_run` reads them (not checked until read: :meth:`IssueFile.check`)."""
-    own = meta.own_kinds()
-    ran = set(meta.signature.relations) | set(meta.relations_told)
-    return IssueFile(path, lambda row: _issue(_ran(row, ran), own))
-
-
 def _issue(row: dict, own_kinds: Optional[dict[str, str]] = None) -> Issue:
     """An :class:`Issue` from a row of issues.jsonl, every field of the type sit writes."""
     _fields(row, {"source_id": int, "rank": int, "distance": float, "original": str, "perturbed": str,
