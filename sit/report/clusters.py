@@ -161,7 +161,14 @@ class Cluster:
 
 def _example_key(issue: Issue) -> tuple:
     """How well ``issue`` shows its cluster's bug, the best least (:attr:`Cluster.example`)."""
-    return (-_precision(issue.group, 0.0), -issue.distance, len(issue.pair.perturbed), issue.pair.source_id, issue.rank)
+    return _example_rank(_precision(issue.group, 0.0), issue.distance, len(issue.pair.perturbed), issue.pair.source_id,
+                         issue.rank)
+
+
+def _example_rank(precision: float, distance: float, length: int, source_id: int, rank: int) -> tuple:
+    """:func:`_example_key` of a finding of these figures (its group's measured precision, 0 where
+    unmeasured; its distance, perturbed source's length, source id and rank)."""
+    return -precision, -distance, length, source_id, rank
 
 
 def cluster_id(key: Sequence[str]) -> str:
@@ -331,8 +338,8 @@ def _gather(keys: FindingKeys, positions: dict[Any, Sequence[int]], ranking: boo
     out = []
     for at in positions.values():
         known = [precision[keys.group[n]] for n in at if precision.get(keys.group[n]) is not None]
-        example = min(at, key=lambda n: (-(precision[keys.group[n]] or 0.0), -keys.distance[n], keys.length[n],
-                                         keys.source[n], keys.rank[n])) if ranking and len(at) else -1
+        example = min(at, key=lambda n: _example_rank(precision[keys.group[n]] or 0.0, keys.distance[n], keys.length[n],
+                                                      keys.source[n], keys.rank[n])) if ranking and len(at) else -1
         out.append(ClusterFacts(tuple(names[g] for g in dict.fromkeys(keys.group[n] for n in at)),
                                 tuple(names[r] for r in dict.fromkeys(keys.relation[n] for n in at)),
                                 len({keys.source[n] for n in at}), tuple(keys.ids[n] for n in at),
