@@ -50,17 +50,6 @@ def by_group(issues: list[Issue]) -> dict[str, list[Issue]]:
     return groups
 
 
-def group_issues(issues: list[Issue]) -> list[tuple[int, list[Issue]]]:
-    """Flagged sentences, worst first (max distance, then source id), each with its ranked issues
-    (pass the issues of one group: ranks are per group)."""
-    groups: dict[int, list[Issue]] = defaultdict(list)
-    for issue in issues:
-        groups[issue.pair.source_id].append(issue)
-    for group in groups.values():
-        group.sort(key=lambda i: (i.rank, -i.distance))
-    return sorted(groups.items(), key=lambda kv: (-max(i.distance for i in kv[1]), kv[0]))
-
-
 def relation_changes(diff: dict[str, tuple[int, int]]) -> list[list[Any]]:
     """``[[relation, before, after], ...]`` for the relations whose count changed, biggest change first."""
     rows = [[rel, int(a), int(b)] for rel, (a, b) in diff.items() if int(a) != int(b)]
@@ -103,16 +92,9 @@ def histogram(distances: list[float], max_bins: int = 24) -> list[dict[str, Any]
              "label": f"{lo + i * width:.3g}–{lo + (i + 1) * width:.3g}"} for i, c in enumerate(bins)]
 
 
-def relation_stats(issues: Iterable[Issue]) -> list[dict[str, Any]]:
-    """Per dependency relation: issues where its count changed, total |change|, ups and downs."""
-    tally = RelationTally()
-    for issue in issues:
-        tally.add(issue)
-    return tally.rows()
-
-
 class RelationTally:
-    """:func:`relation_stats` gathered a finding at a time."""
+    """Per dependency relation, gathered a finding at a time: the findings where its count
+    changed, the total |change|, ups and downs (:meth:`rows`)."""
 
     def __init__(self):
         self.stats: dict[str, dict[str, Any]] = {}
@@ -160,17 +142,10 @@ def count_rows(counts: RunCounts) -> list[list[Any]]:
 WORD_SIDES = {"perturbed": "substitute", "original": "original word"}
 
 
-def word_rows(issues: Iterable[Issue]) -> list[dict[str, Any]]:
-    """Findings that name a word (``evidence.word``, such as words left untranslated), grouped by
-    group, word and side, most frequent first: ``{"group", "word", "side", "count", "sources"}``."""
-    tally = WordTally()
-    for issue in issues:
-        tally.add(issue)
-    return tally.rows()
-
-
 class WordTally:
-    """:func:`word_rows` gathered a finding at a time."""
+    """The findings that name a word (``evidence.word``, such as words left untranslated),
+    gathered a finding at a time and grouped by group, word and side, most frequent first
+    (:meth:`rows`: ``{"group", "word", "side", "count", "sources"}``)."""
 
     def __init__(self):
         self.found: dict[tuple[str, str, str], dict[str, Any]] = {}
@@ -211,8 +186,8 @@ class GroupFindings:
         return len(set(self.sources))
 
     def sentences(self) -> list[tuple[int, list[int]]]:
-        """Its flagged sentences in :func:`group_issues`'s order (worst first: the largest
-        distance, then source id), each with its findings' positions (by rank, then distance)."""
+        """Its flagged sentences worst first (the largest distance, then source id), each with
+        its findings' positions (by rank, then distance)."""
         by_source: dict[int, list[int]] = {}
         for k, sid in enumerate(self.sources):
             by_source.setdefault(sid, []).append(k)
@@ -227,8 +202,8 @@ class GroupFindings:
 class Findings:
     """What the reports need of every finding of a run, gathered in one pass over its findings
     and kept in their place: each group's positions, source ids, ranks and distances (the order
-    of its flagged sentences: :class:`GroupFindings`), the words they name (:func:`word_rows`),
-    the relations whose counts changed (:func:`relation_stats`) and the distances (the
+    of its flagged sentences: :class:`GroupFindings`), the words they name (:class:`WordTally`),
+    the relations whose counts changed (:class:`RelationTally`) and the distances (the
     histogram). The findings a report shows are then read by position (:func:`sit.rundir.read_at`)."""
 
     def __init__(self, issues: Iterable[Issue] = ()):
@@ -251,12 +226,12 @@ class Findings:
 
     @property
     def words(self) -> list[dict[str, Any]]:
-        """:func:`word_rows` of the findings taken in."""
+        """:meth:`WordTally.rows` of the findings taken in."""
         return self.word_tally.rows()
 
     @property
     def relations(self) -> list[dict[str, Any]]:
-        """:func:`relation_stats` of the findings taken in."""
+        """:meth:`RelationTally.rows` of the findings taken in."""
         return self.relation_tally.rows()
 
     def __len__(self) -> int:
