@@ -49,20 +49,24 @@ def read_file(path: str | os.PathLike, what: str = "input") -> bytes:
         raise InputError(f"cannot read {what} file {p}: {exc.strerror or exc}; check its permissions") from exc
 
 
-def decode_lines(data: bytes, name: str) -> list[str]:
-    """The lines of UTF-8 ``data``: a byte-order mark dropped, split at ``\n``, ``\r\n`` or
-    ``\r``, empty lines kept. InputError naming ``name`` and the line when one is not UTF-8."""
+def decode_lines(data: bytes, name: str, encoding: str = "utf-8") -> list[str]:
+    """The lines of ``data`` (UTF-8, or the ``encoding`` a PO file declares): a byte-order mark
+    dropped, split at ``\n``, ``\r\n`` or ``\r``, empty lines kept. InputError naming ``name``
+    and the line when one is not in the encoding or holds a NUL (a binary file, or UTF-16)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = []
     for lineno, raw in enumerate(data.splitlines(), start=1):
         try:
-            lines.append(raw.decode("utf-8"))
+            lines.append(raw.decode(encoding))
         except UnicodeDecodeError as exc:
             raise InputError(
-                f"{name}: line {lineno} is not valid UTF-8 (byte {exc.start + 1}: {raw[exc.start:exc.start + 1]!r}); "
-                "convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
+                f"{name}: line {lineno} is not valid {'UTF-8' if encoding == 'utf-8' else encoding} (byte {exc.start + 1}: "
+                f"{raw[exc.start:exc.start + 1]!r}); convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
             ) from None
+        if "\x00" in lines[-1]:
+            raise InputError(f"{name}: line {lineno} holds a NUL byte (character {lines[-1].index(chr(0)) + 1}): "
+                             "is it a binary or UTF-16 file? give UTF-8 text (`tr -d '\\000'` removes NUL bytes)")
     return lines
 
 
