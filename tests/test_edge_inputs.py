@@ -59,3 +59,59 @@ def test_a_good_case_loads_and_the_limit_can_be_raised(tmp_path):
     with pytest.raises(InputError, match="over the limit of 2,000"):
         load_cases(path)
     assert load_cases(path, max_chars=6000).texts == ["word " * 1000]
+
+
+# -- plugins -------------------------------------------------------------------------------------
+RAISER = """from sit.translators import Translator
+
+
+class Raiser(Translator):
+    name = "raiser"
+
+    def __init__(self, **kwargs):
+        raise RuntimeError("the raiser plugin has no configuration")
+"""
+
+
+def _site(root, dist: str, entry_points: bytes, modules: dict[str, str]):
+    """A site directory holding ``dist`` as pip installs it, its entry_points.txt ``entry_points``."""
+    info = root / f"{dist.replace('-', '_')}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_bytes(entry_points)
+    for name, source in modules.items():
+        (root / name).write_text(source)
+    return root
+
+
+def _sit(site, tmp_path, *args):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-m", "sit.cli", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(site)])}, cwd=tmp_path)
+
+
+def test_a_plugin_whose_init_raises_is_one_line_naming_it(tmp_path):
+    site = _site(tmp_path / "site", "sit-raiser", b"[sit.translators]\nraiser = sit_raiser:Raiser\n",
+                 {"sit_raiser.py": RAISER})
+    (tmp_path / "in.txt").write_text("The cat sat.\n")
+    done = _sit(site, tmp_path, "run", "--input", str(tmp_path / "in.txt"), "--translator", "raiser", "--perturber",
+                "character_swap", "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines == ["sit: error: the translator 'raiser' (plugin from sit-raiser) failed to start (RuntimeError: the "
+                     "raiser plugin has no configuration); fix or uninstall sit-raiser, or leave it out of SIT_PLUGINS"]
+
+
+def test_an_entry_points_file_not_in_utf8_is_one_warning_and_the_other_plugins_load(tmp_path):
+    site = _site(tmp_path / "site", "sit-latin", "[sit.translators]\ncafé = sit_latin:T\n".encode("latin-1"), {})
+    _site(site, "sit-raiser", b"[sit.translators]\nraiser = sit_raiser:Raiser\n", {"sit_raiser.py": RAISER})
+    done = _sit(site, tmp_path, "list")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(warnings) == 1 and "sit_latin-1.0.dist-info" in warnings[0] and "UnicodeDecodeError" in warnings[0]
+    assert "raiser               (plugin from sit-raiser)" in done.stdout and "café" not in done.stdout
