@@ -115,3 +115,51 @@ def test_an_entry_points_file_not_in_utf8_is_one_warning_and_the_other_plugins_l
     warnings = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(warnings) == 1 and "sit_latin-1.0.dist-info" in warnings[0] and "UnicodeDecodeError" in warnings[0]
     assert "raiser               (plugin from sit-raiser)" in done.stdout and "café" not in done.stdout
+
+
+# -- --baseline ----------------------------------------------------------------------------------
+BASE_CONFIG = {"dataset": None, "input": "in.txt", "limit": None, "max_line_chars": 2000, "source_lang": "en",
+               "perturber": "character_swap", "perturber_options": {}, "relations": ["sit"], "relation_options": {},
+               "parser": "auto", "parser_model": None, "options": {"num_perturb": 10}, "threshold": 0.0,
+               "top_k": 3, "seed": 0}
+
+
+@pytest.mark.parametrize("value, says", [
+    ("x", "--num-perturb must be an integer of at least 1, not 'x'"),
+    (1e9, "--num-perturb must be at most 1000 (perturbations per sentence), not 1000000000.0"),
+])
+def test_a_baseline_s_recorded_num_perturb_is_checked_before_any_work(tmp_path, capsys, value, says):
+    from sample_runs import sample_issues, write_sample_run
+
+    base = write_sample_run(tmp_path / "base", sample_issues(2, 1, seed=1),
+                            config={**BASE_CONFIG, "options": {"num_perturb": value}})
+    code = main(["run", "--baseline", str(base), "--translator", "apertium", "--cache-dir", str(tmp_path / "cache"),
+                 "--out", str(tmp_path / "again"), "--no-progress"])
+    assert code == 2 and says in _one_error(capsys)
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "again").exists()  # no work done
+
+
+# -- sit cache prune -----------------------------------------------------------------------------
+def test_cache_prune_over_a_damaged_page_says_so(tmp_path, capsys):
+    import sqlite3
+
+    from sit.cache import Cache
+
+    cache = Cache(tmp_path)
+    cache.store("parses", {"name": "spacy", "lang": "es"}).put_many(
+        [(f"Hola {n}", {"tokens": ["Hola"], "heads": [0], "relations": ["ROOT"]}) for n in range(2)])
+    cache.store("translations", {"name": "apertium", "model": "eng-spa"}).put_many(
+        [(f"text {n}", "texto " * 80) for n in range(400)])
+    del cache
+    db = tmp_path / "cache.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as f:  # garbage over the last page but one (the translations'): a torn write
+        f.seek(db.stat().st_size - 2 * page)
+        f.write(b"\x5a" * page)
+    assert main(["cache", "--cache-dir", str(tmp_path), "prune", "--kind", "parses"]) == 0
+    err = capsys.readouterr().err
+    assert "deleted 2 entries" in err and "was damaged" in err and "copied it to cache.sqlite3.corrupt-" in err, err
+    assert list(tmp_path.glob("cache.sqlite3.corrupt-*"))
