@@ -163,3 +163,18 @@ def test_cache_prune_over_a_damaged_page_says_so(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "deleted 2 entries" in err and "was damaged" in err and "copied it to cache.sqlite3.corrupt-" in err, err
     assert list(tmp_path.glob("cache.sqlite3.corrupt-*"))
+
+
+# -- the redactor --------------------------------------------------------------------------------
+def test_the_redactor_leaves_ordinary_words_a_key_happens_to_hold():
+    from sit.redact import Redactor
+
+    key = "sk-translator-abc123"
+    redact = Redactor([key])
+    message = "--translator-option needs --translator NAME"
+    assert redact(message) == message  # was "-***option needs -*** NAME"
+    # the key, its pieces cut short and its fragments with anything but one word are still masked
+    assert redact(f"key {key} sent") == "key *** sent"
+    assert redact("key sk-translato cut") == "key *** cut"
+    assert redact("tail translator-abc1 cut") == "tail *** cut"
+    assert redact("tail -abc123") == "tail ***"
