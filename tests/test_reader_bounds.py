@@ -94,3 +94,26 @@ def test_a_line_over_the_limit_is_one_line_saying_how_to_raise_it(tmp_path, caps
     assert "line 2: the source has 25,000 characters, over the limit of 10,000" in err and "--max-line-chars" in err
     assert main(["check", "--source", str(path), "--target-lang", "es", "--out", str(tmp_path / "out"),
                  "--max-line-chars", "30000", "--checks", "numbers"]) == 0
+
+
+# -- the numbers check reads a long line in linear time ------------------------------------------
+def test_the_numbers_index_finds_what_the_whole_number_pattern_finds():
+    """find() looks a form up among the places that begin with its digits (linear in the line);
+    it must count what the pattern it replaced counts, on random texts of digits, separators,
+    spaces of three widths, percent signs and letters."""
+    import random
+    import re
+
+    from sit.textcheck.numbers import _numbers_in, _percent_places, find
+
+    rng = random.Random(49)
+    alphabet = "0123456789" * 3 + ".,  \u00a0\u202f%%ab-$"
+    forms = ["1", "12", "1.2", "1,2", "1 000", "12 %", "-1", "1.000", "0", "2,5", "1 1", "$1"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        plain = text.translate(str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "}))
+        for form in forms:
+            expected = len(re.findall(rf"(?<![\d.,]){re.escape(form)}(?!\d|[.,]\d)", plain))
+            assert find(form, text) == expected, (text, form)
+            percent = [m.start() for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", plain)]
+            assert _percent_places(_numbers_in(text), form) == percent, (text, form)
