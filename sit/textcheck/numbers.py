@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 #: a number of the source: an optional currency symbol, digits with optional thousands groups and
 #: decimals, an optional percent sign; not glued to a letter, a digit or another separator
@@ -172,7 +172,7 @@ class _NumberIndex:
         self.starts: dict[str, list[int]] = {}
         for m in _DIGIT_RUN.finditer(self.text):
             self.starts.setdefault(m.group(), []).append(m.start())
-        self._places: dict[str, list[int]] = {}
+        self._places: dict[Any, list] = {}  # form -> its places; ("%", form) -> the gaps before its % signs
 
     def places(self, form: str) -> list[int]:
         if form not in self._places:
@@ -211,21 +211,29 @@ def misspaced_percent(number: Number, translation: str, target_lang: str) -> str
     if spaced is None or not number.percent:
         return ""
     index = _numbers_in(translation)
-    gaps = [m.group(1) for form in target_forms(number, target_lang) for at in _percent_places(index, form)
-            for m in (_PERCENT_AFTER.match(index.text, at + len(form)),) if m]
+    gaps = [g for form in target_forms(number, target_lang) for g in _percent_gaps(index, form)]
     if not gaps or any(bool(g) == spaced for g in gaps):
         return ""
     return target_forms(number, target_lang)[0] + (" %" if spaced else "%")
 
 
-def _percent_places(index: _NumberIndex, form: str) -> list[int]:
-    """Where ``form`` stands as the pattern ``(?<![\d.,])FORM( ?)%`` finds it (the places of
-    the whole number, and where a percent sign follows it, :func:`misspaced_percent`)."""
+def _percent_gaps(index: _NumberIndex, form: str) -> frozenset[str]:
+    """What stands between ``form`` and the percent sign after it (``""`` or ``" "``) where the
+    pattern ``(?<![\d.,])FORM( ?)%`` finds it (:func:`misspaced_percent`); once a form and
+    translation (a line repeats its numbers)."""
+    key = ("%", form)
+    if key not in index._places:
+        index._places[key] = _find_percent(index, form)
+    return frozenset(index._places[key])
+
+
+def _find_percent(index: _NumberIndex, form: str) -> list[str]:
     lead = _LEADING_DIGITS.match(form)
     if lead is None:
-        return [m.start() for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}(?= ?%)", index.text)]
-    return [at for at in index.starts.get(lead.group(), ())
-            if index.text.startswith(form, at) and _PERCENT_AFTER.match(index.text, at + len(form))]
+        return sorted({m.group(1) for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", index.text)})
+    gaps = {m.group(1) for at in index.starts.get(lead.group(), ()) if index.text.startswith(form, at)
+            for m in (_PERCENT_AFTER.match(index.text, at + len(form)),) if m}
+    return sorted(gaps)
 
 
 _PERCENT_AFTER = re.compile(r"( ?)%")
