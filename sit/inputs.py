@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 from .errors import ConfigError, InputError
 
@@ -70,9 +71,16 @@ def decode_lines(data: bytes, name: str, encoding: str = "utf-8") -> list[str]:
     return lines
 
 
-def read_lines(path: str | os.PathLike, what: str = "input") -> list[str]:
-    """The lines of a UTF-8 file (see :func:`decode_lines`)."""
-    return decode_lines(read_file(path, what), f"{what} file {Path(path)}")
+def read_lines(path: str | os.PathLike, what: str = "input", max_chars: Optional[int] = None) -> list[str]:
+    """The lines of a UTF-8 file (see :func:`decode_lines`); with ``max_chars``, a line longer
+    than that is an InputError naming it and ``--max-line-chars``, the option that raises it."""
+    name = f"{what} file {Path(path)}"
+    lines = decode_lines(read_file(path, what), name)
+    for lineno, line in enumerate(lines, start=1):
+        if max_chars is not None and len(line) > max_chars:
+            raise InputError(f"{name}: line {lineno} has {len(line):,} characters, over the limit of {max_chars:,}; "
+                             "split it, or raise the limit with --max-line-chars")
+    return lines
 
 
 def parse_lines(data: bytes, name: str, *, max_chars: int = MAX_LINE_CHARS) -> Sentences:

@@ -117,3 +117,15 @@ def test_the_numbers_index_finds_what_the_whole_number_pattern_finds():
             assert find(form, text) == expected, (text, form)
             gaps = {m.group(1) for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", plain)}
             assert _percent_gaps(_numbers_in(text), form) == gaps, (text, form)
+
+
+def test_sit_judge_refuses_a_line_over_its_limit_before_loading_a_model(tmp_path, capsys):
+    long = "word " * 5000
+    for name, text in (("s", "The bank rose."), ("a", long), ("b", "El banco subió.")):
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    args = ["judge", "--source", str(tmp_path / "s.txt"), "--a", str(tmp_path / "a.txt"), "--b", str(tmp_path / "b.txt"),
+            "--no-cache", "-o", str(tmp_path / "out.jsonl"), "--max-line-chars", "10000"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "line 1 has 25,000 characters, over the limit of 10,000" in err, err
+    assert "--max-line-chars" in err and not (tmp_path / "out.jsonl").exists()
