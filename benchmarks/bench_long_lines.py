@@ -20,7 +20,8 @@ sys.path.insert(0, str(ROOT))
 
 SOURCE = ("The bank raised its rate by 4.5 percent on Monday, see https://example.org/r?id=7 for the 2,300 "
           "pages (\"Q3 report\"); shares of ACME Corp. fell 12% to $31.20 in New York. ")
-TRANSLATION = ("El banco subió su tipo un 4,5 por ciento el lunes, vea https://example.org/r?id=7 para las 2.300 "
+#: (the 2,300 pages left out: each copy of the sentence has a number missing, the check's costlier path)
+TRANSLATION = ("El banco subió su tipo un 4,5 por ciento el lunes, vea https://example.org/r?id=7 para las "
                "páginas («informe T3»); las acciones de ACME Corp. cayeron un 12 % a 31,20 $ en Nueva York. ")
 
 

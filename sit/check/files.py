@@ -95,8 +95,12 @@ def _aligned(source, translation) -> list[Segment]:
 
 def _tsv(path: Path) -> list[Segment]:
     # a header naming source and translation columns where the first row has them, else columns 1 and 2
-    rows = list(csv.reader(decode_lines(read_file(path, "TSV"), f"TSV file {path}"), delimiter="\t",
-                           quoting=csv.QUOTE_NONE))
+    reader = csv.reader(decode_lines(read_file(path, "TSV"), f"TSV file {path}"), delimiter="\t",
+                        quoting=csv.QUOTE_NONE)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # a field over the csv module's limit (128 KiB)
+        raise InputError(f"{path}: line {reader.line_num}: {exc}; split the line, or give the file as JSONL") from None
     first = [c.strip().lower() for c in rows[0]] if rows else []
     header = any(c in SOURCE_NAMES for c in first) and any(c in TRANSLATION_NAMES for c in first)
     s_col = next((first.index(c) for c in SOURCE_NAMES if c in first), 0) if header else 0

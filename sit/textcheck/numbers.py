@@ -371,7 +371,7 @@ def naming_number(text: str, number: Number) -> bool:
     """Whether ``number`` names something rather than counting (a version ``SPSS 22.0``, ``phase 2``,
     ``figure 3``, a citation ``[12]``, a code glued to a dot and letters ``600884.SH``): such a number may stand as the source writes it, or as a
     Roman numeral."""
-    before = text[:number.start]
+    before = text[max(0, number.start - 30):number.start]  # what is read of it: a line's many numbers
     if before.endswith("[") and text[number.end:number.end + 1] in ("]", ","):
         return True
     if re.match(r"\.[A-Za-z]", text[number.end:number.end + 2]):  # a code: 600884.SH, a file 2023.pdf
@@ -386,15 +386,27 @@ def spelled(number: Number, translation: str, target_lang: str, *, roman: bool =
     names, :func:`naming_number`: ``phase 2`` -> ``fase II``) as a Roman numeral."""
     if number.decimals or number.value != number.value.to_integral_value() or not 0 <= number.value <= 10 ** 6:
         return False
-    n = int(number.value)
+    return _spelled(int(number.value), translation, target_lang.split("-")[0].split("_")[0], roman)
+
+
+@lru_cache(maxsize=4096)
+def _spelled(n: int, translation: str, lang: str, roman: bool) -> bool:
+    # spelled() once a value and translation (a long line repeats its numbers); a stem that is
+    # not in the text at all is not searched for with the pattern (a line's many numbers)
     if roman and 1 <= n <= 50 and re.search(rf"(?<![\w.]){_roman(n)}(?![\w.])", translation):
         return True
-    lang = target_lang.split("-")[0].split("_")[0]
+    folded = _folded(translation)
     for word in (_spelled_word(n, lang), _ordinal_word(n, lang)):
-        stem = re.escape(word[:max(3, len(word) - 1)])
-        if word and re.search(rf"(?<!\w){stem}", translation.casefold()):
+        stem = word[:max(3, len(word) - 1)]
+        if word and stem in folded and re.search(rf"(?<!\w){re.escape(stem)}", folded):
             return True
     return False
+
+
+@lru_cache(maxsize=8)
+def _folded(translation: str) -> str:
+    # a translation case-folded once, for every number of its source
+    return translation.casefold()
 
 
 def _roman(n: int) -> str:
@@ -410,7 +422,10 @@ def month_of(text: str, number: Number, source_lang: str) -> int:
     names of ``source_lang`` do with digits (Chinese and Japanese ``2月``, Korean ``2월``, spaces
     aside), or the month of an ISO 8601 date (``2023-02-11``); 0 where it names none (English
     month names have no digits)."""
-    if re.search(r"(?<!\d)\d{4}-$", text[:number.start]) and re.match(r"-\d{2}(?!\d)", text[number.end:]) \
+    # (the 6 characters before the number: the pattern reads no further back, and a line's many
+    # numbers each searching the whole text before them cost its length squared)
+    if re.search(r"(?<!\d)\d{4}-$", text[max(0, number.start - 6):number.start]) \
+            and re.match(r"-\d{2}(?!\d)", text[number.end:number.end + 4]) \
             and len(number.text) == 2 and 1 <= int(number.text) <= 12:
         return int(number.text)  # ISO 8601: 2023-02-11
     after = re.sub(r"\s+", "", text[number.start:number.start + 10])  # "9 月" as "9月"
@@ -568,8 +583,11 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
         forms = {_format(str(head), lang), str(head.normalize())}
         if head == head.to_integral_value() and head <= 1000:
             forms.add(_spelled_word(int(head), lang))  # "fourteen billion"
+        folded = _folded(translation)
+        if word[:5] not in folded:  # no scale word in the text: nothing to search for
+            continue
         for form in forms - {""}:  # "12 million", or a range sharing the scale word: "12 to 14 million"
-            if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", translation.casefold()):
+            if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", folded):
                 return True
     return False
 
