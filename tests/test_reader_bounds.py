@@ -129,3 +129,10 @@ def test_sit_judge_refuses_a_line_over_its_limit_before_loading_a_model(tmp_path
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "line 1 has 25,000 characters, over the limit of 10,000" in err, err
     assert "--max-line-chars" in err and not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_tsv_field_over_the_csv_reader_s_limit_is_one_line(tmp_path):
+    path = tmp_path / "a.tsv"
+    path.write_text("One.\tUno.\n" + "word " * 28_000 + "\tpalabra\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 2: field larger than field limit .*give the file as JSONL"):
+        read_segments(path, max_chars=200_000)
