@@ -94,9 +94,10 @@ class Registry:
             damaged = _unreadable_distributions()
             found, seen = [], set()
             for dist in distributions():
-                path = str(getattr(dist, "_path", ""))
-                key = (dist.metadata["Name"] or "").lower().replace("-", "_") if path not in damaged else path
-                if path in damaged or key in seen:  # as entry_points: the first of a name on the path
+                if _where(dist) in damaged:
+                    continue
+                key = (dist.metadata["Name"] or "").lower().replace("-", "_")
+                if key in seen:  # as entry_points: the first of a name on the path
                     continue
                 seen.add(key)
                 found += [ep for ep in dist.entry_points if ep.group == self.group]
@@ -216,12 +217,22 @@ def _unreadable_distributions() -> frozenset[str]:
         try:
             dist.metadata["Name"], dist.entry_points
         except Exception as exc:  # noqa: BLE001 - what a damaged file makes the reader raise
-            where = str(getattr(dist, "_path", "") or "an installed distribution")
+            where = _where(dist)
             damaged.add(where)
             why = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
             log.warning("sit cannot read the entry points of %s (%s); its plugins are not used: reinstall or "
                         "uninstall it", where, why)
     return frozenset(damaged)
+
+
+def _where(dist: Any) -> str:
+    """An installed distribution as a warning names it: its name (where its metadata reads) in
+    the folder that holds it."""
+    try:
+        name = dist.metadata["Name"] or "a distribution"
+    except Exception:  # noqa: BLE001 - a damaged METADATA
+        name = "a distribution"
+    return f"{name} in {dist.locate_file('')}"
 
 
 def plugins_allowed(env: Optional[Mapping[str, str]] = None) -> Optional[frozenset[str]]:
