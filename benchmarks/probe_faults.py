@@ -434,7 +434,8 @@ class Probe:
         head = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset={}\\n"\n\n'
         files = {"nul.tsv": b"One.\tUno.\nT\x00wo.\tDos.\n", "nul.po": (head.format("UTF-8") + 'msgid "O\x00ne"\nmsgstr "Uno"\n').encode(),
                  "latin1.po": (head.format("ISO-8859-1") + 'msgid "The café"\nmsgstr "El café"\n').encode("latin-1"),
-                 "bad.po": (head.format("UTF-8") + 'msgid "The café"\nmsgstr "El café"\n').encode("latin-1"),
+                 "bad.po": (head.format("UTF-8") + 'msgid "One"\nmsgstr "Uno"\n\nmsgid "The café"\nmsgstr "El café"\n'
+                            ).encode("latin-1"),
                  "bom.jsonl": b'\xef\xbb\xbf{"source": "One.", "translation": "Uno."}\n',
                  "long.tsv": ("The bank rose 4.5 percent, to 2,300 pages. " * 1600 + "\t"  # 135 kB in all
                               + "El banco subió un 4,5 por ciento, a 2.300 páginas. " * 1300 + "\n").encode()}
@@ -451,7 +452,7 @@ class Probe:
                                                           d / "m.txt"], 2, "line 2 holds a NUL")
         self._edge_line("edges: sit check a PO in ISO-8859-1", [*check, d / "o", "--source", d / "latin1.po"], 0, "checked 1")
         self._edge_line("edges: sit check a Latin-1 byte in a UTF-8 PO", [*check, d / "o", "--source", d / "bad.po"], 2,
-                        "line 5 is not valid UTF-8")
+                        "line 8 is not valid UTF-8")
         self._edge_line("edges: sit check a BOM in JSONL", [*check, d / "o", "--source", d / "bom.jsonl"], 0, "checked 1")
         self._edge_line("edges: sit check a 135 kB line", [*check, d / "o", "--source", d / "long.tsv"], 2,
                         "over the limit of 20,000")
