@@ -509,7 +509,7 @@ def _given_cases(config: RunConfig):
         return None
     from .regression import load_cases
 
-    return load_cases(config.cases)
+    return load_cases(config.cases, config.max_line_chars)
 
 
 def _read(config: RunConfig, warnings: list[str], given=None) -> tuple[list[int], list[str], str]:

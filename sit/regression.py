@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from .errors import InputError
+from .inputs import MAX_LINE_CHARS
 from .jsonio import read_jsonl
 from .records import Issue, Pair, stable_hash
+from .rundir import MAX_INT, holds_surrogate
 
 #: what a run writes beside its reports after ``sit run --cases``: one line per case of the file
 RESULTS_FILE = "regression.jsonl"
@@ -87,22 +89,33 @@ class CaseFile:
         return tuple(self.pairs)
 
 
-def _row(row: Any) -> dict[str, Any]:
+def _row(row: Any, max_chars: int = MAX_LINE_CHARS) -> dict[str, Any]:
     if not isinstance(row, dict):
         raise TypeError("a case is a JSON object")
     for key, kind in (("relation", str), ("source_id", int), ("source", str), ("variant", str), ("edit", dict)):
         if not isinstance(row.get(key), kind) or isinstance(row.get(key), bool):
             raise ValueError(f"`{key}` is missing or not {kind.__name__}")
+    if not 0 <= row["source_id"] <= MAX_INT:  # a line number, as a run directory holds it
+        raise ValueError(f"`source_id` is not a line number from 0 to {MAX_INT:,}")
+    if not isinstance(row.get("relation_options") or {}, dict):
+        raise ValueError("`relation_options` is not an object of option: value")
+    for key in ("source", "variant"):
+        if len(row[key]) > max_chars:
+            raise ValueError(f"the {key} has {len(row[key]):,} characters, over the limit of {max_chars:,}: "
+                             "raise it with --max-line-chars")
+    if holds_surrogate(row):
+        raise ValueError("it holds a lone surrogate: an escape such as \\ud800, which is no character")
     Pair.from_dict({**row, "original": row["source"], "perturbed": row["variant"]})  # the edit must read
     return row
 
 
-def load_cases(path: str | os.PathLike) -> CaseFile:
-    """Read a cases file written by ``sit export`` (an InputError names a damaged line)."""
+def load_cases(path: str | os.PathLike, max_chars: int = MAX_LINE_CHARS) -> CaseFile:
+    """Read a cases file written by ``sit export`` (an InputError names a damaged line: one that
+    is not a case, or whose texts are longer than ``max_chars``, ``--max-line-chars``)."""
     p = Path(path)
     if not p.is_file():
         raise InputError(f"--cases {p}: no such file; write it with `sit export RUN -o {p}`")
-    rows = list(read_jsonl(p, _row, hint="write it with `sit export RUN -o FILE`"))
+    rows = list(read_jsonl(p, lambda row: _row(row, max_chars), hint="write it with `sit export RUN -o FILE`"))
     if not rows:
         raise InputError(f"--cases {p}: no test cases in it (`sit export` writes none for a run without findings)")
     pairs: dict[str, list[Pair]] = {}

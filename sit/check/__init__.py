@@ -19,7 +19,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
-from .files import Segment, read_segments
+from .files import MAX_TEXT_CHARS, Segment, read_segments
 
 def all_checks() -> tuple[str, ...]:
     """The checks of one translation by itself, in the order they run: the relations that declare
@@ -52,6 +52,8 @@ class CheckConfig:
     force: bool = False
     report_formats: tuple[str, ...] = ("text", "html")
     command: str = ""
+    #: characters in one text, at most (a longer one is refused: --max-line-chars)
+    max_line_chars: int = MAX_TEXT_CHARS
 
 
 @dataclass
@@ -73,7 +75,7 @@ def check(config: CheckConfig) -> CheckResult:
     start = time.perf_counter()
     out = check_writable(config.out or _default_out(config), "--out", directory=True)
     checks, warnings = usable_checks(config)
-    segments = read_segments(config.source, config.translation, config.format)
+    segments = read_segments(config.source, config.translation, config.format, config.max_line_chars)
     if not segments:
         raise ConfigError(f"{config.source}: no segment with a source text to check; give a file with translations")
     signature = _signature(config, checks)

@@ -246,7 +246,7 @@ def _cases_config(args: argparse.Namespace, given: dict) -> dict:
     from ..regression import load_cases
     from ..relations import RELATIONS
 
-    cases = load_cases(args.cases)
+    cases = load_cases(args.cases, *[n for n in (getattr(args, "max_line_chars", None),) if n])
     known = list(DEFAULT_RELATIONS) + [n for n in RELATIONS.names() if n not in DEFAULT_RELATIONS]
     in_order = tuple(sorted(cases.relations, key=lambda r: known.index(r) if r in known else len(known)))
     defaults = config_defaults()

@@ -62,7 +62,7 @@ def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
     from ..options import check_given
 
     cls = RELATIONS.get(name)
-    return cls(ctx, **check_given(options, relation_options(cls), f"the {name} relation"))
+    return RELATIONS.build(name, ctx, **check_given(options, relation_options(cls), f"the {name} relation"))
 
 
 def relation_options(cls: type) -> dict:
