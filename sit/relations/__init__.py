@@ -8,6 +8,7 @@
   Invariance, ESEC/FSE 2020).
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
+- single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries).
 
 ``--relation all`` runs every registered relation.
 """
@@ -49,6 +50,8 @@ RELATIONS = Registry(
                         "no loops, empty or cut-off outputs, no outlying length ratios (every translation)"),
         "language": Entry("sit.relations.language:LanguageRelation", hints.LANGID,
                           "the translation is in the target language, no source words copied"),
+        "spelling": Entry("sit.relations.spelling:SpellingRelation", hints.SPYLLS,
+                          "every translation's words are in the target language's hunspell dictionary"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },

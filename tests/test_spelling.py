@@ -1,0 +1,82 @@
+"""The spelling check (issue 45): Debian's hunspell dictionaries (hunspell-es, hunspell-de-de, which
+scripts/setup.sh installs) read through spylls, on real sentences, by itself and through ``sit check``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sit.check import CheckConfig, check
+from sit.relations.spelling import SpellingRelation
+from sit.textcheck.spelling import Speller, find_dictionary, repeated_words
+
+
+@pytest.fixture(scope="module")
+def spanish():
+    return Speller(find_dictionary("es"))
+
+
+@pytest.fixture(scope="module")
+def german():
+    return Speller(find_dictionary("de"))
+
+
+def words(found, kind="spelling"):
+    return [m.word for m in found if m.kind == kind]
+
+
+def test_a_misspelled_spanish_word_is_found_and_a_right_one_is_not(spanish):
+    found = spanish.misspelled("He received the letter.", "Él recivió la carta y la recibió.")
+    assert words(found) == ["recivió"]
+
+
+def test_source_words_acronyms_and_short_words_are_left_to_other_checks(spanish):
+    # "Blinken" stands in the source (a name, or language.copied's untranslated word); ONU is an acronym
+    found = spanish.misspelled("Blinken met the UN.", "Blinken se reunió con la ONU y xq.")
+    assert words(found) == []
+    assert words(spanish.misspelled("Smith met the UN.", "Blinken se reunió con la ONU.")) == ["Blinken"]
+
+
+def test_a_mark_glued_to_the_next_word_is_spacing_but_a_decimal_is_not(spanish):
+    found = spanish.misspelled("On 16 December, 3.5 percent.", "El 16.Diciembre, 3.5 por ciento.")
+    assert words(found, "spacing") == ["16.Diciembre,"]
+    assert words(spanish.misspelled("Visit node.js today.", "Visite node.js hoy."), "spacing") == []
+
+
+def test_german_compounds_of_known_words_are_known(german):
+    assert german.compound("Lautstärkeregler") and german.compound("Schnappschussserie")
+    found = german.misspelled("the volume knob", "der Lautstärkeregler und der Lautstärkerexler")
+    assert words(found) == ["Lautstärkerexler"]
+
+
+def test_a_word_attested_in_the_target_language_is_not_a_misspelling(german):
+    text = "Eine Kuriosität"
+    assert words(german.misspelled("A curiosity", text)) == ["Kuriosität"]  # the dictionary lacks it
+    assert words(german.misspelled("A curiosity", text, attested=lambda w: w == "Kuriosität")) == []
+
+
+def test_repeated_words_but_not_german_relative_pronouns_or_a_doubled_source():
+    assert repeated_words("The house is red.", "La casa casa es roja.") == ["casa"]
+    assert repeated_words("The ones that the women saw.", "Die, die die Frauen sahen.") == []
+    assert repeated_words("Very very good.", "Muy muy bueno.") == []
+
+
+def test_sit_check_reports_spelling_with_its_mqm_category(tmp_path):
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("source\ttranslation\nHe received the letter.\tÉl recivió la carta.\n"
+                   "A curiosity.\tUna curiosidad.\nThe house is red.\tLa casa casa es roja.\n", encoding="utf-8")
+    result = check(CheckConfig(source=str(tsv), target_lang="es", out=str(tmp_path / "run"),
+                               cache_dir=str(tmp_path / "cache"), checks=("spelling",), report_formats=()))
+    rows = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+    got = {(r["source_id"], r["kind"]): r["evidence"] for r in rows}
+    assert set(got) == {(2, "spelling"), (4, "repeated")}
+    assert got[(2, "spelling")]["words"] == ["recivió"] and got[(2, "spelling")]["mqm"] == "Fluency/Spelling"
+    assert got[(4, "repeated")]["mqm"] == "Fluency/Grammar"
+    assert result.segments == 3
+
+
+def test_a_language_without_a_dictionary_is_left_out_with_the_package_to_install():
+    assert SpellingRelation.usable("en", "es") == ""
+    assert SpellingRelation.usable("en", "eo") == ("spelling left out: no hunspell dictionary for 'eo' "
+                                                   "(a hunspell dictionary for 'eo' (eo_XX.dic and .aff))")
