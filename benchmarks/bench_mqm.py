@@ -81,7 +81,7 @@ CATEGORIES = (
     Category("numbers", ("numbers",), ("numbers.",), ("numbers",)),
     Category("untranslated", ("untranslated",), CHECKS["untranslated"], ("unchanged", "untranslated")),
     Category("spelling", ("Fluency/Spelling",), ("spelling.spelling", "spelling.spacing"), ("startcaps", "simplecaps")),
-    Category("punctuation", ("Fluency/Punctuation",), ("punctuation.",),
+    Category("punctuation", ("Fluency/Punctuation",), ("punctuation.", "typography."),
              ("endpunc", "startpunc", "puncspacing", "doublespacing", "endwhitespace", "startwhitespace",
               "doublequoting", "singlequoting", "brackets", "sentencecount")),
     Category("omission", ("Accuracy/Omission",), ("length.cut", "length.empty", "length.ratio"), ("short", "blank")),

@@ -50,6 +50,12 @@ def test_german_compounds_of_known_words_are_known(german):
     assert words(found) == ["Lautstärkerexler"]
 
 
+def test_spanish_does_not_compound_so_glued_words_are_misspellings(spanish):
+    # Apertium glues "una cumbre de dos días" into "cumbrededos"; "cumbre" + "dedos" are both words
+    assert not spanish.compounds and not spanish.compound("cumbrededos")
+    assert words(spanish.misspelled("a two-day summit", "una cumbrededos días")) == ["cumbrededos"]
+
+
 def test_a_word_attested_in_the_target_language_is_not_a_misspelling(german):
     text = "Eine Kuriosität"
     assert words(german.misspelled("A curiosity", text)) == ["Kuriosität"]  # the dictionary lacks it

@@ -8,7 +8,8 @@
   Invariance, ESEC/FSE 2020).
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
-- single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries).
+- single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
+  quotation marks).
 
 ``--relation all`` runs every registered relation.
 """
@@ -52,6 +53,8 @@ RELATIONS = Registry(
                           "the translation is in the target language, no source words copied"),
         "spelling": Entry("sit.relations.spelling:SpellingRelation", hints.SPYLLS,
                           "every translation's words are in the target language's hunspell dictionary"),
+        "typography": Entry("sit.relations.typography:TypographyRelation", "",
+                            "every translation quotes with the target language's marks (CLDR)"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },

@@ -92,6 +92,11 @@ class Speller:
                               "give the path of an installed hunspell dictionary")
         self.path = path.with_suffix("")
         self._dictionary = Dictionary.from_files(str(self.path))
+        aff = self._dictionary.aff
+        #: whether the dictionary declares that its language compounds words (German, Dutch: its
+        #: .aff's COMPOUNDFLAG, COMPOUNDBEGIN or COMPOUNDRULE); Spanish's does not, so "cumbrededos"
+        #: (Apertium's glued "cumbre de dos") is no "cumbre" + "dedos"
+        self.compounds = bool(aff.COMPOUNDFLAG or aff.COMPOUNDBEGIN or aff.COMPOUNDRULE)
         self._known: dict[str, bool] = {}  # per speller: a word asked twice is looked up once
 
     def knows(self, word: str) -> bool:
@@ -131,11 +136,12 @@ class Speller:
         return self.compound(word)
 
     def compound(self, word: str, parts: int = 3) -> bool:
-        """Whether ``word`` is a compound of at most ``parts`` words the dictionary knows, each of
+        """Whether ``word`` is a compound of at most ``parts`` words the dictionary knows (where it
+        declares that its language compounds: :attr:`compounds`), each of
         at least ``MIN_COMPOUND`` letters, a linking ``s``, ``es``, ``n``, ``en`` or ``e`` allowed
         after each but the last (German and Dutch write compounds as one word, which hunspell's
         dictionaries list only in part: "Lautstärke" + "Regler", "Schnappschuss" + "Serie")."""
-        if parts < 2 or len(word) < 2 * MIN_COMPOUND:
+        if not self.compounds or parts < 2 or len(word) < 2 * MIN_COMPOUND:
             return False
         for cut in range(MIN_COMPOUND, len(word) - MIN_COMPOUND + 1):
             head, rest = word[:cut], word[cut:]

@@ -1,0 +1,62 @@
+"""``typography``: every translation of the run checked by itself for the target language's
+typographic conventions (:mod:`sit.textcheck.typography`): its quotation marks (CLDR) and its
+spaces. No cases of its own, nothing to translate.
+
+Findings: ``quotes`` (the translation quotes with marks the target language does not use, the
+source's straight quotes kept in German), ``spaces`` (two spaces in a row, a space before a comma
+or a period or inside brackets, where the source has none: Apertium leaves two where it drops a
+word), both MQM ``Fluency/Punctuation``, minor.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Sequence
+
+from ..records import Issue, Pair
+from .base import Checked, Relation
+from .every import merged, other_texts, text_issue
+
+#: the MQM category and severity of each kind of finding
+MQM = {"quotes": ("Fluency/Punctuation", "minor"), "spaces": ("Fluency/Punctuation", "minor")}
+
+
+class TypographyRelation(Relation):
+    blockwise = True  # each text by itself, checked once where first met
+    name = "typography"
+    title = "a translation does not follow the target language's typography"
+    kinds = {"quotes": "quotation marks the target language does not use (CLDR)",
+             "spaces": "two spaces in a row, or a space before a comma or a period, where the source has none"}
+    sides = ("source", "source")
+    severity = {"": 1.0}
+    alone = 7
+    alone_needs = "CLDR's quotation marks (in sit's package)"
+
+    def signature(self) -> dict[str, Any]:
+        return {"quotes": "cldr", "spaces": True}
+
+    def describe(self) -> str:
+        return "typography: the quotation marks (CLDR) and the spaces of every translation"
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        return []
+
+    def sources(self, cases: Sequence[Pair]) -> list[str]:
+        return []
+
+    def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
+        from ..textcheck.typography import bad_spaces, foreign_quotes, quote_marks
+
+        lang = self.ctx.target_lang
+        done = other_texts(self.ctx.origins, translation, ())
+        found = []
+        for x, y, origin in done:
+            if marks := foreign_quotes(y, lang):
+                found.append(self._issue(x, y, origin, "quotes", {"marks": marks, "target_marks": quote_marks(lang)}))
+            if spaces := bad_spaces(x, y, lang):
+                found.append(self._issue(x, y, origin, "spaces", {"stretches": spaces}))
+        return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
+
+    def _issue(self, x, y, origin, kind: str, evidence: dict) -> Issue:
+        category, severity = MQM[kind]
+        return text_issue(self.name, x, y, origin, kind, float(len(next(iter(evidence.values())))),
+                          {**evidence, "mqm": category, "mqm_severity": severity})
