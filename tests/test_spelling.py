@@ -9,7 +9,7 @@ import pytest
 
 from sit.check import CheckConfig, check
 from sit.relations.spelling import SpellingRelation
-from sit.textcheck.spelling import Speller, find_dictionary, repeated_words
+from sit.textcheck.spelling import Speller, find_dictionary, glued_marks, repeated_words
 
 
 @pytest.fixture(scope="module")
@@ -22,44 +22,40 @@ def german():
     return Speller(find_dictionary("de"))
 
 
-def words(found, kind="spelling"):
-    return [m.word for m in found if m.kind == kind]
-
-
 def test_a_misspelled_spanish_word_is_found_and_a_right_one_is_not(spanish):
     found = spanish.misspelled("He received the letter.", "Él recivió la carta y la recibió.")
-    assert words(found) == ["recivió"]
+    assert found == ["recivió"]
 
 
 def test_source_words_acronyms_and_short_words_are_left_to_other_checks(spanish):
     # "Blinken" stands in the source (a name, or language.copied's untranslated word); ONU is an acronym
     found = spanish.misspelled("Blinken met the UN.", "Blinken se reunió con la ONU y xq.")
-    assert words(found) == []
-    assert words(spanish.misspelled("Smith met the UN.", "Blinken se reunió con la ONU.")) == ["Blinken"]
+    assert found == []
+    assert spanish.misspelled("Smith met the UN.", "Blinken se reunió con la ONU.") == ["Blinken"]
 
 
-def test_a_mark_glued_to_the_next_word_is_spacing_but_a_decimal_is_not(spanish):
-    found = spanish.misspelled("On 16 December, 3.5 percent.", "El 16.Diciembre, 3.5 por ciento.")
-    assert words(found, "spacing") == ["16.Diciembre,"]
-    assert words(spanish.misspelled("Visit node.js today.", "Visite node.js hoy."), "spacing") == []
+def test_a_mark_glued_to_the_next_word_but_not_a_decimal_or_a_file_name():
+    assert glued_marks("On 16 December, 3.5 percent.", "El 16.Diciembre, 3.5 por ciento.") == ["16.Diciembre,"]
+    assert glued_marks("Visit node.js today.", "Visite node.js hoy.") == []
+    assert glued_marks("He left. Then she came.", "Se fue.Luego ella vino.") == ["fue.Luego"]
 
 
 def test_german_compounds_of_known_words_are_known(german):
     assert german.compound("Lautstärkeregler") and german.compound("Schnappschussserie")
     found = german.misspelled("the volume knob", "der Lautstärkeregler und der Lautstärkerexler")
-    assert words(found) == ["Lautstärkerexler"]
+    assert found == ["Lautstärkerexler"]
 
 
 def test_spanish_does_not_compound_so_glued_words_are_misspellings(spanish):
     # Apertium glues "una cumbre de dos días" into "cumbrededos"; "cumbre" + "dedos" are both words
     assert not spanish.compounds and not spanish.compound("cumbrededos")
-    assert words(spanish.misspelled("a two-day summit", "una cumbrededos días")) == ["cumbrededos"]
+    assert spanish.misspelled("a two-day summit", "una cumbrededos días") == ["cumbrededos"]
 
 
 def test_a_word_attested_in_the_target_language_is_not_a_misspelling(german):
     text = "Eine Kuriosität"
-    assert words(german.misspelled("A curiosity", text)) == ["Kuriosität"]  # the dictionary lacks it
-    assert words(german.misspelled("A curiosity", text, attested=lambda w: w == "Kuriosität")) == []
+    assert german.misspelled("A curiosity", text) == ["Kuriosität"]  # the dictionary lacks it
+    assert german.misspelled("A curiosity", text, attested=lambda w: w == "Kuriosität") == []
 
 
 def test_repeated_words_but_not_german_relative_pronouns_or_a_doubled_source():

@@ -80,19 +80,18 @@ class SpellingRelation(Relation):
             from ..textcheck.spelling import Speller
 
             self._speller = Speller(self.dictionary)
-        from ..textcheck.spelling import ATTESTED_ZIPF, repeated_words
+        from ..textcheck.spelling import ATTESTED_ZIPF, glued_marks, repeated_words
 
         zipf, target = self.ctx.frequencies(), self.ctx.target_lang
         attested = lambda word: (zipf(word, target) or 0.0) >= ATTESTED_ZIPF  # noqa: E731
         found: list[Issue] = []
         done = other_texts(self.ctx.origins, translation, ())
         for x, y, origin in done:
-            by_kind: dict[str, list[str]] = {}
-            for miss in self._speller.misspelled(x, y, attested):
-                by_kind.setdefault(miss.kind, []).append(miss.word)
-            if repeated := repeated_words(x, y):
-                by_kind["repeated"] = repeated
+            by_kind = {"spacing": glued_marks(x, y), "spelling": self._speller.misspelled(x, y, attested),
+                       "repeated": repeated_words(x, y)}
             for kind, words in by_kind.items():
+                if not words:
+                    continue
                 category, severity = MQM[kind]
                 found.append(text_issue(self.name, x, y, origin, kind, float(len(words)),
                                         {"words": words, "mqm": category, "mqm_severity": severity}))

@@ -16,7 +16,6 @@ addresses, handles: :mod:`sit.textcheck.tokens`), compounds of known words (``La
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -45,15 +44,6 @@ WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 #: a sentence mark glued to the next word: a word or a number, then ``.``/``!``/``?``, then a
 #: capitalised word of at least two more letters ("16.Dezember", "gestern.Heute")
 GLUED = re.compile(r"(?<=[\w)\"”»])[.!?](?=[^\W\d_][^\W\d_A-Z]{2})")
-
-
-@dataclass(frozen=True)
-class Misspelling:
-    """One finding of :func:`misspelled`: the word as written, and its kind (``spelling``: a word
-    the dictionary does not know; ``spacing``: a mark glued to the next word)."""
-
-    word: str
-    kind: str
 
 
 def find_dictionary(language: str, dirs: Sequence[str] = DICTIONARY_DIRS) -> Optional[Path]:
@@ -108,17 +98,17 @@ class Speller:
         return found
 
     def misspelled(self, source: str, translation: str,
-                   attested: Callable[[str], bool] = lambda word: False) -> list[Misspelling]:
-        """The words of ``translation`` this dictionary does not know and marks glued to the next
-        word, each once, in order (see the module's rules); ``attested(word)``: whether the word
+                   attested: Callable[[str], bool] = lambda word: False) -> list[str]:
+        """The words of ``translation`` this dictionary does not know, each once, in order (see
+        the module's rules); ``attested(word)``: whether the word
         is written in the target language all the same (in wordfreq's list: rare words the
         dictionary lacks, "Kuriosität", "Schlägel"), asked only of the words the dictionary lacks."""
         text = PASS_THROUGH.sub(" ", translation)
         seen = {w.casefold() for w in WORD.findall(PASS_THROUGH.sub(" ", source))}
-        out = [Misspelling(span[:40], "spacing") for span in dict.fromkeys(_glued(text, source))]
+        out = []
         for word in dict.fromkeys(WORD.findall(text)):
             if self._checked(word, seen) and not self._known_word(word) and not attested(word):
-                out.append(Misspelling(word, "spelling"))
+                out.append(word)
         return out
 
     @staticmethod
@@ -172,8 +162,14 @@ def repeated_words(source: str, translation: str) -> list[str]:
                               if m.group(1) == m.group(2) or m.group(1).lower() == m.group(2).lower()))
 
 
+def glued_marks(source: str, translation: str) -> list[str]:
+    """The stretches of ``translation`` where a sentence mark is glued to the next word
+    ("16.Dezember") that the source does not write so, each once (at most 40 characters)."""
+    return [span[:40] for span in dict.fromkeys(_glued(PASS_THROUGH.sub(" ", translation), source))]
+
+
 def _glued(text: str, source: str) -> Iterable[str]:
-    """The word-mark-word stretches of ``text`` glued together that the source does not write so."""
+    # the word-mark-word stretches of text glued together that the source does not write so
     for mark in GLUED.finditer(text):
         span = re.search(r"\S*\Z", text[:mark.start()]).group(0) + text[mark.start():].split(None, 1)[0]
         if span not in source:
