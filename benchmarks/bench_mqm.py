@@ -29,6 +29,12 @@ annotators *mark* a segment for a check's category when:
   ``Non-translation!`` is not one (the data set's README: a segment too garbled to mark errors in);
 - any other MQM category: an error of that category.
 
+``--compare`` adds, per MQM category (:data:`CATEGORIES`: numbers, untranslated, spelling,
+punctuation, omission, addition, grammar), segment-level precision, recall and F1 of sit's checks
+that claim it and of translate-toolkit's pofilter tests that do (``StandardChecker`` on the same
+source and translation; its ``spellcheck`` needs pyenchant, which sit does not install, so
+pofilter's spelling is its capitalisation tests), beside the F1 of firing on every segment.
+
 Precision is the share of segments a check fires on that the annotators marked; recall the share
 of marked segments the check fires on. ``--half dev`` takes the talks/documents with an odd
 ``doc_id`` (where the checks were developed), ``--half test`` the even ones (reported), so that
@@ -60,7 +66,7 @@ MARK = re.compile(r"</?v>")
 SPAN = re.compile(r"<v>(.*?)</v>")
 #: sit's groups read as one check each
 CHECKS = {"numbers": ("numbers.",), "untranslated": ("language.untranslated", "language.copied",
-                                                     "language.wrong_language"), "spelling": ("spelling.",)}
+                                                     "language.wrong_language")}
 
 
 @dataclass(frozen=True)
@@ -268,14 +274,17 @@ def marked(segment: Segment, category: Category) -> bool:
 
 def compare(segments: list[Segment], found, pofilter) -> None:
     """Per MQM category, segment-level precision, recall and F1 of sit's checks and of pofilter's
-    tests that claim it; "-" where a tool has no check for the category."""
+    tests that claim it; "-" where a tool has no check for the category. ``every``: the F1 of
+    firing on every segment (what a check that tells nothing scores where most segments are marked)."""
     print("\nper MQM category, segment level (sit check vs pofilter on the same segments):")
-    print(f"  {'category':13} {'marked':>6}  {'sit P / R / F1 (fired)':>30}  {'pofilter P / R / F1 (fired)':>30}")
+    print(f"  {'category':13} {'marked':>6}  {'sit P / R / F1 (fired)':>30}  {'pofilter P / R / F1 (fired)':>30}"
+          f"  {'every':>5}")
     for cat in CATEGORIES:
         truth = [marked(s, cat) for s in segments]
         sit = [any(g.startswith(p) for g in f for p in cat.sit) for f in found] if cat.sit else None
         po = [bool(f & set(cat.pofilter)) for f in pofilter]
-        print(f"  {cat.name:13} {sum(truth):6}  {_prf(truth, sit):>30}  {_prf(truth, po):>30}")
+        every = prf(truth, [True] * len(truth))[2]
+        print(f"  {cat.name:13} {sum(truth):6}  {_prf(truth, sit):>30}  {_prf(truth, po):>30}  {every:5.2f}")
 
 
 def prf(truth: list[bool], fires: list[bool]) -> tuple[float, float, float, int]:

@@ -27,16 +27,23 @@ def test_a_misspelled_spanish_word_is_found_and_a_right_one_is_not(spanish):
     assert found == ["recivió"]
 
 
-def test_source_words_acronyms_and_short_words_are_left_to_other_checks(spanish):
+def test_source_words_acronyms_and_short_words_are_left_to_other_checks(spanish, german):
     # "Blinken" stands in the source (a name, or language.copied's untranslated word); ONU is an acronym
     found = spanish.misspelled("Blinken met the UN.", "Blinken se reunió con la ONU y xq.")
     assert found == []
-    assert spanish.misspelled("Smith met the UN.", "Blinken se reunió con la ONU.") == ["Blinken"]
+    assert german.misspelled("Smith met the UN.", "Debevoice traf die UNO.") == ["Debevoice"]  # German: checked
+
+
+def test_capitalised_words_are_names_where_nouns_are_not_capitalised(spanish, german):
+    # a transliterated name in a translation from Chinese: no word of the source
+    assert spanish.misspelled("李峰说", "Lifeng dijo que sí.") == []
+    assert german.misspelled("李峰说", "Lifeng sagte ja.") == ["Lifeng"]
 
 
 def test_a_mark_glued_to_the_next_word_but_not_a_decimal_or_a_file_name():
     assert glued_marks("On 16 December, 3.5 percent.", "El 16.Diciembre, 3.5 por ciento.") == ["16.Diciembre,"]
     assert glued_marks("Visit node.js today.", "Visite node.js hoy.") == []
+    assert glued_marks("中新网", "the process-Chinanews.com") == []
     assert glued_marks("He left. Then she came.", "Se fue.Luego ella vino.") == ["fue.Luego"]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from sit.check import CheckConfig, check
-from sit.textcheck.typography import bad_spaces, foreign_quotes, quote_marks
+from sit.textcheck.typography import bad_spaces, foreign_quotes, quote_marks, wide_marks
 
 
 def test_cldr_marks_of_german_french_and_spanish():
@@ -81,3 +81,9 @@ def test_two_spaces_or_a_space_before_a_comma_where_the_source_has_none():
         ["significativo ,"]
     assert bad_spaces("He said: yes; no.", "Il a dit : oui ; non.", "fr") == []  # French spaces before : and ;
     assert bad_spaces("Name:  Value", "Nombre:  Valor", "es") == []  # the source's own layout
+
+
+def test_full_width_marks_kept_from_a_chinese_source_but_not_in_chinese_or_japanese():
+    assert wide_marks("He said，we will go。", "en") == ["，", "。"]
+    assert wide_marks("He said, we will go.", "en") == []
+    assert wide_marks("他说，我们走。", "zh") == [] and wide_marks("「はい」と言った。", "ja") == []

@@ -79,7 +79,7 @@ class SpellingRelation(Relation):
         if self._speller is None:
             from ..textcheck.spelling import Speller
 
-            self._speller = Speller(self.dictionary)
+            self._speller = Speller(self.dictionary, self.ctx.target_lang)
         from ..textcheck.spelling import ATTESTED_ZIPF, glued_marks, repeated_words
 
         zipf, target = self.ctx.frequencies(), self.ctx.target_lang

@@ -5,7 +5,8 @@ spaces. No cases of its own, nothing to translate.
 Findings: ``quotes`` (the translation quotes with marks the target language does not use, the
 source's straight quotes kept in German), ``spaces`` (two spaces in a row, a space before a comma
 or a period or inside brackets, where the source has none: Apertium leaves two where it drops a
-word), both MQM ``Fluency/Punctuation``, minor.
+word), ``wide`` (CJK full-width or ideographic marks, a Chinese source's ``，`` kept, in a language
+not written with them), all MQM ``Fluency/Punctuation``, minor.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from .base import Checked, Relation
 from .every import merged, other_texts, text_issue
 
 #: the MQM category and severity of each kind of finding
-MQM = {"quotes": ("Fluency/Punctuation", "minor"), "spaces": ("Fluency/Punctuation", "minor")}
+MQM = {"quotes": ("Fluency/Punctuation", "minor"), "spaces": ("Fluency/Punctuation", "minor"),
+       "wide": ("Fluency/Punctuation", "minor")}
 
 
 class TypographyRelation(Relation):
@@ -25,14 +27,15 @@ class TypographyRelation(Relation):
     name = "typography"
     title = "a translation does not follow the target language's typography"
     kinds = {"quotes": "quotation marks the target language does not use (CLDR)",
-             "spaces": "two spaces in a row, or a space before a comma or a period, where the source has none"}
+             "spaces": "two spaces in a row, or a space before a comma or a period, where the source has none",
+             "wide": "CJK full-width or ideographic marks in a language not written with them"}
     sides = ("source", "source")
     severity = {"": 1.0}
     alone = 7
     alone_needs = "CLDR's quotation marks (in sit's package)"
 
     def signature(self) -> dict[str, Any]:
-        return {"quotes": "cldr", "spaces": True}
+        return {"quotes": "cldr", "spaces": True, "wide": True}
 
     def describe(self) -> str:
         return "typography: the quotation marks (CLDR) and the spaces of every translation"
@@ -44,7 +47,7 @@ class TypographyRelation(Relation):
         return []
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        from ..textcheck.typography import bad_spaces, foreign_quotes, quote_marks
+        from ..textcheck.typography import bad_spaces, foreign_quotes, quote_marks, wide_marks
 
         lang = self.ctx.target_lang
         done = other_texts(self.ctx.origins, translation, ())
@@ -54,6 +57,8 @@ class TypographyRelation(Relation):
                 found.append(self._issue(x, y, origin, "quotes", {"marks": marks, "target_marks": quote_marks(lang)}))
             if spaces := bad_spaces(x, y, lang):
                 found.append(self._issue(x, y, origin, "spaces", {"stretches": spaces}))
+            if wide := wide_marks(y, lang):
+                found.append(self._issue(x, y, origin, "wide", {"marks": wide}))
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
 
     def _issue(self, x, y, origin, kind: str, evidence: dict) -> Issue:

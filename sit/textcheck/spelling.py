@@ -7,7 +7,8 @@ hyphens inside it; each part of a hyphenated word looked up by itself too) of at
 ``MIN_LETTERS`` letters that the dictionary knows in none of its written, lower-case or capitalised
 forms, and that does not stand in the source (a source word carried over is a name or an untranslated
 word: ``language.copied``'s finding, not a misspelling). Words written in capitals beyond their
-first letter (acronyms, ``iPhone``) are left alone, and so are the pass-through tokens (URLs,
+first letter (acronyms, ``iPhone``) are left alone, and so are capitalised words in languages that
+do not capitalise their nouns (names: :data:`CAPITALISED_NOUNS`), and so are the pass-through tokens (URLs,
 addresses, handles: :mod:`sit.textcheck.tokens`), compounds of known words (``Lautstärkeregler``:
 :meth:`Speller.compound`) and words attested in the target language's wordfreq list (Zipf at least
 ``ATTESTED_ZIPF``: the dictionaries lack rare real words such as ``Kuriosität``).
@@ -42,7 +43,8 @@ LINKS = ("", "s", "es", "n", "en", "e")
 #: a word: letters, with apostrophes and hyphens inside
 WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 #: a sentence mark glued to the next word: a word or a number, then ``.``/``!``/``?``, then a
-#: capitalised word of at least two more letters ("16.Dezember", "gestern.Heute")
+#: word of at least two more letters (:func:`_glued` keeps those capitalised: "16.Dezember",
+#: "gestern.Heute")
 GLUED = re.compile(r"(?<=[\w)\"”»])[.!?](?=[^\W\d_][^\W\d_A-Z]{2})")
 
 
@@ -68,10 +70,17 @@ def install_hint(language: str) -> str:
     return hints.apt(package) if package else f"a hunspell dictionary for {lang!r} ({lang}_XX.dic and .aff)"
 
 
-class Speller:
-    """A hunspell dictionary, loaded once (spylls reads it in 1-3 s), asked word by word."""
+#: the languages that write their nouns with a capital: elsewhere a capitalised word is a name
+#: (a transliterated "Lifeng", "Douyin" in English) or a sentence's first word, and is left alone
+CAPITALISED_NOUNS = frozenset({"de", "lb"})
 
-    def __init__(self, path: str | Path):
+
+class Speller:
+    """A hunspell dictionary, loaded once (spylls reads it in 1-3 s), asked word by word;
+    ``language``: the dictionary's (whether it capitalises nouns: :data:`CAPITALISED_NOUNS`),
+    by default read from the file's name (``de_DE.dic``)."""
+
+    def __init__(self, path: str | Path, language: str = ""):
         try:
             from spylls.hunspell import Dictionary
         except ImportError:
@@ -81,6 +90,8 @@ class Speller:
             raise ConfigError(f"spelling.dictionary: {path.with_suffix('')} has no .dic and .aff pair; "
                               "give the path of an installed hunspell dictionary")
         self.path = path.with_suffix("")
+        lang = (language or self.path.name).split("-")[0].split("_")[0].lower()
+        self.names_capitalised = lang not in CAPITALISED_NOUNS
         self._dictionary = Dictionary.from_files(str(self.path))
         aff = self._dictionary.aff
         #: whether the dictionary declares that its language compounds words (German, Dutch: its
@@ -111,11 +122,10 @@ class Speller:
                 out.append(word)
         return out
 
-    @staticmethod
-    def _checked(word: str, seen: set[str]) -> bool:
+    def _checked(self, word: str, seen: set[str]) -> bool:
         letters = sum(ch.isalpha() for ch in word)
         return (letters >= MIN_LETTERS and word.casefold() not in seen
-                and not any(ch.isupper() for ch in word[1:]))
+                and not any(ch.isupper() for ch in word[1:]) and not (self.names_capitalised and word[0].isupper()))
 
     def _known_word(self, word: str) -> bool:
         if self.knows(word):
@@ -171,6 +181,8 @@ def glued_marks(source: str, translation: str) -> list[str]:
 def _glued(text: str, source: str) -> Iterable[str]:
     # the word-mark-word stretches of text glued together that the source does not write so
     for mark in GLUED.finditer(text):
+        if not text[mark.end()].isupper():  # "chinanews.com", "node.js": a name, not two sentences
+            continue
         span = re.search(r"\S*\Z", text[:mark.start()]).group(0) + text[mark.start():].split(None, 1)[0]
         if span not in source:
             yield span

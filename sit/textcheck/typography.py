@@ -39,6 +39,21 @@ def foreign_quotes(translation: str, lang: str) -> list[str]:
     return found
 
 
+#: the punctuation of CJK text: ideographic marks (、。「」『』【】〈〉《》) and the full-width forms
+#: of ASCII's marks (，：；！？（）)
+_WIDE = re.compile(r"[\u3001-\u3003\u3008-\u3011\u3014-\u301f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+#: the languages written with those marks
+WIDE_MARK_LANGUAGES = frozenset({"zh", "ja", "ko", "yue", "wuu"})
+
+
+def wide_marks(translation: str, lang: str) -> list[str]:
+    """The ideographic and full-width marks of ``translation`` (a Chinese source's ``，`` and
+    ``。`` kept) where the target language is not written with them, each once."""
+    if lang.split("-")[0].split("_")[0].lower() in WIDE_MARK_LANGUAGES:
+        return []
+    return list(dict.fromkeys(_WIDE.findall(PASS_THROUGH.sub(" ", translation))))
+
+
 #: two spaces or more between two words or marks; a space before a comma, a period or a
 #: closing bracket; a space after an opening bracket or a quotation mark that opens
 _SPACES = re.compile(r"(?<=\S)[ \u00a0]{2,}(?=\S)|(?<=[^\W\d_]) [,.)](?!\w)|(?:^|(?<= ))[\"(] (?=\w)")
