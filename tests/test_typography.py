@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from sit.check import CheckConfig, check
-from sit.textcheck.typography import bad_spaces, foreign_quotes, quote_marks, wide_marks
+from sit.textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, wide_marks
 
 
 def test_cldr_marks_of_german_french_and_spanish():
@@ -87,3 +87,10 @@ def test_full_width_marks_kept_from_a_chinese_source_but_not_in_chinese_or_japan
     assert wide_marks("He said，we will go。", "en") == ["，", "。"]
     assert wide_marks("He said, we will go.", "en") == []
     assert wide_marks("他说，我们走。", "zh") == [] and wide_marks("「はい」と言った。", "ja") == []
+
+
+def test_a_spaced_hyphen_is_a_dash_written_wrong_but_a_compound_or_a_range_is_not():
+    assert hyphen_dashes("Einstein erkannte - und das ist der Kern - dass") == ["erkannte - und", "Kern - dass"]
+    assert hyphen_dashes("Es war -- wie immer -- spät.") == ["war -- wie", "immer -- spät."]
+    assert hyphen_dashes("die Anti-Flüchtlings-Demonstration, 2-0, Seiten 10-12") == []
+    assert hyphen_dashes("Einstein erkannte – und das ist der Kern – dass") == []

@@ -6,7 +6,8 @@ Findings: ``quotes`` (the translation quotes with marks the target language does
 source's straight quotes kept in German), ``spaces`` (two spaces in a row, a space before a comma
 or a period or inside brackets, where the source has none: Apertium leaves two where it drops a
 word), ``wide`` (CJK full-width or ideographic marks, a Chinese source's ``，`` kept, in a language
-not written with them), all MQM ``Fluency/Punctuation``, minor.
+not written with them), ``dash`` (a hyphen with a space on each side standing for a dash), all MQM
+``Fluency/Punctuation``, minor.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .every import merged, other_texts, text_issue
 
 #: the MQM category and severity of each kind of finding
 MQM = {"quotes": ("Fluency/Punctuation", "minor"), "spaces": ("Fluency/Punctuation", "minor"),
-       "wide": ("Fluency/Punctuation", "minor")}
+       "wide": ("Fluency/Punctuation", "minor"), "dash": ("Fluency/Punctuation", "minor")}
 
 
 class TypographyRelation(Relation):
@@ -28,14 +29,15 @@ class TypographyRelation(Relation):
     title = "a translation does not follow the target language's typography"
     kinds = {"quotes": "quotation marks the target language does not use (CLDR)",
              "spaces": "two spaces in a row, or a space before a comma or a period, where the source has none",
-             "wide": "CJK full-width or ideographic marks in a language not written with them"}
+             "wide": "CJK full-width or ideographic marks in a language not written with them",
+             "dash": "a hyphen with a space on each side where a dash belongs (– or —)"}
     sides = ("source", "source")
     severity = {"": 1.0}
     alone = 7
     alone_needs = "CLDR's quotation marks (in sit's package)"
 
     def signature(self) -> dict[str, Any]:
-        return {"quotes": "cldr", "spaces": True, "wide": True}
+        return {"quotes": "cldr", "spaces": True, "wide": True, "dash": True}
 
     def describe(self) -> str:
         return "typography: the quotation marks (CLDR) and the spaces of every translation"
@@ -47,7 +49,7 @@ class TypographyRelation(Relation):
         return []
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        from ..textcheck.typography import bad_spaces, foreign_quotes, quote_marks, wide_marks
+        from ..textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, wide_marks
 
         lang = self.ctx.target_lang
         done = other_texts(self.ctx.origins, translation, ())
@@ -59,6 +61,8 @@ class TypographyRelation(Relation):
                 found.append(self._issue(x, y, origin, "spaces", {"stretches": spaces}))
             if wide := wide_marks(y, lang):
                 found.append(self._issue(x, y, origin, "wide", {"marks": wide}))
+            if dashes := hyphen_dashes(y):
+                found.append(self._issue(x, y, origin, "dash", {"stretches": dashes}))
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
 
     def _issue(self, x, y, origin, kind: str, evidence: dict) -> Issue:

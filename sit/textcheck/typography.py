@@ -54,6 +54,18 @@ def wide_marks(translation: str, lang: str) -> list[str]:
     return list(dict.fromkeys(_WIDE.findall(PASS_THROUGH.sub(" ", translation))))
 
 
+#: a hyphen standing for a dash: a space on each side, between two words or numbers ("Einstein - und")
+_SPACED_HYPHEN = re.compile(r"(?<=[\w,.;:!?\"”“»«)]) -{1,2} (?=[\w\"„“«»(])")
+
+
+def hyphen_dashes(translation: str) -> list[str]:
+    """The hyphens of ``translation`` that stand for a dash (a space on each side: " - " or the
+    typewriter's " -- "), each with its neighbouring words: every language's typography writes a
+    dash there (– or —), whatever the source's typewriter did."""
+    text = PASS_THROUGH.sub(" ", translation)
+    return list(dict.fromkeys(_around(text, m.start(), m.end()) for m in _SPACED_HYPHEN.finditer(text)))
+
+
 #: two spaces or more between two words or marks; a space before a comma, a period or a
 #: closing bracket; a space after an opening bracket or a quotation mark that opens
 _SPACES = re.compile(r"(?<=\S)[ \u00a0]{2,}(?=\S)|(?<=[^\W\d_]) [,.)](?!\w)|(?:^|(?<= ))[\"(] (?=\w)")
