@@ -54,18 +54,25 @@ def compact(values: dict, default=1) -> dict:
     return dict(sorted(kept.items()))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--package", type=Path, help=f"cldr-numbers-full-{VERSION}.tgz (default: npm pack it)")
-    ap.add_argument("--out", type=Path, default=ROOT / "sit" / "data" / "cldr_min_grouping.json")
+def read_args(doc: str, package: str, out: str, read) -> tuple[argparse.Namespace, dict, dict]:
+    """The command line of a CLDR table script (``--package``, ``--out``), and what ``read`` gives
+    of the npm package ``package`` (the one named, else ``npm pack`` of it at :data:`VERSION`)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--package", type=Path, help=f"{package}-{VERSION}.tgz (default: npm pack it)")
+    ap.add_argument("--out", type=Path, default=ROOT / "sit" / "data" / out)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cldr-") as tmp:
         tgz = args.package
         if tgz is None:
-            subprocess.run(["npm", "pack", f"cldr-numbers-full@{VERSION}", "--pack-destination", tmp], check=True,
+            subprocess.run(["npm", "pack", f"{package}@{VERSION}", "--pack-destination", tmp], check=True,
                            capture_output=True)
-            tgz = next(Path(tmp).glob("cldr-numbers-full-*.tgz"))
-        values, meta = read_package(tgz)
+            tgz = next(Path(tmp).glob(f"{package}-*.tgz"))
+        values, meta = read(tgz)
+    return args, values, meta
+
+
+def main() -> None:
+    args, values, meta = read_args(__doc__, "cldr-numbers-full", "cldr_min_grouping.json", read_package)
     kept = compact(values)
     assert {loc: lookup(kept, loc) for loc in values} == values, "the compact table does not give back every locale's value"
     doc = {"about": "CLDR minimumGroupingDigits (the fewest digits before the first group separator: "

@@ -12,16 +12,13 @@ the file keeps only the locales whose marks differ from those a lookup by trunca
 
 from __future__ import annotations
 
-import argparse
 import json
-import subprocess
 import sys
 import tarfile
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cldr_min_grouping import ROOT, VERSION, compact, lookup  # noqa: E402
+from cldr_min_grouping import compact, lookup, read_args  # noqa: E402
 
 KEYS = ("quotationStart", "quotationEnd", "alternateQuotationStart", "alternateQuotationEnd")
 
@@ -43,17 +40,7 @@ def read_package(tgz: Path) -> tuple[dict[str, str], dict]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--package", type=Path, help=f"cldr-misc-full-{VERSION}.tgz (default: npm pack it)")
-    ap.add_argument("--out", type=Path, default=ROOT / "sit" / "data" / "cldr_quotes.json")
-    args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="cldr-") as tmp:
-        tgz = args.package
-        if tgz is None:
-            subprocess.run(["npm", "pack", f"cldr-misc-full@{VERSION}", "--pack-destination", tmp], check=True,
-                           capture_output=True)
-            tgz = next(Path(tmp).glob("cldr-misc-full-*.tgz"))
-        values, meta = read_package(tgz)
+    args, values, meta = read_args(__doc__, "cldr-misc-full", "cldr_quotes.json", read_package)
     root = values.get("root", values.get("und", "“”‘’"))
     kept = compact(values, default=root)
     assert {loc: lookup(kept, loc, root) for loc in values} == values, "the compact table loses a locale's marks"

@@ -45,24 +45,16 @@ def test_sit_check_reports_quotes_as_mqm_punctuation(tmp_path):
 
 
 def test_the_quotes_table_is_built_from_cldr_json(tmp_path):
-    import io
     import subprocess
     import sys
-    import tarfile
     from pathlib import Path
 
-    tgz = tmp_path / "cldr-misc-full-0.tgz"
+    from cldr_fakes import npm_package
+
+    keys = ("quotationStart", "quotationEnd", "alternateQuotationStart", "alternateQuotationEnd")
     marks = {"root": "“”‘’", "en": "“”‘’", "de": "„“‚‘", "de-CH": "«»‹›", "de-AT": "„“‚‘"}
-    with tarfile.open(tgz, "w:gz") as tar:
-        files = {"package/package.json": {"name": "cldr-misc-full", "version": "0", "license": "Unicode-3.0"}}
-        for locale, m in marks.items():
-            files[f"package/main/{locale}/delimiters.json"] = {"main": {locale: {"delimiters": dict(zip(
-                ("quotationStart", "quotationEnd", "alternateQuotationStart", "alternateQuotationEnd"), m))}}}
-        for name, doc in files.items():
-            data = json.dumps(doc).encode()
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
+    tgz = npm_package(tmp_path, "cldr-misc-full", "delimiters",
+                      {locale: {"delimiters": dict(zip(keys, m))} for locale, m in marks.items()})
     out = tmp_path / "quotes.json"
     root = Path(__file__).resolve().parents[1]
     subprocess.run([sys.executable, str(root / "scripts" / "cldr_quotes.py"), "--package", str(tgz), "--out", str(out)],
