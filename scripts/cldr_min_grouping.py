@@ -24,21 +24,26 @@ VERSION = "48.2.0"
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def read_package(tgz: Path) -> tuple[dict[str, int], dict]:
-    """Every locale's minimumGroupingDigits in the npm package ``tgz``, and its package.json."""
-    values: dict[str, int] = {}
+def read_npm(tgz: Path, file: str, value, package: str) -> tuple[dict, dict]:
+    """Every locale's ``value(body)`` of ``main/LOCALE/FILE.json`` in the npm package ``tgz``
+    (``package``, named in the error where it is not), and its package.json."""
+    values: dict = {}
     meta: dict = {}
     with tarfile.open(tgz) as tar:
         for member in tar:
             if member.name == "package/package.json":
                 meta = json.load(tar.extractfile(member))
-            elif member.name.startswith("package/main/") and member.name.endswith("/numbers.json"):
-                data = json.load(tar.extractfile(member))["main"]
-                (locale, body), = data.items()
-                values[locale] = int(body["numbers"]["minimumGroupingDigits"])
+            elif member.name.startswith("package/main/") and member.name.endswith(f"/{file}.json"):
+                (locale, body), = json.load(tar.extractfile(member))["main"].items()
+                values[locale] = value(body)
     if not values or not meta:
-        raise SystemExit(f"{tgz}: no main/*/numbers.json or package.json; is it cldr-numbers-full?")
+        raise SystemExit(f"{tgz}: no main/*/{file}.json or package.json; is it {package}?")
     return values, meta
+
+
+def read_package(tgz: Path) -> tuple[dict[str, int], dict]:
+    """Every locale's minimumGroupingDigits in the npm package ``tgz``, and its package.json."""
+    return read_npm(tgz, "numbers", lambda body: int(body["numbers"]["minimumGroupingDigits"]), "cldr-numbers-full")
 
 
 def compact(values: dict, default=1) -> dict:

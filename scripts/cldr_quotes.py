@@ -14,29 +14,17 @@ from __future__ import annotations
 
 import json
 import sys
-import tarfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cldr_min_grouping import compact, lookup, read_args  # noqa: E402
+from cldr_min_grouping import compact, lookup, read_args, read_npm  # noqa: E402
 
 KEYS = ("quotationStart", "quotationEnd", "alternateQuotationStart", "alternateQuotationEnd")
 
 
 def read_package(tgz: Path) -> tuple[dict[str, str], dict]:
     """Every locale's four quotation marks (one string, in :data:`KEYS`' order) and package.json."""
-    values: dict[str, str] = {}
-    meta: dict = {}
-    with tarfile.open(tgz) as tar:
-        for member in tar:
-            if member.name == "package/package.json":
-                meta = json.load(tar.extractfile(member))
-            elif member.name.startswith("package/main/") and member.name.endswith("/delimiters.json"):
-                (locale, body), = json.load(tar.extractfile(member))["main"].items()
-                values[locale] = "".join(body["delimiters"][k] for k in KEYS)
-    if not values or not meta:
-        raise SystemExit(f"{tgz}: no main/*/delimiters.json or package.json; is it cldr-misc-full?")
-    return values, meta
+    return read_npm(tgz, "delimiters", lambda body: "".join(body["delimiters"][k] for k in KEYS), "cldr-misc-full")
 
 
 def main() -> None:
