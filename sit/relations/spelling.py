@@ -16,23 +16,21 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair
-from .base import Checked, Relation
-from .every import merged, other_texts, text_issue
+from .base import Checked
+from .every import TextsAlone, merged, other_texts
 
 #: the MQM category and severity a finding of each kind stands for (what annotators call it)
 MQM = {"spelling": ("Fluency/Spelling", "minor"), "spacing": ("Fluency/Spelling", "minor"),
        "repeated": ("Fluency/Grammar", "minor")}
 
 
-class SpellingRelation(Relation):
-    blockwise = True  # each text by itself, checked once where first met
+class SpellingRelation(TextsAlone):
     name = "spelling"
     title = "a translation has words the target language's dictionary does not know"
     kinds = {"spelling": "words the target language's hunspell dictionary does not know (not in the source)",
              "spacing": "a sentence mark glued to the next word",
              "repeated": "a word written twice back to back where the source doubles none"}
-    sides = ("source", "source")
-    severity = {"": 1.0}
+    mqm = MQM
     alone = 6
     alone_needs = "a hunspell dictionary of the target language (apt: hunspell-es, hunspell-de-de, ...) and spylls"
 
@@ -69,12 +67,6 @@ class SpellingRelation(Relation):
     def describe(self) -> str:
         return f"spelling: every translation against the hunspell dictionary {self.dictionary}"
 
-    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
-        return []
-
-    def sources(self, cases: Sequence[Pair]) -> list[str]:
-        return []
-
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         if self._speller is None:
             from ..textcheck.spelling import Speller
@@ -92,7 +84,5 @@ class SpellingRelation(Relation):
             for kind, words in by_kind.items():
                 if not words:
                     continue
-                category, severity = MQM[kind]
-                found.append(text_issue(self.name, x, y, origin, kind, float(len(words)),
-                                        {"words": words, "mqm": category, "mqm_severity": severity}))
+                found.append(self.finding(x, y, origin, kind, {"words": words}, len(words)))
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))

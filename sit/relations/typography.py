@@ -14,25 +14,23 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from ..records import Issue, Pair
-from .base import Checked, Relation
-from .every import merged, other_texts, text_issue
+from ..records import Pair
+from .base import Checked
+from .every import TextsAlone, merged, other_texts
 
 #: the MQM category and severity of each kind of finding
 MQM = {"quotes": ("Fluency/Punctuation", "minor"), "spaces": ("Fluency/Punctuation", "minor"),
        "wide": ("Fluency/Punctuation", "minor"), "dash": ("Fluency/Punctuation", "minor")}
 
 
-class TypographyRelation(Relation):
-    blockwise = True  # each text by itself, checked once where first met
+class TypographyRelation(TextsAlone):
     name = "typography"
     title = "a translation does not follow the target language's typography"
     kinds = {"quotes": "quotation marks the target language does not use (CLDR)",
              "spaces": "two spaces in a row, or a space before a comma or a period, where the source has none",
              "wide": "CJK full-width or ideographic marks in a language not written with them",
              "dash": "a hyphen with a space on each side where a dash belongs (– or —)"}
-    sides = ("source", "source")
-    severity = {"": 1.0}
+    mqm = MQM
     alone = 7
     alone_needs = "CLDR's quotation marks (in sit's package)"
 
@@ -42,12 +40,6 @@ class TypographyRelation(Relation):
     def describe(self) -> str:
         return "typography: the quotation marks (CLDR) and the spaces of every translation"
 
-    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
-        return []
-
-    def sources(self, cases: Sequence[Pair]) -> list[str]:
-        return []
-
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         from ..textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, wide_marks
 
@@ -56,16 +48,12 @@ class TypographyRelation(Relation):
         found = []
         for x, y, origin in done:
             if marks := foreign_quotes(y, lang):
-                found.append(self._issue(x, y, origin, "quotes", {"marks": marks, "target_marks": quote_marks(lang)}))
+                found.append(self.finding(x, y, origin, "quotes", {"marks": marks, "target_marks": quote_marks(lang)},
+                                          len(marks)))
             if spaces := bad_spaces(x, y, lang):
-                found.append(self._issue(x, y, origin, "spaces", {"stretches": spaces}))
+                found.append(self.finding(x, y, origin, "spaces", {"stretches": spaces}, len(spaces)))
             if wide := wide_marks(y, lang):
-                found.append(self._issue(x, y, origin, "wide", {"marks": wide}))
+                found.append(self.finding(x, y, origin, "wide", {"marks": wide}, len(wide)))
             if dashes := hyphen_dashes(y):
-                found.append(self._issue(x, y, origin, "dash", {"stretches": dashes}))
+                found.append(self.finding(x, y, origin, "dash", {"stretches": dashes}, len(dashes)))
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
-
-    def _issue(self, x, y, origin, kind: str, evidence: dict) -> Issue:
-        category, severity = MQM[kind]
-        return text_issue(self.name, x, y, origin, kind, float(len(next(iter(evidence.values())))),
-                          {**evidence, "mqm": category, "mqm_severity": severity})
