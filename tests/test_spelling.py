@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sit.check import CheckConfig, check
+from sit.errors import ConfigError
 from sit.relations.spelling import SpellingRelation
 from sit.textcheck.spelling import Speller, find_dictionary, glued_marks, repeated_words
 
@@ -89,3 +90,14 @@ def test_a_language_without_a_dictionary_is_left_out_with_the_package_to_install
     assert SpellingRelation.usable("en", "es") == ""
     assert SpellingRelation.usable("en", "eo") == ("spelling left out: no hunspell dictionary for 'eo' "
                                                    "(a hunspell dictionary for 'eo' (eo_XX.dic and .aff))")
+
+
+def test_a_run_without_the_target_language_s_dictionary_goes_on_and_says_so(tmp_path):
+    from sit.relations import RunContext, create_relation
+
+    relation = create_relation("spelling", RunContext(None, "en", "eo"), {})
+    assert relation.describe() == ("spelling: nothing checked (no hunspell dictionary for 'eo' "
+                                   "(a hunspell dictionary for 'eo' (eo_XX.dic and .aff)))")
+    assert relation.check([], {"The house.": "La domo domo."}).issues == []
+    with pytest.raises(ConfigError, match="spelling.dictionary: .* has no .dic and .aff pair"):
+        create_relation("spelling", RunContext(None, "en", "es"), {"dictionary": str(tmp_path / "nothing")})
