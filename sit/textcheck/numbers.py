@@ -113,24 +113,9 @@ def min_grouping_digits(lang: str) -> int:
     it (and so groups Spanish ``5.000``); it comes from cldr-json through
     ``sit/data/cldr_min_grouping.json`` (``scripts/cldr_min_grouping.py``), looked up by the locale
     and then by its truncations (``es-MX`` 1, ``es`` 2, an unknown ``es-XX`` as ``es``)."""
-    table, default = _min_grouping_table()
-    parts = [p for p in re.split(r"[-_]", lang) if p]
-    parts = [parts[0].lower()] + [p.title() if len(p) == 4 else p.upper() for p in parts[1:]] if parts else []
-    for n in range(len(parts), 0, -1):
-        if "-".join(parts[:n]) in table:
-            return table["-".join(parts[:n])]
-    return default
+    from .cldr import by_locale
 
-
-@lru_cache(maxsize=1)
-def _min_grouping_table() -> tuple[dict[str, int], int]:
-    # the committed CLDR table, read once
-    import json
-    from importlib.resources import files
-
-    package = __package__.rpartition(".")[0]  # sit
-    doc = json.loads(files(package).joinpath("data", "cldr_min_grouping.json").read_text(encoding="utf-8"))
-    return {k: int(v) for k, v in doc["locales"].items()}, int(doc["default"])
+    return int(by_locale("cldr_min_grouping", lang))
 
 
 def cldr_grouped(value: Decimal, lang: str, *, at_least: int = 1) -> bool:
