@@ -220,6 +220,21 @@ def test_the_export_of_a_default_run_replays_and_fails_on_every_exported_finding
     assert main(args + ["--out", str(root / "o"), "--fail-on", "any:x"]) == 2
 
 
+def test_the_perturber_line_follows_the_summary_without_the_perturbers_settings(news_default, capsys):
+    # the perturber and why it was chosen, after the summary it explains; its settings (hundreds of
+    # characters) stay in run.json and the reports
+    root, out, cache = news_default
+    capsys.readouterr()
+    assert main(["run", "--dataset", "news", "--limit", "12", "--top-k", "0", "--translator", "apertium",
+                 "--cache-dir", str(cache), "--out", str(root / "again-perturber"), "--no-progress"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    reason = json.loads((root / "again-perturber" / "run.json").read_text(encoding="utf-8"))["perturber_reason"]
+    said = next(i for i, line in enumerate(lines) if line.startswith("sit: perturber: "))
+    assert lines[0].startswith("sit: finished in ") and said > next(i for i, line in enumerate(lines) if "findings in" in line)
+    assert reason.startswith(lines[said][len("sit: perturber: "):]) and len(lines[said]) < 300 < len(reason)
+    assert "wordnet (WordNet 3.0" in reason and "WordNet 3.0" not in lines[said]
+
+
 def test_a_finding_on_another_relations_text_replays_beside_its_sentences_cases(tmp_path):
     # the every-translation checks find something in a text another relation made (a phrase sit
     # translated alone); the finding is exported with that text first, under its sentence's id:
