@@ -10,6 +10,9 @@ from ..inputs import MAX_LINE_CHARS
 from ..relations import DEFAULT_RELATIONS
 
 
+#: the exit status of ``--cases --fail-on`` when more findings failed an exported case again than allowed (as sit check's)
+EXIT_FAILED_AGAIN = 7
+
 EXIT_STATUS = """exit status:
   0    the run finished; every text was translated
   2    bad input or options
@@ -18,7 +21,8 @@ EXIT_STATUS = """exit status:
   5    a translator failed before the run could write its reports
   6    the run finished but left texts untranslated: the reports are written, the error is
        printed; run the same command again to resume (only the missing texts are sent)
-  7    --cases with --fail-on: more exported cases failed again than allowed (the run is written first)
+  7    --cases with --fail-on: more findings failed an exported case again than allowed (the run is
+       written first)
   130  interrupted (what was finished is kept in the cache)"""
 
 
@@ -352,9 +356,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"sit: regression: {why}", file=sys.stderr)
     return EXIT_FAILED_AGAIN if gated else 0
 
-
-#: the exit status of ``--cases --fail-on`` when more exported cases failed again than allowed (as sit check's)
-EXIT_FAILED_AGAIN = 7
 
 
 def _fail_on(args: argparse.Namespace):
