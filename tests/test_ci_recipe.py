@@ -44,6 +44,11 @@ def test_the_recipe_is_a_workflow_that_installs_runs_gates_uploads_and_comments(
         assert needed in runs, needed
     assert all(s.get("if") == "always()" or s.get("if", "").startswith("always() &&") for s in steps[-2:])
     assert not any("${{" in s["run"] for s in steps if "run" in s)  # the steps read plain variables
+    from sit.hints import SPACY_PYPI_ARGS
+
+    for lang in ("en", "es"):  # the spaCy pipelines at the pins sit download and scripts/setup.sh install
+        assert " ".join(SPACY_PYPI_ARGS[lang]) in runs, lang
+    assert re.search(r'pip install -q "sit-mt\[ml,encoders\] @ \$SIT_SOURCE"', runs)  # torch alone runs no model
 
 
 #: Debian's interpreter, as CI's `python3` is (the recipe makes its environment from it)
