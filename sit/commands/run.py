@@ -351,13 +351,13 @@ def _same_target(config, chosen: list[tuple[str, str | None]]):
     models are checked before the first one runs, so that none fails half-way through."""
     from dataclasses import replace
 
-    from ..models import check_needs
+    from ..plan import plan_run
     from ..translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(chosen[0][0]).default_target
     config = replace(config, target_lang=target)
     for name, model in chosen:
-        check_needs(replace(config, translator=name, model=model), target)
+        plan_run(replace(config, translator=name, model=model), read=False).check_needs()
     return config
 
 
