@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 
 from .errors import ConfigError, MissingDependencyError
-from .stage import Need
+from .records import Need
 
 #: the run-wide options that were fields of ``RunConfig`` once, with their defaults (the same
 #: as their declarations': the sit relation's ``distance``/``discount``, the perturbers'

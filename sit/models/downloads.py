@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import ModelError
-from ..stage import Need
+from ..records import Need
 
 PARTS = ("translator", "mlm", "parser", "spacy", "wordnet")
 
