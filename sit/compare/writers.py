@@ -28,7 +28,7 @@ LISTED = ("new", "fixed", "persisting", "changed")
 def render(comparison: Comparison, fmt: str, max_chars: Optional[int] = MAX_CHARS) -> str:
     """``comparison`` as ``fmt`` (a format of the writer registry, :mod:`sit.formats`: text,
     markdown, html, jsonl, junit or a plugin's); markdown within ``max_chars``."""
-    from ..formats import writer
+    from ..writers import writer
 
     return writer(fmt, "comparison").comparison(comparison, max_chars)
 
@@ -37,7 +37,7 @@ def write_comparison(comparison: Comparison, folder: str | os.PathLike,
                      formats: Iterable[str] = ("text", "html")) -> dict[str, Path]:
     """Write ``formats`` into ``folder`` (``compare.txt``, ``compare.html``...: each writer's
     ``compare_file``); format -> path."""
-    from ..formats import writer
+    from ..writers import writer
 
     written = {}
     for fmt in formats:
