@@ -376,7 +376,7 @@ def download_command(config, target: str, only: Optional[str] = None) -> str:
     if only in (None, "spacy", "wordnet"):
         args += _opt("--perturber", config.perturber, "auto") + _opt("--parser", config.parser, "auto")
     if only in (None, "mlm"):
-        args += _opt("--mlm-model", config.mlm_model, None if only else "bert-base-uncased")
+        args += _opt("--mlm-model", config.mlm_model, None if only else OLD_SETTINGS["mlm_model"])
     if only in (None, "parser"):
         args += _opt("--parser-model", config.parser_model)
     if only in (None, "translator", "parser", "spacy"):
