@@ -74,11 +74,13 @@ def check_writable(path: str | os.PathLike, option: str, *, directory: bool = Fa
     return path
 
 
-def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bool = False) -> None:
+def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bool = False, inputs=None) -> None:
     """Refuse to write over another run: ``out`` holds a run.json whose signature or input differs
     from this run's (re-running the same command writes over its own run and keeps the triage
     marks saved beside it); ``force`` allows it. Settings that do not change results (the
-    versions of packages) are not compared."""
+    versions of packages) are not compared. ``inputs`` (:class:`sit.plan.Inputs`): the sentences
+    of this run, compared with those the earlier run recorded (their source, ``--limit``, their
+    count and digest; a run.json of before that record, by its input and ``--limit``)."""
     meta_path = Path(out) / "run.json"
     if force or not meta_path.is_file():
         return
@@ -88,13 +90,16 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     except (OSError, ValueError, TypeError, AttributeError, JsonDamage):
         raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
                           "to replace it") from None
-    same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
-            and meta.input == source)
-    if not same:
-        from .rerun import differences
+    from .rerun import differences
 
-        differ = differences(old, signature) + ([f"input: {meta.input} there, {source} now"]
-                                                if meta.input != source else [])
+    differ = differences(old, signature)
+    if inputs is not None:
+        recorded = meta.inputs if isinstance(meta.inputs, dict) and meta.inputs else {
+            "name": meta.input, **({"limit": meta.config["limit"]} if "limit" in meta.config else {})}
+        differ += inputs.differences(recorded, meta.input)
+    elif meta.input != source:
+        differ.append(f"input: {meta.input} there, {source} now")
+    if differ:
         raise OutputError(f"--out {out}: holds another run that differs in {'; '.join(differ)}; "
                           "choose another directory, or pass --force to replace it")
 

@@ -26,9 +26,42 @@ EXIT_STATUS = """exit status:
   130  interrupted (what was finished is kept in the cache)"""
 
 
+class RunHelp(argparse.RawDescriptionHelpFormatter):
+    """``sit run --help``: ``--set`` lists the run-wide options the components declare (sit's and
+    the plugins'), read from their declarations when the help is shown (:func:`run_wide_lines`)."""
+
+    def _get_help_string(self, action):
+        text = super()._get_help_string(action)
+        if "--set" not in action.option_strings:
+            return text
+        return f"{text}. Declared: " + "; ".join(line.replace("%", "%%") for line in run_wide_lines())
+
+
+def run_wide_lines() -> list[str]:
+    """Each run-wide option a component declares (:attr:`sit.options.Option.run_wide`), once by
+    its name, with the components that take it: what ``--set`` takes."""
+    from ..errors import SitError
+    from ..options import described, run_wide
+    from ..perturb import PERTURBERS
+    from ..relations import RELATIONS
+    from ..translators import TRANSLATORS
+
+    found: dict[str, tuple] = {}
+    for registry in (RELATIONS, PERTURBERS, TRANSLATORS):
+        for name in registry.names():
+            try:
+                specs = run_wide(registry.get(name), frozenset({"ctx"}))
+            except SitError:  # a plugin that does not load here: `sit list` says why
+                continue
+            for spec in specs:
+                found.setdefault(spec.key, (spec, []))[1].append(name)
+    return [f"{described(spec).replace(spec.name + ' (', spec.key + ' (', 1)} [{', '.join(owners)}]"
+            for key, (spec, owners) in sorted(found.items())]
+
+
 def configure(p: argparse.ArgumentParser) -> None:
     p.epilog = EXIT_STATUS
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = RunHelp
     src = p.add_mutually_exclusive_group()
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
@@ -380,13 +413,13 @@ def _same_target(config, chosen: list[tuple[str, str | None]]):
     models are checked before the first one runs, so that none fails half-way through."""
     from dataclasses import replace
 
-    from ..models import check_needs
+    from ..plan import plan_run
     from ..translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(chosen[0][0]).default_target
     config = replace(config, target_lang=target)
     for name, model in chosen:
-        check_needs(replace(config, translator=name, model=model), target)
+        plan_run(replace(config, translator=name, model=model), read=False).check_needs()
     return config
 
 

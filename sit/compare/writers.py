@@ -30,7 +30,7 @@ MARKDOWN_STATUSES = ("new", "fixed", "changed")
 def render(comparison: Comparison, fmt: str, max_chars: Optional[int] = MAX_CHARS) -> str:
     """``comparison`` as ``fmt`` (a format of the writer registry, :mod:`sit.formats`: text,
     markdown, html, jsonl, junit or a plugin's); markdown within ``max_chars``."""
-    from ..formats import writer
+    from ..writers import writer
 
     return writer(fmt, "comparison").comparison(comparison, max_chars)
 
@@ -39,7 +39,7 @@ def write_comparison(comparison: Comparison, folder: str | os.PathLike,
                      formats: Iterable[str] = ("text", "html")) -> dict[str, Path]:
     """Write ``formats`` into ``folder`` (``compare.txt``, ``compare.html``...: each writer's
     ``compare_file``); format -> path."""
-    from ..formats import writer
+    from ..writers import writer
 
     written = {}
     for fmt in formats:
