@@ -66,7 +66,7 @@ def test_the_cache_is_keyed_by_prompt_decoding_and_model(tiny_causal, tmp_path):
     prompt = tmp_path / "prompt.txt"
     prompt.write_text("Translate {source} to {target}: {text}\n", encoding="utf-8")
     other = llm(tiny_causal, tmp_path, prompt=str(prompt))
-    assert other.signature()["options"]["prompt"] == "Translate English to Spanish: {text}\n"
+    assert other.signature()["options"]["prompt"] == "Translate English to Spanish: {text}\\n"  # one line
     other.translate(SOURCES[:1])
     assert other.generate_calls == 1
     shorter = llm(tiny_causal, tmp_path, max_new_tokens=5)

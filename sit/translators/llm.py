@@ -28,6 +28,7 @@ cache key.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import shutil
@@ -92,7 +93,8 @@ class Prompt:
         return self.template.replace("{text}", text)
 
     def declared(self) -> str:
-        return ("chat template; user message: " if self.chat else "") + self.template
+        """The prompt on one line (line breaks as ``\\n``), as the run signature shows it."""
+        return ("chat template; user message: " if self.chat else "") + json.dumps(self.template, ensure_ascii=False)[1:-1]
 
 
 def few_shot(source_lang: str, target_lang: str) -> str:
