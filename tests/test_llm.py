@@ -145,3 +145,40 @@ def test_the_real_gemma_translates_news_into_spanish(tmp_path, monkeypatch):
     assert (tmp_path / "data" / "llm" / gemma.EXPECTED_SHA256 / "converted.json").is_file()
     kept = llm(path, batch_size=2)
     assert kept.source.kept is not None and kept.translate(texts) == answers
+
+
+def test_sit_download_fetches_a_hub_model_and_runs_key_its_revision(tiny_causal, tmp_path):
+    import subprocess
+    import sys
+
+    from fakes.hub import FakeHub
+    from test_fresh_machine import fresh_env, sit
+
+    hub = FakeHub().add_repo("acme/tiny-llm", tiny_causal).start()
+    try:
+        home = tmp_path / "home"
+        home.mkdir()
+        r = sit(["download", "--only", "translator", "--translator", "llm", "--model", "acme/tiny-llm", "--target-lang",
+                 "es"], fresh_env(home, **hub.env()), tmp_path)
+        assert r.returncode == 0, r.stderr[-2000:]
+        where = dict(line.split("\t") for line in r.stdout.splitlines())
+        assert where["translator"].startswith(str(home / ".cache" / "huggingface" / "hub" / "models--acme--tiny-llm"))
+    finally:
+        hub.stop()
+    code = ("from sit.translators import get_translator; t = get_translator('llm', model='acme/tiny-llm'); "
+            "print(t.version()); print(t.translate([" + repr(SOURCES[0]) + "])[0])")
+    offline = subprocess.run([sys.executable, "-c", code], env=fresh_env(home, HF_HUB_OFFLINE="1"), cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300)
+    assert offline.stdout.splitlines() == ["revision-" + FakeHub.commit("acme/tiny-llm"), TARGETS[0]], offline.stderr[-2000:]
+
+
+def test_a_gguf_file_without_the_gguf_package_says_what_to_install(tmp_path, monkeypatch):
+    import sys
+
+    from sit.errors import MissingDependencyError
+
+    path = tmp_path / "m.gguf"
+    path.write_bytes(b"GGUF")
+    monkeypatch.setitem(sys.modules, "gguf", None)  # import gguf raises ImportError
+    with pytest.raises(MissingDependencyError, match="pip install gguf accelerate"):
+        llm(path).signature()

@@ -129,7 +129,7 @@ def file_sha256(path: Path) -> str:
 
 def kept_dir(sha256: str) -> Path:
     """Where the converted copy of the GGUF file whose sha256 is ``sha256`` is kept."""
-    from ..models.wordnetdb import data_dir
+    from ..models import data_dir
 
     return data_dir() / "llm" / sha256
 
@@ -154,7 +154,7 @@ class Source:
 
 def model_source(model: str) -> Source:
     """The :class:`Source` of ``--model``; a ModelError where it is nowhere (before any work)."""
-    from ..models.hub import hf_cached_file, hf_model_location
+    from ..models import hf_cached_file, hf_model_location
 
     path = Path(model).expanduser()
     if model.lower().endswith(".gguf"):
@@ -178,7 +178,7 @@ def hub_revision(model: str) -> str:
     """The commit of ``model`` on the reachable hub (the revision a run loads and keys its cache by)."""
     from huggingface_hub import HfApi
 
-    from ..models.hub import hub_url
+    from ..models import hub_url
 
     try:
         return HfApi(endpoint=hub_url()).model_info(model, timeout=10).sha or "unknown"
@@ -314,8 +314,10 @@ class LlmTranslator(Translator):
     def _has_chat_template(self) -> bool:
         kept = self.source.kept
         if self.source.kind == "gguf" and kept is None:
-            from gguf import GGUFReader  # the file's metadata, without converting its tokenizer
-
+            try:
+                from gguf import GGUFReader  # the file's metadata, without converting its tokenizer
+            except ImportError as exc:
+                raise self._load_failed(exc) from exc
             return "tokenizer.chat_template" in GGUFReader(self.source.path).fields
         folder = str(kept) if kept is not None else self.source.path
         tokenizer = hf.load_tokenizer(folder, failed=lambda exc: ModelError(self._cannot(exc)))
