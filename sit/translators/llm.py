@@ -337,7 +337,7 @@ class LlmTranslator(Translator):
         folder = str(kept) if kept is not None else (str(Path(self.source.path).parent) if gguf else self.source.path)
         where = ({"local_files_only": True} if kept is not None or self.source.kind == "dir" else
                  {"gguf_file": Path(self.source.path).name, "local_files_only": True} if gguf else
-                 {"revision": self.source.identity.removeprefix("revision-"), **hf.load_kwargs(self.source.path)})
+                 hf.load_kwargs(self.source.path))  # the hub's main revision, as identity says (the cache keeps refs/main)
         tokenizer, model, _ = hf.load(folder, what="the llm translator", kind="causal-lm", device=self.device,
                                       where=where, model_kwargs={"dtype": getattr(torch, self.dtype)},
                                       failed=self._load_failed)
