@@ -126,7 +126,7 @@ def hf_download(model: str, local_dir: Optional[str] = None) -> str:
 
 
 __all__ = [
-    "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
+    "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "GEMMA", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
     "SPACY_PIPELINES", "SPACY_PYPI_ARGS", "STANZA", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
     "hf_download", "parser_hint", "pip", "sit_download", "spacy_download", "spacy_hint", "stanza_download",
 ]

@@ -182,3 +182,14 @@ def test_a_gguf_file_without_the_gguf_package_says_what_to_install(tmp_path, mon
     monkeypatch.setitem(sys.modules, "gguf", None)  # import gguf raises ImportError
     with pytest.raises(MissingDependencyError, match="pip install gguf accelerate"):
         llm(path).signature()
+
+
+def test_a_run_with_a_gguf_file_that_is_not_there_is_one_line_before_any_work(tmp_path):
+    from test_fresh_machine import fresh_env, sit
+
+    home = tmp_path / "home"
+    home.mkdir()
+    r = sit(["run", "--dataset", "politics", "--limit", "1", "--translator", "llm", "--model", str(tmp_path / "no.gguf"),
+             "--target-lang", "es", "--out", "r"], fresh_env(home, HF_HUB_OFFLINE="1"), tmp_path)
+    assert r.returncode == 3 and r.stderr.count("\n") == 1, r.stderr
+    assert "no such GGUF file" in r.stderr and "sit download" not in r.stderr and not (tmp_path / "r").exists()

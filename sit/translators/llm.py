@@ -252,10 +252,9 @@ class LlmTranslator(Translator):
         if not model:
             return []
         what = f"the llm translator's model {model}"
-        if model.lower().endswith(".gguf"):
+        if model.lower().endswith(".gguf"):  # a file nothing can fetch: one that is not here fails in __init__, saying so
             here = Path(model).expanduser().is_file()
-            return [Need("translator", what, True, "local" if here else None,
-                         f"{model} is a local GGUF file" if here else f"no GGUF file {model}", spec=model)]
+            return [Need("translator", what, True, "local", f"{model} is a local GGUF file", spec=model)] if here else []
         where, why = hf_model_location(model)
         return [Need("translator", what, True, where, why, fetch="hf", spec=model)]
 
