@@ -43,7 +43,7 @@ from ..options import Option
 from ..stage import Need
 from ..validate import check_number
 from .base import Translator
-from .openai_chat import DEFAULT_PROMPT as CHAT_PROMPT, language_name
+from .openai_chat import DEFAULT_PROMPT as CHAT_PROMPT, language_name, read_prompt
 
 log = logging.getLogger("sit.translators")
 
@@ -106,17 +106,12 @@ def few_shot(source_lang: str, target_lang: str) -> str:
     return "\n".join(lines + ["{source}: {text}", "{target}:"])
 
 
-def read_prompt(path: str) -> str:
+def completion_prompt(path: str) -> str:
     """The completion prompt in the file ``path`` (a ConfigError where it cannot be read or has no ``{text}``)."""
     try:
-        text = Path(path).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"--translator-option prompt={path}: cannot read it "
-                          f"({getattr(exc, 'strerror', None) or exc}); give auto, chat, few-shot or a prompt file") from None
-    if "{text}" not in text:
-        raise ConfigError(f"--translator-option prompt={path}: the prompt must contain {{text}}, where the text to "
-                          "translate goes")
-    return text
+        return read_prompt(path, "prompt")
+    except ConfigError as exc:
+        raise ConfigError(f"{exc}; or give prompt=auto, chat or few-shot") from None
 
 
 def file_sha256(path: Path) -> str:
@@ -204,7 +199,7 @@ def keep_converted(tokenizer, model, where: Path) -> None:
         (part / "converted.json").write_text('{"from": "gguf"}\n', encoding="utf-8")
         shutil.rmtree(where, ignore_errors=True)
         part.rename(where)
-    except OSError as exc:
+    except (OSError, RuntimeError, ValueError) as exc:  # a disk full, a tensor safetensors refuses
         log.warning("llm: could not keep the converted model in %s (%s); the next run converts it again", where, exc)
         shutil.rmtree(part, ignore_errors=True)
 
@@ -246,7 +241,7 @@ class LlmTranslator(Translator):
 
     @classmethod
     def needs(cls, source_lang: str, target_lang: str, model: Optional[str] = None) -> list[Need]:
-        """The model: a GGUF file (local or nowhere), or a directory or hub id (where it would load from)."""
+        """The model: a GGUF file that is here, or a directory or hub id (where it would load from)."""
         from ..models import hf_model_location
 
         if not model:
@@ -281,7 +276,7 @@ class LlmTranslator(Translator):
         self.max_new_tokens = check_number(max_new_tokens, "--translator-option max_new_tokens", minimum=1, integer=True)
         self.dtype = Option("dtype", str, choices=("float32", "bfloat16", "float16")).check(dtype, "--translator-option dtype")
         self.prompt_choice = prompt or "auto"
-        self.file_prompt = None if self.prompt_choice in PROMPTS else read_prompt(self.prompt_choice)
+        self.file_prompt = None if self.prompt_choice in PROMPTS else completion_prompt(self.prompt_choice)
         self.device = resolve_device(device, "the llm translator")
         self.source = model_source(model)  # fails before any work where the model is nowhere
         self._tokenizer = None
