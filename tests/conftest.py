@@ -25,7 +25,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 #: fixtures that train a model, start a cluster or serve a hub: a test that uses one is marked slow
 SLOW_FIXTURES = {"tiny_bert", "tiny_marian", "tiny_marian_zh", "tiny_stanza", "tiny_stanza_dir", "model_hub", "tiny_nllb",
-                 "tiny_m2m100", "tiny_marian_ct2", "ray_cluster"}
+                 "tiny_m2m100", "tiny_marian_ct2", "ray_cluster", "tiny_causal", "tiny_causal_untrained"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -159,6 +159,23 @@ def tiny_m2m100(tmp_path_factory) -> Path:
     from tiny_models import build_tiny_multilingual
 
     return build_tiny_multilingual(tmp_path_factory.mktemp("models") / "tiny-m2m100", "m2m100")
+
+
+@pytest.fixture(scope="session")
+def tiny_causal(tmp_path_factory) -> Path:
+    """A tiny Llama that writes the Spanish of MARIAN_PAIRS' sources after the llm translator's few-shot prompt."""
+    needs_torch()
+    from tiny_models import build_tiny_causal
+
+    return build_tiny_causal(tmp_path_factory.mktemp("models") / "tiny-causal")
+
+
+@pytest.fixture(scope="session")
+def tiny_causal_untrained(tmp_path_factory) -> Path:
+    needs_torch()
+    from tiny_models import build_tiny_causal
+
+    return build_tiny_causal(tmp_path_factory.mktemp("models") / "tiny-causal-untrained", train=False)
 
 
 @pytest.fixture(scope="session")

@@ -102,7 +102,7 @@ def test_run_on_an_input_file_with_mlm_and_marian(tmp_path, tiny_bert, tiny_mari
     "args, message, code",
     [
         (["run", "--dataset", "sports"], "unknown dataset 'sports'; choose one of: business, news, politics", 2),
-        (["run", "--dataset", "politics", "--translator", "systran"], "unknown translator 'systran'; choose one of: apertium, baidu, bing, ctranslate2, deepl, google, m2m100, marian, nllb, openai, youdao", 2),
+        (["run", "--dataset", "politics", "--translator", "systran"], "unknown translator 'systran'; choose one of: apertium, baidu, bing, ctranslate2, deepl, google, llm, m2m100, marian, nllb, openai, youdao", 2),
         (["run", "--dataset", "politics", "--translator", "apertium", "--target-lang", "fr"], "Debian packages no Apertium eng-fra pair", 3),
         (["run", "--dataset", "politics", "--translator", "marian", "--model", "no/such-model", "--target-lang", "es"], "--translator apertium, which works offline", 3),
         (["run", "--input", "missing.txt"], "does not exist", 2),

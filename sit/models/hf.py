@@ -1,5 +1,6 @@
 """Hugging Face models, loaded and run one way for every user:
 
+- the causal LM translator (:mod:`sit.translators.llm`: a hub model, a directory or a GGUF file);
 - the seq2seq translators, MarianMT, NLLB-200 and M2M100 (:mod:`sit.translators.seq2seq`,
   :mod:`sit.translators.marian`), and the tokenizer of the CTranslate2 translator
   (:mod:`sit.translators.ct2`, :func:`load_tokenizer`);
@@ -29,7 +30,7 @@ from ..hints import hf_download
 from ..text import squeeze
 
 #: the transformers model class of each kind of model (the tokenizer is ``AutoTokenizer``)
-KINDS = {"seq2seq": "AutoModelForSeq2SeqLM", "masked-lm": "AutoModelForMaskedLM", "encoder": "AutoModel"}
+KINDS = {"seq2seq": "AutoModelForSeq2SeqLM", "causal-lm": "AutoModelForCausalLM", "masked-lm": "AutoModelForMaskedLM", "encoder": "AutoModel"}
 
 #: ``check(tokenizer, model, missing_keys)``: raises where the loaded model cannot serve its user
 Check = Callable[[Any, Any, Sequence[str]], None]
@@ -82,12 +83,12 @@ def _auto_classes(kind: str) -> Callable[[], tuple[Any, Any]]:
 
 
 def _from_pretrained(model: str, classes: Callable[[], tuple[Any, Any]], kwargs: dict,
-                     failed: Callable[[Exception], SitError]):
+                     failed: Callable[[Exception], SitError], model_kwargs: Optional[dict] = None):
     """(tokenizer, model, missing_keys) from ``from_pretrained``; any failure is ``failed(exc)``."""
     try:
         tokenizer_class, model_class = classes()
         tokenizer = tokenizer_class.from_pretrained(model, **kwargs)
-        net, info = model_class.from_pretrained(model, output_loading_info=True, **kwargs)
+        net, info = model_class.from_pretrained(model, output_loading_info=True, **kwargs, **(model_kwargs or {}))
     except Exception as exc:
         raise failed(exc) from exc
     return tokenizer, net, tuple(info.get("missing_keys", ()))
@@ -112,6 +113,8 @@ def load(
     nowhere: Optional[Callable[[str], SitError]] = None,
     failed: Optional[Callable[[Exception], SitError]] = None,
     check: Optional[Check] = None,
+    where: Optional[dict] = None,
+    model_kwargs: Optional[dict] = None,
 ) -> Loaded:
     """Load ``model`` (a directory or a hub id) for ``what`` (e.g. "the summarizer model", which
     names it in messages) on ``device`` (None: cuda where available, else cpu).
@@ -120,16 +123,18 @@ def load(
     class, model class). ``nowhere(why)`` is the error raised where the model is neither local nor
     on a reachable hub, ``failed(exc)`` the one raised where ``from_pretrained`` fails (both by
     default a :class:`ModelError` that says what to do); ``check`` sees the tokenizer, the model
-    and the weights the checkpoint lacked, before the model moves to the device."""
+    and the weights the checkpoint lacked, before the model moves to the device. ``where`` (the
+    arguments of both ``from_pretrained`` calls, e.g. a GGUF file's ``gguf_file``) replaces what
+    :func:`load_kwargs` works out; ``model_kwargs`` go to the model's call alone (``dtype``)."""
     from .devices import resolve_device
 
     import_transformers(what, alternative)
     dev = resolve_device(device, what)  # a device this machine lacks fails before any loading
-    kwargs = load_kwargs(model, nowhere or (
+    kwargs = where if where is not None else load_kwargs(model, nowhere or (
         lambda why: ModelError(f"cannot load {what} {model!r}: {why}; download it where there is internet "
                                f"(`{hf_download(model)}`) or pass a local model directory")))
     failed = failed or (lambda exc: ModelError(f"cannot load {what} {model!r}: {exc}"))
-    tokenizer, net, missing = _from_pretrained(model, classes or _auto_classes(kind), kwargs, failed)
+    tokenizer, net, missing = _from_pretrained(model, classes or _auto_classes(kind), kwargs, failed, model_kwargs)
     if check is not None:
         check(tokenizer, net, missing)
     return Loaded(tokenizer, _to_device(net, dev, what), dev)

@@ -44,6 +44,11 @@ TRANSLATORS = Registry(
             TORCH_INSTALL_HINT,
             "M2M100 through transformers, local (default facebook/m2m100_418M)",
         ),
+        "llm": Entry(
+            "sit.translators.llm:LlmTranslator",
+            TORCH_INSTALL_HINT,
+            "a causal language model through transformers, local: a hub id, a directory or a .gguf file (--model)",
+        ),
         "ctranslate2": Entry(
             "sit.translators.ct2:CTranslate2Translator",
             hints.CT2,

@@ -81,6 +81,20 @@ def language_name(code: str) -> str:
     return LANGUAGE_NAMES.get(code, LANGUAGE_NAMES.get(code.split("-")[0], code))
 
 
+def read_prompt(path: str, option: str) -> str:
+    """The prompt in the file ``path`` (``--translator-option OPTION=PATH``); a ConfigError where
+    it cannot be read or has no ``{text}``. The llm translator's ``prompt=FILE`` reads it too."""
+    try:
+        text = Path(path).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"--translator-option {option}={path}: cannot read it "
+                          f"({getattr(exc, 'strerror', None) or exc})") from None
+    if "{text}" not in text:
+        raise ConfigError(f"--translator-option {option}={path}: the prompt must contain {{text}}, where "
+                          "the text to translate goes")
+    return text
+
+
 def clean_answer(answer: str, source: str) -> Optional[str]:
     """The translation in a chat model's ``answer`` to ``source``, or None (empty or refused)."""
     text = _THINK.sub("", answer).strip()
@@ -179,21 +193,9 @@ class OpenAITranslator(HttpTranslator):
         items = check_number(batch_items, "--translator-option batch_items", minimum=2, integer=True)
         self.max_items = items if mode == "batch" else 1
         self.batch_size = max(batch_size or self.default_batch_size, self.max_items)
-        self.template = self._read_prompt(prompt, "prompt") if prompt else DEFAULT_PROMPT
-        self.batch_template = self._read_prompt(batch_prompt, "batch_prompt") if batch_prompt else DEFAULT_BATCH_PROMPT
+        self.template = read_prompt(prompt, "prompt") if prompt else DEFAULT_PROMPT
+        self.batch_template = read_prompt(batch_prompt, "batch_prompt") if batch_prompt else DEFAULT_BATCH_PROMPT
         self.fallbacks = 0  # batch answers that did not parse, asked again one text at a time
-
-    @staticmethod
-    def _read_prompt(path: str, option: str) -> str:
-        try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"--translator-option {option}={path}: cannot read it "
-                              f"({getattr(exc, 'strerror', None) or exc})") from None
-        if "{text}" not in text:
-            raise ConfigError(f"--translator-option {option}={path}: the prompt must contain {{text}}, where "
-                              "the text to translate goes")
-        return text
 
     # -- configuration -------------------------------------------------------------------------
     def endpoint_vars(self) -> tuple[str, ...]:
