@@ -222,7 +222,7 @@ class Translator(Stage):
             return answers
         out = []
         for text, answer in zip(texts, answers):
-            why = failed(text, answer)
+            why = self.answer_fault(text, answer)
             if retry is not None and (answer is None or why == "empty"):
                 retry.add(text)
                 out.append(None)
@@ -237,6 +237,16 @@ class Translator(Stage):
                                 self.name, _short(text), why)
                 out.append(None if why else answer)
         return out
+
+    def answer_fault(self, text: str, answer: Any) -> Optional[str]:
+        """Why ``answer`` is not a translation of ``text`` (None: it may be one): the per-text rule
+        (:func:`~sit.translators.answers.failed`), then the adapter's own (:meth:`_answer_fault`)."""
+        return failed(text, answer) or self._answer_fault(answer)
+
+    def _answer_fault(self, answer: Any) -> Optional[str]:
+        """Hook: what else makes ``answer`` no translation for this adapter (a cloud one's: an echo
+        of its credentials)."""
+        return None
 
     # -- deliberate re-translations in chosen company (the batch relation) ----------------------
     def translate_in_batch(self, texts: Sequence[str], neighbourhood: str) -> list[Optional[str]]:

