@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from conftest import requires_apertium
 from fakes import dictionary_translate
 from fakes.fixtures import _no_real_credentials, clock, make, serve  # noqa: F401 (fixtures)
 from fakes.providers import GOOGLE_KEY
@@ -56,3 +57,60 @@ def test_an_answer_echoing_the_key_is_never_cached_exported_or_reported(serve, p
     assert main(["cache", "export", "-o", str(tmp_path / "export")]) == 0
     written = b"".join(p.read_bytes() for p in (tmp_path / "export").rglob("*") if p.is_file())
     assert truth[0].encode() in written and GOOGLE_KEY[:6].encode() not in written
+
+
+# -- a cached value damaged to an empty string --------------------------------------------------
+def _damage(cache_dir, kind: str, key_end: str, value: str) -> None:
+    """Overwrite the stored value of the ``kind`` entry whose key ends with ``key_end``."""
+    conn = sqlite3.connect(cache_dir / "cache.sqlite3", isolation_level=None)
+    try:
+        changed = conn.execute("UPDATE entries SET v = ? WHERE k LIKE ? AND ns IN (SELECT id FROM namespaces WHERE kind = ?)",
+                               (value, "%" + key_end, kind)).rowcount
+    finally:
+        conn.close()
+    assert changed == 1
+
+
+@pytest.mark.parametrize("damage", ['""', '"  "'], ids=["empty", "blank"])
+def test_a_translation_damaged_to_an_empty_string_is_translated_again_and_said(serve, damage, clock, tmp_path):
+    fake = serve("deepl")
+    truth = dictionary_translate(TEXTS, "en", "es")
+    assert make(fake, clock=clock, cache=Cache(tmp_path / "c")).translate(TEXTS) == truth
+    _damage(tmp_path / "c", "translations", TEXTS[1], damage)
+    asked = len(fake.translated_texts)
+    cache = Cache(tmp_path / "c")
+    again = make(fake, clock=clock, cache=cache)
+    assert again.translate(TEXTS) == truth
+    assert fake.translated_texts[asked:] == [TEXTS[1]] and again.stats.cache_hits == len(TEXTS) - 1
+    assert any("wrong shape" in p and "recomputed" in p for p in cache.problems)  # said
+    assert _cached(tmp_path / "c")[TEXTS[1]] == truth[1]
+
+
+@requires_apertium
+def test_the_translators_empty_answer_stays_its_answer_beside_a_damaged_one(tmp_path):
+    """Apertium answers "will" with nothing, every time: that is cached marked, a hit on a re-run,
+    while an entry damaged to "" beside it is translated again."""
+    from sit.translators import get_translator
+
+    texts = ["will", "The dog sleeps."]
+    first = get_translator("apertium", target_lang="es", cache=Cache(tmp_path / "c"))
+    truth = first.translate(texts)
+    assert truth[0] == "" and truth[1] and _cached(tmp_path / "c")["will"] == {"translation": ""}
+    _damage(tmp_path / "c", "translations", texts[1], '""')
+    again = get_translator("apertium", target_lang="es", cache=Cache(tmp_path / "c"))
+    assert again.translate(texts) == truth
+    assert (again.stats.cache_hits, again.stats.computed, again.stats.empty) == (1, 1, 0)
+
+
+def test_a_perturbation_damaged_to_an_empty_string_is_perturbed_again(tmp_path):
+    from sit.perturb import PERTURBERS
+
+    sentences = ["The senator rejected the new budget on Friday."]
+    first = PERTURBERS.create("character_swap", cache=Cache(tmp_path / "c")).perturb(sentences)
+    assert first
+    _damage(tmp_path / "c", "perturbations", sentences[0],
+            '[{"perturbed": "", "edit": {"position": 0, "before": "The", "after": ""}}]')
+    cache = Cache(tmp_path / "c")
+    perturber = PERTURBERS.create("character_swap", cache=cache)
+    assert perturber.perturb(sentences) == first and perturber.stats.cache_hits == 0
+    assert any("wrong shape" in p for p in cache.problems)
