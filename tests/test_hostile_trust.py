@@ -114,3 +114,49 @@ def test_a_perturbation_damaged_to_an_empty_string_is_perturbed_again(tmp_path):
     perturber = PERTURBERS.create("character_swap", cache=cache)
     assert perturber.perturb(sentences) == first and perturber.stats.cache_hits == 0
     assert any("wrong shape" in p for p in cache.problems)
+
+
+# -- a provider that gives two texts one answer --------------------------------------------------
+MIXED = ["NASA launched 3 rockets in 2019.", "The senator rejected the budget.", "Apple sold 1200 phones to Google.",
+         "dog", "cat", "the house", "bank", "The court is small.", "big", "large"]
+
+
+def _alike(texts, source, target):
+    """A clean provider for which "big" and "large" are one word: "grande"."""
+    return ["grande" if t in ("big", "large") else o for t, o in zip(texts, dictionary_translate(texts, source, target))]
+
+
+def _copier(to: int):
+    """A provider that gives text ``to`` (0 or 1) of every request the other one's answer (that
+    one keeps its own: two texts answered identically, one of them wrong)."""
+    def translate(texts, source, target):
+        out = _alike(texts, source, target)
+        if len(out) > 1:
+            out[to] = out[1 - to]
+        return out
+    return translate
+
+
+@pytest.mark.parametrize("name", ["deepl", "google"])
+@pytest.mark.parametrize("size", [3, 4, 10])
+@pytest.mark.parametrize("to", [0, 1], ids=["first", "second"])
+def test_a_provider_that_copies_one_answer_to_another_text_gets_nothing_wrong_cached(serve, name, size, to, clock, tmp_path):
+    """Before, identical answers needed "no placing": the copy was cached for a text of a batch
+    the check did not doubt; and of two short texts answered alike, the one left unasked kept the
+    copy once the other, asked again, confirmed its own answer."""
+    truth = _alike(MIXED, "en", "es")
+    fake = serve(name, translate=_copier(to))
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=size)
+    tr.translate(MIXED, strict=False)
+    cached = _cached(tmp_path / "c")
+    assert cached and {k: v for k, v in cached.items() if v != dict(zip(MIXED, truth))[k]} == {}
+
+
+def test_a_clean_provider_answering_two_texts_alike_has_both_confirmed_and_cached(serve, clock, tmp_path):
+    truth = _alike(MIXED, "en", "es")
+    fake = serve("deepl", translate=_alike)
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=len(MIXED))
+    assert tr.translate(MIXED) == truth and _cached(tmp_path / "c") == dict(zip(MIXED, truth))
+    sent = [t for c in fake.calls for t in c.texts]
+    assert sent.count("big") == sent.count("large") == 2 and max(sent.count(t) for t in MIXED) == 2
+    assert not tr.order_broken

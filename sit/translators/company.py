@@ -11,7 +11,9 @@ provider that moves answers can only give a text, in each batch, the translation
 that batch, and the first batch's evidence told it from every text of the second), and is cached; one that depends on its grouping is
 doubtful and asked alone (one text cannot be misordered). Of each group of answers that could be
 swapped among them, texts no two of which could have swapped answers are not asked again
-(:func:`left_alone`): their answers are the ones left once the others are confirmed. An answer
+(:func:`left_alone`): their answers are the ones left once the others are confirmed; a text
+whose answer another text of its batch was given too is always asked again (a provider that
+copies one text's answer to another moves nothing: confirming the one says nothing of the other). An answer
 asked alone that is another text's first answer shows the provider moving answers
 (:meth:`Held.moved`). The requests of the second look are not order-checked (the
 translator's ``_translate_again`` hook): each of their answers is compared with its first anyway.
@@ -22,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from .answers import near_words, words_of
+from .answers import copies, near_words, words_of
 
 
 class Unplaced(str):
@@ -53,6 +55,7 @@ def mark(texts: Sequence[str], answers: list[Any], pairs: Sequence[tuple[int, in
         mates.setdefault(i, set()).add(j)
         mates.setdefault(j, set()).add(i)
     out, seen = list(answers), set()
+    shared = {i for pair in copies(texts, answers) for i in pair}  # asked, every one (a copy moves nothing)
     for start in sorted(mates):
         if start in seen:
             continue
@@ -64,7 +67,7 @@ def mark(texts: Sequence[str], answers: list[Any], pairs: Sequence[tuple[int, in
                 group.append(i)
                 todo.extend(mates[i])
         group.sort()
-        kept = left_alone(group, mates)
+        kept = left_alone(group, mates) - shared
         for i in group:
             out[i] = Unplaced(out[i], tuple(texts[j] for j in sorted(mates[i])), texts[group[0]], ask=i not in kept)
     return out
