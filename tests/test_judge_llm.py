@@ -185,3 +185,23 @@ def test_the_paper_s_own_answers_are_trusted_and_words_of_neither_text_are_not()
     assert "no category" in untrusted(REFUSAL, SOURCE, BAD)
     assert "neither" in untrusted(_about_another_line(SOURCE, BAD), SOURCE, BAD)
     assert untrusted(annotate(SOURCE, BAD), SOURCE, BAD) is None
+
+
+def test_sit_judge_exits_with_one_error_line_on_a_refusal_and_caches_nothing(annotator, tmp_path, monkeypatch, capsys):
+    from sit.cli import main
+
+    fake = annotator()
+    monkeypatch.setattr(fake, "answer", lambda prompt: REFUSAL)
+    for var, value in fake.env().items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("SIT_HTTP_BACKOFF", "0.01")
+    for name, text in (("src", SOURCE), ("a", GOOD), ("b", BAD)):
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    args = ["judge", "--source", str(tmp_path / "src.txt"), "--a", str(tmp_path / "a.txt"), "--b", str(tmp_path / "b.txt"),
+            "--judge", "gemba-mqm", "--judge-option", f"model={MODEL}", "--cache-dir", str(tmp_path / "c"),
+            "-o", str(tmp_path / "v.jsonl")]
+    assert main(args) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "error:" in err and not (tmp_path / "v.jsonl").exists()
+    monkeypatch.setattr(fake, "answer", FakeAnnotator.answer)  # recovered: judged afresh, b the worse
+    assert main(args) == 0 and '"worse": "b"' in (tmp_path / "v.jsonl").read_text(encoding="utf-8")
