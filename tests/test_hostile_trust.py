@@ -160,3 +160,23 @@ def test_a_clean_provider_answering_two_texts_alike_has_both_confirmed_and_cache
     sent = [t for c in fake.calls for t in c.texts]
     assert sent.count("big") == sent.count("large") == 2 and max(sent.count(t) for t in MIXED) == 2
     assert not tr.order_broken
+
+
+def _grande(texts, source, target):
+    return ["grande" if t in ("big", "large", "huge") else o for t, o in zip(texts, dictionary_translate(texts, source, target))]
+
+
+def test_a_copy_the_second_look_gets_again_from_another_text_that_translates_alike_is_not_confirmed(serve, clock, tmp_path):
+    """"dog" is given "big"'s "grande" in its first request, then in the second look "large"'s
+    "grande" again: the same answer twice, yet a copy both times. Identical answers within a
+    request of the second look confirm nothing: the texts go alone."""
+    texts = ["dog", "big", "cat", "large", "huge", "house"]
+    truth = _grande(texts, "en", "es")
+
+    def copier(batch, source, target):
+        out = _grande(batch, source, target)
+        return [out[1]] + out[1:] if len(out) > 1 else out
+
+    fake = serve("deepl", translate=copier)
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=2)
+    assert tr.translate(texts) == truth and _cached(tmp_path / "c") == dict(zip(texts, truth))

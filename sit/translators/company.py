@@ -153,12 +153,16 @@ class Held:
     def compare(self, texts: Sequence[str], answers: Sequence[Any]) -> list[Optional[str]]:
         """The answers of texts asked again in other company: each the same as its first answer is
         confirmed, and a text asked alone has its own answer; any other (its translation depends
-        on its company) leaves its text to be asked alone (``None``)."""
+        on its company), and one another text of the request was given too (a provider copying
+        answers gives a text, again, the copy of another text that translates alike), leaves its
+        text to be asked alone (``None``)."""
         if len(texts) == 1:
             return self.answered(texts, answers)
         out: list[Optional[str]] = []
-        for text, answer in zip(texts, answers):
-            same = isinstance(answer, str) and str(answer) == self.first.get(text) and not self._shared_company(text, texts)
+        alike = {i for pair in copies(texts, answers) for i in pair}  # a copy may be one's first answer again
+        for i, (text, answer) in enumerate(zip(texts, answers)):
+            same = (isinstance(answer, str) and str(answer) == self.first.get(text) and i not in alike
+                    and not self._shared_company(text, texts))
             if same:
                 self.confirmed.add(text)
             elif text not in self.alone:
