@@ -180,3 +180,17 @@ def test_a_copy_the_second_look_gets_again_from_another_text_that_translates_ali
     fake = serve("deepl", translate=copier)
     tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=2)
     assert tr.translate(texts) == truth and _cached(tmp_path / "c") == dict(zip(texts, truth))
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_texts_answered_alike_in_different_requests_meet_apart_in_the_second_look(serve, size, clock, tmp_path):
+    """"big" and "large" (both "grande") held from two requests: placed together in the second
+    look, their alike answers would confirm nothing and both, with their groups, would go alone
+    (9 requests where 5 do at size 2, 8 where 4 do at size 3)."""
+    texts = ["big", "large", "dog", "cat", "bank", "the house"]
+    truth = _alike(texts, "en", "es")
+    fake = serve("deepl", translate=_alike)
+    tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"), batch_size=size)
+    assert tr.translate(texts) == truth and _cached(tmp_path / "c") == dict(zip(texts, truth))
+    sent = [t for c in fake.calls for t in c.texts]
+    assert max(sent.count(t) for t in texts) == 2  # asked once more at most: none went alone after
