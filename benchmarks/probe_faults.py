@@ -16,11 +16,17 @@ they check requests and signatures as the providers do) and Apertium's translati
 - two runs at once on one cache, a report with injected HTML, and bad inputs of every kind
   (numbers, files, outputs that cannot be written, damaged run directories, URLs, credentials):
   one line, the documented exit code, no traceback;
+- what is cached and trusted (issue 49): full news runs (datasets/news.txt, default relations)
+  through fakes that reverse, rotate or shuffle every request, copy one answer to another text,
+  or swap values under kept ids, and clean ones: every cached translation is compared with
+  Apertium's (0 wrong), and the requests and texts each sent are printed (what a clean provider
+  pays); a provider that echoes its key (nothing of it cached or exported); a cached translation
+  damaged to an empty string (repaired);
 - at the end every file written and every byte printed is searched for the fakes' credentials.
 
 Prints a table (case -> outcome) and the totals; exits 1 when a case failed.
 
-    python3 benchmarks/probe_faults.py [--kills 4] [--limit 6] [--seed 1] [--only SECTIONS] [--keep DIR]
+    python3 benchmarks/probe_faults.py [--kills 4] [--limit 6] [--news-limit 0] [--seed 1] [--only SECTIONS] [--keep DIR]
 
 About 10 minutes on an idle 2-core machine (most of it `sit run` start-up); needs Apertium (eng-spa), WordNet and spaCy's pipelines
 (what scripts/setup.sh installs).
@@ -44,9 +50,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+import fakes  # noqa: E402
 from fakes import (  # noqa: E402
     AUTH, FAKES, MALFORMED, MISORDER, MISSING, QUOTA, SERVER_ERROR, SHORT, UNAVAILABLE, apertium_translate,
-    dictionary_translate, have_apertium, rate, slow,
+    Fault, dictionary_translate, have_apertium, rate, slow,
 )
 from fakes import providers  # noqa: E402
 from fakes.raw import RawServer, chunked_cut_short, trickle, whole  # noqa: E402
@@ -91,7 +98,8 @@ class Probe:
                 "--no-progress", *extra]
 
     def fake(self, name="google", **kw):
-        return FAKES[name](translate=self.translate, **kw).start()
+        kw.setdefault("translate", self.translate)
+        return FAKES[name](**kw).start()
 
     def case_dir(self, name: str) -> Path:
         d = self.work / name
@@ -230,7 +238,8 @@ class Probe:
         wrong shape, and a file damaged on disk. Each run must repair it, re-send only what was
         damaged and give the uninterrupted run's files; the run after it sends nothing."""
         values = {"a value that is a number": "42", "a value that is a list": '["x"]', "a null value": "null",
-                  "a value that is not JSON": '{"half a wri', "a value that is invalid UTF-8": b"\xff\xfe"}
+                  "a value that is not JSON": '{"half a wri', "a value that is invalid UTF-8": b"\xff\xfe",
+                  "a value damaged to an empty string (issue 49)": '""'}
         for label, value in values.items():
             self._damaged_cache(label, lambda db, v=value: _damage_value(db, v), most=1)
         self._damaged_cache("a page of the file overwritten", _damage_page, most=None)
@@ -535,6 +544,80 @@ class Probe:
         got = Redactor(["sk-translator-abc123"])(message)
         self.record("edges: the redactor leaves ordinary words of a key", got == message, got)
 
+    # -- trust: nothing wrong cached, nothing echoed of a secret (issue 49) ----------------------
+    #: (label, fake, its translate function made of Apertium's, a fault every request plays)
+    TRUST = [
+        ("a clean deepl", "deepl", None, None),
+        ("deepl reversing every request", "deepl", "reverse", None),
+        ("deepl rotating every request", "deepl", "rotate", None),
+        ("deepl shuffling every request", "deepl", "shuffle", None),
+        ("deepl copying answer 2 to text 1 of every request", "deepl", "copy", None),
+        ("google reversing every request", "google", "reverse", None),
+        ("a clean openai batch", "openai", None, None),
+        ("openai batches swapping values under kept ids", "openai", None, Fault("swapped")),
+        ("openai copying answer 2 to text 1 of every batch", "openai", "copy", None),
+    ]
+
+    def _news_prime(self) -> Path:
+        """The news run's perturbations, parses and Apertium translations, cached once; the fakes'
+        Apertium memo filled from them (the reordering fakes answer thousands of requests)."""
+        d = self.work / "news-prime"
+        if not (d / "run" / "run.json").exists():
+            proc, _ = self.sit(*self.news_args(d, "apertium"), timeout=1800)
+            if proc.returncode != 0:
+                raise SystemExit(f"the news priming run failed: {proc.stderr[-2000:]}")
+        from sit.cache import Cache
+        from sit.cache.ops import stores
+
+        for store in stores(Cache(d / "cache"), "translations"):
+            if store.namespace.get("name") == "apertium" and self.translate is apertium_translate:
+                fakes._APERTIUM_MEMO.update((" ".join(k.split()), v) for k, v in store.items() if isinstance(v, str))
+        return d / "cache"
+
+    def news_args(self, case: Path, translator: str):
+        extra = ["--model", "qwen2.5:7b", "--translator-option", "mode=batch"] if translator == "openai" else []
+        limit = ["--limit", self.news_limit] if self.news_limit else []
+        return ["run", "--input", ROOT / "datasets" / "news.txt", *limit, "--translator", translator, *extra,
+                "--qps", "1000",  # Google's 10 a second would make 5,204 requests alone last 9 minutes
+                "--cache-dir", case / "cache", "--out", case / "run", "--no-progress"]
+
+    def trust(self):
+        prime = self._news_prime()
+        for label, name, how, fault in self.TRUST:
+            d = self.work / ("trust-" + label.replace(" ", "-"))
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(prime, d / "cache")
+            fake = self.fake(name, translate=_reordering(self.translate, how))
+            if fault is not None:
+                fake.fail_from(1, fault)
+            proc, wall = self.sit(*self.news_args(d, name), env=fake.env(), timeout=1800)
+            fake.stop()
+            cached = _cached(d, name)
+            truth = dict(zip(cached, self.translate(list(cached), "en", "es")))
+            wrong = [k for k, v in cached.items() if v != truth[k] and v != {"translation": ""}]
+            problem = (f"exit {proc.returncode}" if proc.returncode else "") or self.clean(proc) or (
+                f"{len(wrong)} wrong cached, e.g. {wrong[0][:40]!r}" if wrong else "")
+            texts = sum(len(c.texts) for c in fake.calls)
+            self.record(f"news run, {label}: nothing wrong cached (issue 49)", not problem, problem or
+                        f"{len(cached)} cached, 0 wrong; {len(fake.calls)} requests, {texts} texts sent, {wall:.0f} s")
+
+    def echoed_key(self):
+        """A provider that echoes its key in every answer: nothing of it is cached, exported (``sit
+        cache export``) or written by a re-run without the key (the final search of every file)."""
+        d = self.case_dir("echo")
+        fake = self.fake("google", translate=lambda texts, s, t: [f"{o} [{providers.GOOGLE_KEY}]"
+                                                                  for o in self.translate(texts, s, t)])
+        first, _ = self.sit(*self.run_args(d), env=fake.env())
+        fake.stop()
+        export, _ = self.sit("cache", "--cache-dir", d / "cache", "export", "-o", d / "export")
+        again, _ = self.sit(*self.run_args(d), "--out", d / "run-without-key")
+        held = any(providers.GOOGLE_KEY[:8].encode() in f.read_bytes() for f in (d / "cache").iterdir() if f.is_file())
+        problem = self.clean(first) or self.clean(export) or self.clean(again) or (
+            "the key is in the cache" if held else "") or (f"export exit {export.returncode}" if export.returncode else "")
+        self.record("a provider echoing its key: nothing cached or exported (issue 49)", not problem,
+                    problem or f"exits {first.returncode}, export 0, re-run without the key {again.returncode}; "
+                    "files searched at the end")
+
     # -- secrets -------------------------------------------------------------------------------
     def secrets(self):
         found, files = [], 0
@@ -547,6 +630,37 @@ class Probe:
         found += [f"printed: {s[:4]}..." for s in SECRETS if s in printed]
         self.record("no secret written or printed (fault 6)", not found,
                     "; ".join(found[:5]) if found else f"{files} files and {len(self.printed)} outputs searched, none found")
+
+
+def _reordering(translate, how):
+    """``translate`` with every answer of more than one text moved: reversed, rotated by one,
+    shuffled, or the second answer copied to the first text (two texts answered identically)."""
+    if how is None:
+        return translate
+
+    def moved(texts, source, target):
+        out = translate(texts, source, target)
+        if len(out) < 2:
+            return out
+        if how == "reverse":
+            return out[::-1]
+        if how == "rotate":
+            return out[1:] + out[:1]
+        if how == "copy":
+            return [out[1]] + out[1:]
+        shuffled = list(out)
+        random.Random(len(texts)).shuffle(shuffled)
+        return shuffled
+    return moved
+
+
+def _cached(case: Path, provider: str) -> dict:
+    """The case's cached translations of ``provider``, text -> value."""
+    from sit.cache import Cache
+    from sit.cache.ops import stores
+
+    return {k: v for store in stores(Cache(case / "cache"), "translations") if store.namespace.get("name") == provider
+            for k, v in store.items()}
 
 
 def _finished(case: Path, provider: str) -> set[str]:
@@ -605,18 +719,20 @@ def main(argv=None) -> int:
     ap.add_argument("--kills", type=int, default=4, help="kill -9 series (each 1-3 kills, then a resume)")
     ap.add_argument("--limit", type=int, default=6, help="politics sentences per run")
     ap.add_argument("--seed", type=int, default=1, help="seed of the kill moments")
+    ap.add_argument("--news-limit", type=int, default=0, help="news sentences of the trust section's runs (0: all 200)")
     ap.add_argument("--keep", help="work in this directory and keep it (default: a temporary one)")
     ap.add_argument("--only", help="comma-separated sections: kills, faults, timeouts, caches, concurrent, html, "
-                    "urls, inputs, edges (default all)")
+                    "urls, inputs, edges, trust, echo (default all)")
     args = ap.parse_args(argv)
     work = Path(args.keep or tempfile.mkdtemp(prefix="sit-probe-"))
     work.mkdir(parents=True, exist_ok=True)
     probe = Probe(work, args.limit, args.seed)
+    probe.news_limit = args.news_limit
     start = time.monotonic()
     sections = {"kills": lambda: probe.kills(args.kills), "faults": probe.provider_faults,
                 "timeouts": probe.trickle_and_cut, "caches": probe.damaged_caches, "concurrent": probe.concurrent,
                 "html": probe.html_injection, "urls": probe.url_secrets, "inputs": probe.bad_inputs,
-                "edges": probe.edges}
+                "edges": probe.edges, "trust": probe.trust, "echo": probe.echoed_key}
     chosen = args.only.split(",") if args.only else list(sections)
     unknown = set(chosen) - set(sections)
     if unknown:

@@ -177,6 +177,15 @@ class Redactor:
             text = text.replace(form, MASK)
         return self._fragments(text)
 
+    def holds(self, text: str) -> bool:
+        """Whether ``text`` holds one of the secrets, a form or a fragment of one (what
+        :meth:`__call__` masks of them; URL credentials of unknown value are not asked about): a
+        provider's answer that echoes its key is no translation (:meth:`sit.translators.http.
+        HttpTranslator.answer_fault`)."""
+        if not self._forms or not isinstance(text, str):
+            return False
+        return any(form in text for form in self._forms) or self._fragments(text) != text
+
     def _fragments(self, text: str) -> str:
         """Mask every run of text covered by fragments of :data:`MIN_FRAGMENT` characters."""
         grams, n = self._grams, MIN_FRAGMENT

@@ -19,7 +19,7 @@ from fakes.llm import DEEPL_KEY, OPENAI_KEY, FakeDeepL, FakeOpenAI
 from fakes.providers import GOOGLE_KEY
 from fakes.raw import RawServer
 
-from sit.cache import Cache
+from sit.cache import EMPTY_TRANSLATION, Cache
 from sit.cli import main
 from sit.errors import ProviderError, TranslationError
 from sit.redact import from_environment, scope
@@ -80,8 +80,8 @@ def test_an_empty_translation_is_asked_again_then_left_untranslated_and_never_ca
 def test_a_cached_empty_answer_is_the_translators_and_a_wrong_typed_entry_is_asked_again(serve, clock, tmp_path):
     fake = serve("deepl")
     tr = make(fake, clock=clock, cache=Cache(tmp_path / "c"))
-    # "" is a translator's empty answer, kept (asked twice, empty both times); a list is damage
-    tr.store.put_many([(TEXTS[0], ""), (TEXTS[1], ["not", "text"])])
+    # the mark of a translator's empty answer (asked twice, empty both times) is kept; a list is damage
+    tr.store.put_many([(TEXTS[0], EMPTY_TRANSLATION), (TEXTS[1], ["not", "text"])])
     assert tr.translate(TEXTS[:2]) == [""] + dictionary_translate(TEXTS[1:2], "en", "es")
     assert tr.stats.cache_hits == 1 and fake.translated_texts == TEXTS[1:2]
 

@@ -15,7 +15,7 @@ from fakes.llm import FakeOpenAI
 from sit.cache import Cache
 from sit.errors import AuthError, ConfigError, TranslationError
 from sit.judge import DEFAULT_JUDGE, JUDGES, get_judge, judge_options
-from sit.judge.gemba import EXAMPLES, SYSTEM, parse_annotation
+from sit.judge.gemba import EXAMPLES, SYSTEM, parse_annotation, untrusted
 
 MODEL = "qwen2.5:7b"
 SOURCE = "The senator rejected the budget of 45 million dollars."
@@ -151,3 +151,57 @@ def test_the_paper_s_answers_parse_to_its_scores():
     assert parse_annotation("Critical:\nno-error\nMajor:\nno-error\nMinor:\nno-error").score == 0.0
     assert parse_annotation('Major:\nnon-translation - "all of it"').score == -25.0  # counted as critical
     assert parse_annotation("The translation is good.") is None
+
+
+REFUSAL = "Critical:\nI'm sorry, but I can't assist with that request."
+
+
+def _about_another_line(source: str, translation: str) -> str:
+    """An annotation of another translation: it quotes words this one does not contain."""
+    return 'Critical:\nno-error\nMajor:\naccuracy/mistranslation - "rechazó la ley de aguas"\nMinor:\nno-error'
+
+
+@pytest.mark.parametrize("answer", [lambda s, t: REFUSAL, _about_another_line], ids=["refusal", "another line"])
+def test_an_annotation_not_to_trust_is_asked_again_then_fails_and_nothing_is_cached(annotator, answer, tmp_path,
+                                                                                     monkeypatch):
+    """A refusal under a severity heading scored a critical error, and an annotation of another
+    line was taken; both were cached and outlived the endpoint's recovery."""
+    fake = annotator()
+    monkeypatch.setattr(fake, "answer", lambda prompt: answer(*_BLOCKS.search(prompt).groups()))
+    with gemba(fake, cache=Cache(tmp_path / "c")) as judge:
+        with pytest.raises(TranslationError, match="empty or refused"):
+            judge.judge([(SOURCE, GOOD, BAD)])
+    assert len(fake.calls) > 2  # asked again
+    monkeypatch.setattr(fake, "answer", FakeAnnotator.answer)  # the endpoint recovers
+    with gemba(fake, cache=Cache(tmp_path / "c")) as judge:
+        verdict = judge.judge([(SOURCE, GOOD, BAD)])[0]
+        assert judge.stats.cache_hits == 0  # nothing of the untrusted answers was cached
+    assert (verdict.worse, verdict.score_a, verdict.score_b) == ("b", 0.0, -5.0)
+
+
+def test_the_paper_s_own_answers_are_trusted_and_words_of_neither_text_are_not():
+    for example in EXAMPLES:  # "ve Vídni" quotes "Ve Vídni": case aside; "the account holder" is the source's
+        assert untrusted(example["answer"], example["source"], example["translation"]) is None
+    assert "no category" in untrusted(REFUSAL, SOURCE, BAD)
+    assert "neither" in untrusted(_about_another_line(SOURCE, BAD), SOURCE, BAD)
+    assert untrusted(annotate(SOURCE, BAD), SOURCE, BAD) is None
+
+
+def test_sit_judge_exits_with_one_error_line_on_a_refusal_and_caches_nothing(annotator, tmp_path, monkeypatch, capsys):
+    from sit.cli import main
+
+    fake = annotator()
+    monkeypatch.setattr(fake, "answer", lambda prompt: REFUSAL)
+    for var, value in fake.env().items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("SIT_HTTP_BACKOFF", "0.01")
+    for name, text in (("src", SOURCE), ("a", GOOD), ("b", BAD)):
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    args = ["judge", "--source", str(tmp_path / "src.txt"), "--a", str(tmp_path / "a.txt"), "--b", str(tmp_path / "b.txt"),
+            "--judge", "gemba-mqm", "--judge-option", f"model={MODEL}", "--cache-dir", str(tmp_path / "c"),
+            "-o", str(tmp_path / "v.jsonl")]
+    assert main(args) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "error:" in err and not (tmp_path / "v.jsonl").exists()
+    monkeypatch.setattr(fake, "answer", FakeAnnotator.answer)  # recovered: judged afresh, b the worse
+    assert main(args) == 0 and '"worse": "b"' in (tmp_path / "v.jsonl").read_text(encoding="utf-8")

@@ -82,12 +82,27 @@ NO_PERTURBATION = {"perturbations": 0}
 
 def _is_perturbations(v: Any) -> bool:
     """At least one perturbation, or the mark of none (:data:`NO_PERTURBATION`); a bare empty
-    list is damage (copied aside, the sentence perturbed again)."""
+    list, or a perturbed sentence that is empty, is damage (copied aside, the sentence perturbed
+    again)."""
     if v == NO_PERTURBATION:
         return True
     return isinstance(v, list) and len(v) > 0 and all(
-        isinstance(d, dict) and isinstance(d.get("perturbed"), str) and isinstance(d.get("edit"), dict) for d in v
+        isinstance(d, dict) and isinstance(d.get("perturbed"), str) and d["perturbed"].strip()
+        and isinstance(d.get("edit"), dict) for d in v
     )
+
+
+#: the cached value of a translator's empty answer (asked twice, empty both times: its answer,
+#: :meth:`sit.translators.base.Translator.translate`): marked, since an empty string read back
+#: cannot be told from a translation damaged to one
+EMPTY_TRANSLATION = {"translation": ""}
+
+
+def _is_translation(v: Any) -> bool:
+    """A translation (text that is not blank: only non-blank texts are translated and cached), or
+    the mark of the translator's empty answer (:data:`EMPTY_TRANSLATION`); a bare empty or blank
+    string is damage (copied aside, said, the text translated again)."""
+    return (isinstance(v, str) and bool(v.strip())) or v == EMPTY_TRANSLATION
 
 
 def _is_score(v: Any) -> bool:
@@ -121,7 +136,7 @@ def _not_null(v: Any) -> bool:
 #: translation belongs, a null) is never used: it is moved aside and recomputed. A kind not listed
 #: here accepts any value but null.
 VALUE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "translations": _is_str,
+    "translations": _is_translation,
     "summaries": _is_str,
     "parses": _is_tree,
     "perturbations": _is_perturbations,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from . import jsonl as cachejsonl
-from . import Cache, Store
+from . import EMPTY_TRANSLATION, Cache, Store
 from ..errors import CacheError, InputError
 from ..jsonio import regular_file
 
@@ -140,8 +140,8 @@ def import_file(cache: Cache, path: Path, kind: Optional[str] = None) -> tuple[S
 def prune(cache: Cache, *, kind: Optional[str] = None, translator: Optional[str] = None,
           namespace: Optional[str] = None, older_than_days: Optional[float] = None, empty: bool = False) -> int:
     """Delete the entries that match every filter given; returns how many were deleted. ``empty``
-    selects the translations that are a translator's empty answer (``""``: asked twice, answered
-    with nothing both times), so that a re-run asks again."""
+    selects the translations that are a translator's empty answer (asked twice, answered with
+    nothing both times: :data:`~sit.cache.EMPTY_TRANSLATION`), so that a re-run asks again."""
     from ..validate import check_number
 
     if kind is None and translator is None and namespace is None and older_than_days is None and not empty:
@@ -157,7 +157,9 @@ def prune(cache: Cache, *, kind: Optional[str] = None, translator: Optional[str]
     if not chosen or not cache.path.exists():
         return 0
     cutoff = None if older_than_days is None else int(time.time() - older_than_days * 86400)
-    where = "ns = ?" + (" AND t < ?" if cutoff is not None else "") + (" AND v = '\"\"'" if empty else "")
+    # the translator's empty answer, marked (EMPTY_TRANSLATION), or bare as older versions wrote it
+    where = "ns = ?" + (" AND t < ?" if cutoff is not None else "") + (
+        f" AND v IN ('\"\"', '{json.dumps(EMPTY_TRANSLATION, separators=(',', ':'))}')" if empty else "")
 
     def delete(conn) -> int:
         removed = 0

@@ -11,14 +11,16 @@ error is the span. Off by default: only ``--judge gemba-mqm`` asks the endpoint.
 The HTTP machinery, credentials (``SIT_OPENAI_API_KEY``/``OPENAI_API_KEY``,
 ``SIT_OPENAI_BASE_URL``/``OPENAI_BASE_URL``, ``[openai]`` in the credentials file), retries and
 error messages are the ``openai`` translator's (:mod:`sit.translators.openai_chat`); verdicts
-are cached like translations. An answer with no severity heading is no annotation: it is asked
-again, then the batch fails and nothing of it is cached.
+are cached like translations. An answer with no severity heading is no annotation, and one not to
+trust (:func:`untrusted`: a refusal under a heading, words quoted from neither text) is none
+either: it is asked again, then the batch fails and nothing of it is cached.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -27,6 +29,8 @@ from ..options import Option
 from ..errors import ConfigError
 from ..translators.openai_chat import OpenAITranslator, language_name
 from .base import Judge, Verdict, decide
+
+log = logging.getLogger("sit.judge")
 
 SYSTEM = ("You are an annotator for the quality of machine translation. Your task is to identify errors and "
           "assess the quality of the translation.")
@@ -114,6 +118,32 @@ def parse_annotation(answer: str) -> Optional[Annotation]:
     return Annotation(tuple(sorted(errors, key=lambda e: order[e.severity]))) if headed else None
 
 
+#: the error categories of the prompt (the part before "/"): a line under a severity heading that
+#: names none of them ("I'm sorry, but I can't assist ...") is no annotation
+CATEGORIES = ("accuracy", "fluency", "style", "terminology", "non-translation", "other", "locale convention",
+              "source error")
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def untrusted(answer: str, source: str, translation: str) -> Optional[str]:
+    """Why an annotation of ``translation`` (of ``source``) is not to be trusted (None: it may be):
+    no severity heading, an error line that names no category of the prompt (a refusal written
+    under a heading, scored as an error on every line), or quoted words that are in neither text
+    (an answer about another line). Case and spacing aside, as the paper's own examples quote."""
+    annotation = parse_annotation(answer)
+    if annotation is None:
+        return "no severity heading"
+    for error in annotation.errors:
+        if error.category.split("/")[0].strip() not in CATEGORIES:
+            return f"an error line names no category of the prompt ({error.category[:40]!r})"
+        if error.span and _folded(error.span) not in _folded(translation) and _folded(error.span) not in _folded(source):
+            return f"it quotes words that are in neither the source nor the translation ({error.span[:40]!r})"
+    return None
+
+
 class MqmChat(OpenAITranslator):
     """The chat client of the judge: one request per (source, translation) prompt, the paper's
     messages, the answer kept whole where it parses as an annotation."""
@@ -126,7 +156,20 @@ class MqmChat(OpenAITranslator):
         return [{"role": "system", "content": SYSTEM}, *shots, {"role": "user", "content": texts[0]}]
 
     def answer_text(self, content: str, text: str) -> Optional[str]:
-        return content.strip() if parse_annotation(content) is not None else None
+        """The answer whole where it is an annotation to trust (:func:`untrusted`), else None: asked
+        again, then the batch fails and nothing of it is cached."""
+        found = self._blocks().fullmatch(text)
+        why = untrusted(content, found.group("s"), found.group("t")) if found else "not the judge's prompt"
+        if why:
+            log.warning("%s: an annotation is not trusted (%s); asking again", self.name, why)
+            return None
+        return content.strip()
+
+    def _blocks(self) -> "re.Pattern[str]":
+        """The pattern of this judge's prompt, the source and the translation as groups ``s`` and
+        ``t`` (the answer is read against the very texts it was asked about)."""
+        marked = re.escape(self.prompt("\0S\0", "\0T\0"))
+        return re.compile(marked.replace(re.escape("\0S\0"), "(?P<s>.*)").replace(re.escape("\0T\0"), "(?P<t>.*)"), re.S)
 
     def options(self) -> dict[str, Any]:
         prompt = json.dumps([SYSTEM, TEMPLATE, EXAMPLES], ensure_ascii=False)

@@ -276,7 +276,21 @@ def unplaced(texts: Sequence[str], answers: Sequence[Optional[str]]) -> list[tup
         pairs.update((i, j) for x, (i, ti, ai) in enumerate(sides) for j, tj, aj in sides[x + 1:]
                      if not _told_apart(ti, ai, tj, aj, ratio, every))
     pairs.update(_short_pairs(texts, answers, sides, ratio))
+    pairs.update(copies(texts, answers))
     return sorted(pairs)
+
+
+def copies(texts: Sequence[str], answers: Sequence[Optional[str]]) -> set[tuple[int, int]]:
+    """The pairs of different texts of a batch given the same answer. Two texts may translate
+    alike ("big" and "large": "grande"), but a provider may also give one text another's answer
+    (a copy: the other keeps its own), and nothing in the batch says which it was: each of the
+    two is asked again in other company (:func:`sit.translators.company.mark` leaves neither
+    unasked: confirming one says nothing of the other)."""
+    alike: dict[str, list[int]] = {}
+    for i, answer in enumerate(answers):
+        if isinstance(answer, str) and answer.strip():
+            alike.setdefault(str(answer), []).append(i)
+    return {(i, j) for group in alike.values() for x, i in enumerate(group) for j in group[x + 1:] if texts[i] != texts[j]}
 
 
 def _short_pairs(texts: Sequence[str], answers: Sequence[Optional[str]], sides: list,
@@ -319,8 +333,8 @@ def near_words(words: frozenset, other: frozenset) -> bool:
 
 def _told_apart(ti: _Side, ai: _Side, tj: _Side, aj: _Side, ratio: float, every: list) -> bool:
     """Whether the check would doubt a batch (of texts ``every``) holding the answers of two
-    texts swapped: the evidence places each of the two answers (identical answers need no
-    placing)."""
+    texts swapped: the evidence places each of the two answers (identical answers cannot be
+    swapped; whether one is a copy is :func:`copies`' question)."""
     if ai.text == aj.text:
         return True
     if _own_evidence(ti, aj, ratio, [tj] + every) or _own_evidence(tj, ai, ratio, [ti] + every):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Optional, Sequence
 
 from ..batching import BatchJob, BatchStats, cached_batches
-from ..cache import Cache
+from ..cache import EMPTY_TRANSLATION, Cache
 from ..errors import ResponseMismatchError, TranslationError
 from ..stage import Stage
 from ..validate import check_number
@@ -16,6 +16,15 @@ from .answers import failed
 from .company import Held, Unplaced
 
 log = logging.getLogger("sit.translators")
+
+
+def _encode(translation: str) -> Any:
+    """A translation as cached: the translator's empty answer marked (:data:`EMPTY_TRANSLATION`)."""
+    return dict(EMPTY_TRANSLATION) if translation == "" else translation
+
+
+def _decode(value: Any) -> str:
+    return "" if value == EMPTY_TRANSLATION else value
 
 
 def _short(text: str) -> str:
@@ -117,6 +126,12 @@ class Translator(Stage):
             sig["options"] = self.options()
         return sig
 
+    def batch_job(self, hook: str, *, valid, **how: Any) -> BatchJob:
+        """:meth:`Stage.batch_job` with a translation's cached form: the translator's empty answer
+        is cached marked (:data:`~sit.cache.EMPTY_TRANSLATION`), so that a cached empty string is
+        known for damage."""
+        return super().batch_job(hook, valid=valid, encode=_encode, decode=_decode, **how)
+
     # -- the public face -----------------------------------------------------------------------
     def translate(self, texts: Sequence[str], *, strict: bool = True) -> list[Optional[str]]:
         """Translate ``texts`` in order.
@@ -129,9 +144,10 @@ class Translator(Stage):
 
         A text answered emptily (or refused: ``None``) is asked once more, in a batch of its own
         kind; an empty answer again is the translator's answer (Apertium answers the bare word
-        "will" with nothing, every time): it comes back, and is cached, as ``""`` (so a re-run asks
-        no more; ``sit cache prune --empty`` deletes such entries), and is counted in
-        ``stats.empty``. A refusal again stays untranslated and uncached (a re-run asks again).
+        "will" with nothing, every time): it comes back as ``""`` and is cached marked
+        (:data:`~sit.cache.EMPTY_TRANSLATION`: a re-run asks no more, and an empty string found in
+        the cache is damage, translated again; ``sit cache prune --empty`` deletes such entries),
+        and is counted in ``stats.empty``. A refusal again stays untranslated and uncached (a re-run asks again).
 
         An answer whose place in its batch the adapter's order check cannot prove
         (:class:`~sit.translators.company.Unplaced`) is held, not cached, and its text asked again
@@ -222,7 +238,7 @@ class Translator(Stage):
             return answers
         out = []
         for text, answer in zip(texts, answers):
-            why = failed(text, answer)
+            why = self.answer_fault(text, answer)
             if retry is not None and (answer is None or why == "empty"):
                 retry.add(text)
                 out.append(None)
@@ -237,6 +253,16 @@ class Translator(Stage):
                                 self.name, _short(text), why)
                 out.append(None if why else answer)
         return out
+
+    def answer_fault(self, text: str, answer: Any) -> Optional[str]:
+        """Why ``answer`` is not a translation of ``text`` (None: it may be one): the per-text rule
+        (:func:`~sit.translators.answers.failed`), then the adapter's own (:meth:`_answer_fault`)."""
+        return failed(text, answer) or self._answer_fault(answer)
+
+    def _answer_fault(self, answer: Any) -> Optional[str]:
+        """Hook: what else makes ``answer`` no translation for this adapter (a cloud one's: an echo
+        of its credentials)."""
+        return None
 
     # -- deliberate re-translations in chosen company (the batch relation) ----------------------
     def translate_in_batch(self, texts: Sequence[str], neighbourhood: str) -> list[Optional[str]]:
@@ -274,7 +300,7 @@ class Translator(Stage):
             mismatch=self._mismatch, stats=self.batch_stats, store=store, batch_size=max(1, len(keys)),
             desc=f"translate in batches ({self.name})", unit="text", show_progress=False,
             valid=lambda t: isinstance(t, str), recoverable=(TranslationError,), strict=False,
-            unanswered=unanswered, finish=finish,
+            unanswered=unanswered, finish=finish, encode=_encode, decode=_decode,
         )
         result = cached_batches(keys, job)
         return [result.get(f"{neighbourhood}\n{t}") if t.strip() else t for t in texts]

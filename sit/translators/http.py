@@ -59,7 +59,7 @@ from ..errors import (
 from ..jsonio import JsonDamage, loads
 from ..redact import Redactor, active, public_url  # noqa: F401 - public_url is re-exported
 from ..validate import check_number
-from .answers import failed, moved, suspect_order, unplaced
+from .answers import moved, suspect_order, unplaced
 from .base import Translator
 from .company import mark
 from .credentials import config_path, load_section
@@ -517,7 +517,7 @@ class HttpTranslator(Translator):
         answers the order check doubts (:func:`~sit.translators.answers.suspect_order`) is asked
         again one text at a time (:meth:`ordered`): nothing of the doubted answer is kept. An
         answer that fails the per-text check (not text, or empty:
-        :func:`~sit.translators.answers.failed`) is asked again up to :data:`ANSWER_RETRIES`
+        :meth:`~sit.translators.base.Translator.answer_fault`) is asked again up to :data:`ANSWER_RETRIES`
         times, then left untranslated (``None``: not cached, a re-run asks again). When a re-ask
         fails, the answers already checked travel on the error (``partial``)."""
         out = list(out)
@@ -525,16 +525,22 @@ class HttpTranslator(Translator):
             if self.promises_order and len(texts) > 1 and check:
                 out = self.ordered(texts, out)
             for _ in range(ANSWER_RETRIES):
-                bad = [i for i, (t, o) in enumerate(zip(texts, out)) if failed(t, o)]
+                bad = [i for i, (t, o) in enumerate(zip(texts, out)) if self.answer_fault(t, o)]
                 if not bad:
                     break
-                log.warning("%s: %s: %d answer(s) empty or not text; asking again", self.name, self.where(texts), len(bad))
+                log.warning("%s: %s: %d answer(s) empty, not text or echoing the credentials; asking again", self.name, self.where(texts), len(bad))
                 for i, again in zip(bad, self.send([texts[i] for i in bad])):
                     out[i] = again
         except TranslationError as exc:
-            exc.partial.update((t, o) for t, o in zip(texts, out) if isinstance(o, str) and not failed(t, o))
+            exc.partial.update((t, o) for t, o in zip(texts, out) if isinstance(o, str) and not self.answer_fault(t, o))
             raise
-        return [None if failed(t, o) else o for t, o in zip(texts, out)]
+        return [None if self.answer_fault(t, o) else o for t, o in zip(texts, out)]
+
+    def _answer_fault(self, answer: Any) -> Optional[str]:
+        """An answer that echoes a secret of this adapter (its key, a fragment of it, the
+        endpoint's password) is no translation: asked again, then left untranslated, never
+        cached, so no file or report a later run writes without the key holds it."""
+        return "an echo of the credentials" if self.redactor.holds(answer) else None
 
     def ordered(self, texts: list[str], out: list[Any]) -> list[Any]:
         """The answers of a batch whose order nothing proves: ``out`` where the order check finds
