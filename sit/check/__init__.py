@@ -21,6 +21,16 @@ from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
 from .files import Segment, read_segments
 
+#: the options ``sit check`` gives its checks unless ``--relation-option`` says otherwise: the texts it
+#: reads are a program's messages as often as prose (sit.textcheck.software, docs/check.md)
+CHECK_DEFAULTS = {"language": {"software": True}, "passthrough": {"software": True}, "numbers": {"software": True}}
+
+
+def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
+    """The options of the check ``name`` in ``config``: :data:`CHECK_DEFAULTS` under the user's."""
+    return {**CHECK_DEFAULTS.get(name, {}), **config.relation_options.get(name, {})}
+
+
 def all_checks() -> tuple[str, ...]:
     """The checks of one translation by itself, in the order they run: the relations that declare
     they can check a translation alone (:attr:`sit.relations.base.Relation.alone`)."""
@@ -140,7 +150,7 @@ def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[S
         ctx.origins = {s.source: Origin(s.line) for s in layer}
         translation = {s.source: s.translation for s in layer}
         for name in checks:
-            relation = relations.get(name) or create_relation(name, ctx, config.relation_options.get(name, {}))
+            relation = relations.get(name) or create_relation(name, ctx, check_options(config, name))
             relation.ctx = ctx
             relations[name] = relation
             checked[name].extend(relation.check([], translation).issues)
@@ -160,8 +170,7 @@ def _signature(config: CheckConfig, checks: Sequence[str]) -> RunSignature:
     return RunSignature(translator="file", translator_model=name, source_lang=config.source_lang,
                         target_lang=config.target_lang, perturber="none", perturber_model="none",
                         parser="none", parser_model="none", threshold=0.0, top_k=0, seed=0,
-                        versions=package_versions(), relations={n: dict(config.relation_options.get(n, {}))
-                                                                for n in checks})
+                        versions=package_versions(), relations={n: check_options(config, n) for n in checks})
 
 
 def _default_out(config: CheckConfig) -> Path:

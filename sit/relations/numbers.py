@@ -34,6 +34,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..text import quoted
+from ..textcheck.software import code_number
 from ..textcheck.compare import normalized
 from ..textcheck.dates import misformatted_dates
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
@@ -98,10 +99,13 @@ class NumbersRelation(Relation):
         return f"numbers keep the source's format instead of the target's ({shown})"
 
     def __init__(self, ctx, *, changed: bool = True, units: bool = False, repeats: bool = False,
-                 four_digits: bool = False):
+                 four_digits: bool = False, software: bool = False):
         super().__init__(ctx)
         from ..validate import check_bool
 
+        #: read texts as a program's messages: a number in code (``0.5*WAIT``, ``HTTP/0.9``, ``tar <= 1.12``)
+        #: stands as written (:func:`sit.textcheck.software.code_number`)
+        self.software = check_bool(software, "numbers.software")
         self.changed = check_bool(changed, "numbers.changed")
         #: report imperial quantities kept in a metric target (``unit``); off by default: MQM
         #: annotators ask for the conversion on some sentences and not on others (docs/precision.md)
@@ -118,7 +122,8 @@ class NumbersRelation(Relation):
 
     def signature(self) -> dict[str, Any]:
         return {"changed": self.changed, **({"units": True} if self.units else {}),
-                **({"repeats": True} if self.repeats else {}), **({"four_digits": True} if self.four_digits else {})}
+                **({"repeats": True} if self.repeats else {}), **({"four_digits": True} if self.four_digits else {}),
+                **({"software": True} if self.software else {})}
 
     @property
     def _grouping(self) -> int:
@@ -196,7 +201,8 @@ class NumbersRelation(Relation):
             elif number.text not in forms and find(number.text, y) and not scaled(number, y, target):
                 # a version stays as written, and so does a zero-padded number (CLDR writes no
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
-                kind = "" if naming_number(text, number) or _zero_padded(number) else "format"
+                kind = "" if (naming_number(text, number) or _zero_padded(number)
+                              or self.software and code_number(text, number.start, number.end)) else "format"
             elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
                   or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)
                   or _century_written(number, y)):

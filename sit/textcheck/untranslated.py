@@ -219,7 +219,7 @@ SOURCE_WORD_ZIPF = 3.0
 
 def copied_words(source: str, translation: str, source_lang: str, target_lang: str, *,
                  min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio",
-                 zipf: Optional[ZipfLookup] = None) -> list[str]:
+                 zipf: Optional[ZipfLookup] = None, rare: bool = True) -> list[str]:
     """The words of ``source`` that stand verbatim in ``translation`` (:func:`written_as`) although the target language
     has its own word for them: lower-case alphabetic words of three letters or more (a capitalised
     word may be a name), at least ``min_zipf`` common in the source language, and no word of the
@@ -229,14 +229,15 @@ def copied_words(source: str, translation: str, source_lang: str, target_lang: s
     English nouns it leaves: "Bricks", "Blowflies"; the rule itself says whether the target language
     uses the word; capitalised, only where the source has it in no name), and a source word rarer than ``min_zipf`` counts too where the target
     language's word list does not know it at all (wordfreq: Zipf 0) and the source language's does
-    (a word of the language, not a Latin name: English "blowflies" 1.52, "anther" 2.29 in German)."""
+    (a word of the language, not a Latin name: English "blowflies" 1.52, "anther" 2.29 in German);
+    ``rare=False`` leaves those out (a program's messages: "stdout", "malloc", "nofollow")."""
     zipf, out = zipf or zipf_of, []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source)):
         if not (_standing(word, translation, source) if rule == "as-written" else written_as(word, translation)):
             continue
         common = zipf(word, source_lang)
         if common is None or (common < min_zipf and not (
-                rule == "as-written" and common > 0 and zipf(word, target_lang) == 0)):
+                rare and rule == "as-written" and common > 0 and zipf(word, target_lang) == 0)):
             continue
         if not target_language_word(word, source_lang, target_lang, rule, zipf=zipf):
             out.append(word)
@@ -251,13 +252,17 @@ RETURNED_ZIPF_GAP = 1.0
 
 def returned_words(source: str, translation: str, source_lang: str, target_lang: str, *,
                    min_zipf: float = SOURCE_WORD_ZIPF, gap: float = RETURNED_ZIPF_GAP,
-                   zipf: Optional[ZipfLookup] = None) -> list[str]:
+                   zipf: Optional[ZipfLookup] = None, names: bool = True) -> list[str]:
     """Where ``translation`` is ``source`` as it was (up to case and spacing), the words of
     ``source`` (three letters or more, in any case) that show it untranslated: at least ``min_zipf`` common
     in the source language and at least ``gap`` more common there than in the target language.
-    Empty where the translation differs, or every word could be the target language's own."""
+    Empty where the translation differs, or every word could be the target language's own. With
+    ``names=False`` a word the source capitalises mid-sentence is part of a name
+    ("Free Software Foundation", kept in any language) and does not count."""
     if " ".join(source.casefold().split()) != " ".join(translation.casefold().split()):
         return []
+    if not names:
+        source = re.sub(r"(?<=[\w,;)] )[A-Z]\w*", " ", source)
     zipf, out = zipf or zipf_of, []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source.casefold())):  # a name is as common in both
         common, there = zipf(word, source_lang), zipf(word, target_lang)
