@@ -23,7 +23,7 @@ from .files import Segment, read_segments
 
 #: the options ``sit check`` gives its checks unless ``--relation-option`` says otherwise: the texts it
 #: reads are a program's messages as often as prose (sit.textcheck.software, docs/check.md)
-CHECK_DEFAULTS = {"language": {"software": True}, "passthrough": {"software": True}, "numbers": {"software": True}}
+CHECK_DEFAULTS = {"language": {"software": True}, "passthrough": {"software": True}, "numbers": {"software": True, "repeats": True}}
 
 
 def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
@@ -62,6 +62,8 @@ class CheckConfig:
     force: bool = False
     report_formats: tuple[str, ...] = ("text", "html")
     command: str = ""
+    #: the ignore file whose suppressions are left out (sit.ignorefile); None: none read
+    ignore_file: Optional[str] = None
 
 
 @dataclass
@@ -73,6 +75,8 @@ class CheckResult:
     issues: list[Issue]
     warnings: list[str]
     segments: int
+    #: the findings the ignore file left out
+    ignored: int = 0
 
 
 def check(config: CheckConfig) -> CheckResult:
@@ -91,7 +95,13 @@ def check(config: CheckConfig) -> CheckResult:
     check_same_run(out, signature, source_name, force=config.force)
     cache = Cache(config.cache_dir)
     relations, checked = _run_checks(config, checks, segments, cache)
-    issues = [i for name in checks for i in checked[name]]
+    issues, ignored = [i for name in checks for i in checked[name]], []
+    if config.ignore_file:
+        from ..ignorefile import IgnoreFile
+
+        issues, ignored = IgnoreFile.load(config.ignore_file).split(issues)
+        if ignored:
+            warnings.append(f"{len(ignored)} finding(s) left out: suppressed in {config.ignore_file}")
     counts = RunCounts(sentences=len(segments), translations=len(segments), compared=len(segments),
                        relations={name: c for name, c in _counts(relations, checked, segments).items()})
     meta = RunMeta(signature=signature, signature_line=signature.format(), input=source_name,
@@ -105,7 +115,7 @@ def check(config: CheckConfig) -> CheckResult:
                            if config.translation else None, "format": config.format, "checks": list(checks)},
                    timings={"check": round(time.perf_counter() - start, 4)})
     ranked = _write(out, meta, segments, issues, config.report_formats)
-    return CheckResult(out, meta, ranked, warnings, len(segments))
+    return CheckResult(out, meta, ranked, warnings, len(segments), len(ignored))
 
 
 def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
@@ -189,23 +199,35 @@ def _write(out: Path, meta: RunMeta, segments, issues, formats) -> list[Issue]:
             for s in segments]
     write_jsonl_atomic(out / "pairs.jsonl", [])
     write_jsonl_atomic(out / "translations.jsonl", rows)
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
-                                              for i in ranked))
+    write_jsonl_atomic(out / "issues.jsonl", ({**i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind),
+                                               **_severity(i)} for i in ranked))
     write_json_atomic(out / "run.json", meta.to_dict())
     write_reports(RunData(out, meta, ranked, [], rows), formats=formats)
     return ranked
 
 
+def _severity(issue: Issue) -> dict[str, str]:
+    from ..ignorefile import issue_fingerprint
+    from ..severity import severity_of
+
+    found = severity_of(issue)
+    return {"severity": found.level, "category": found.category, "fingerprint": issue_fingerprint(issue)}
+
+
 def gate(issues: Sequence[Issue], spec: str) -> Optional[str]:
     """``--fail-on GROUPS[:N]``: why the gate fails (more than N findings in the named groups:
-    ``any``, a check such as ``numbers``, or a group such as ``language.untranslated``, comma
-    separated), else None."""
+    ``any``, a check such as ``numbers``, a group such as ``language.untranslated``, or a severity,
+    ``major`` counting major and critical findings; comma separated), else None."""
+    from ..severity import SEVERITIES, severity_of
+
     names, colon, allowed = spec.rpartition(":") if ":" in spec else (spec, "", "0")
     if not names or not allowed.isdigit():
-        raise ConfigError(f"--fail-on takes GROUPS or GROUPS:N (any, a check or a group such as numbers.missing, "
-                          f"comma-separated; N findings allowed), got {spec!r}")
+        raise ConfigError(f"--fail-on takes GROUPS or GROUPS:N (any, a check, a group such as numbers.missing, or a "
+                          f"severity: {', '.join(SEVERITIES)}; comma-separated; N findings allowed), got {spec!r}")
     wanted = {n.strip() for n in names.split(",") if n.strip()}
-    hits = [i for i in issues if "any" in wanted or i.relation in wanted or i.group in wanted]
+    levels = [n for n in wanted if n in SEVERITIES]
+    hits = [i for i in issues if "any" in wanted or i.relation in wanted or i.group in wanted
+            or any(severity_of(i).at_least(level) for level in levels)]
     if len(hits) > int(allowed):
         return f"{len(hits)} finding(s) in {', '.join(sorted(wanted))}, more than the {allowed} --fail-on allows"
     return None

@@ -192,7 +192,8 @@ class NumbersRelation(Relation):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
                 if not kind and misspaced_percent(number, y, target):  # CLDR: German 18 %, English 18%
                     kind, expected = "format", (misspaced_percent(number, y, target),)
-                if not kind and ungrouped(number, y, target, at_least=self._grouping) and not naming_number(text, number):
+                if not kind and ungrouped(number, y, target, at_least=self._grouping) and not naming_number(text, number) \
+                        and not (self.software and code_number(text, number.start, number.end)):
                     kind = "grouping"  # 40000 where the target writes 40,000
                 if not kind and unconverted(number, text, y, target):  # 200 feet -> 200 Meter
                     kind, expected = "conversion", (unconverted(number, text, y, target),)
@@ -203,7 +204,8 @@ class NumbersRelation(Relation):
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
                 kind = "" if (naming_number(text, number) or _zero_padded(number)
                               or self.software and code_number(text, number.start, number.end)) else "format"
-            elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
+            elif ((not self.software and spelled(number, y, target, roman=naming_number(text, number)))
+                  or scaled(number, y, target)
                   or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)
                   or _century_written(number, y)):
                 kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name, 80 as 1980s

@@ -33,7 +33,9 @@ PATTERNS: tuple[tuple[str, str, bool], ...] = (
     ("code", r"`[^`'\n]+`", True),
     ("markup", r"</?(?:a|abbr|b|big|blockquote|br|code|div|em|font|h[1-6]|hr|i|img|kbd|li|ol|p|pre|q|s|samp|small|"
                r"span|strike|strong|sub|sup|table|td|th|tr|tt|u|ul|var)\b[^<>]*/?>", True),
-    ("option", r"(?<![\w/.'`-])(?:--[a-z0-9][\w-]*|-[A-Za-z0-9][\w-]*)", True),
+    ("option", r"(?<![\w/.'`-])(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b)[A-Za-z0-9][\w-]*)", True),
+    ("value", r"(?<==)[\w.:-]+(?:,[\w.:-]+)+|\[:\w+:\]", False),
+    ("term", r"(?:(?<=\n)|(?<!.))[ \t]+\S+(?:,[ \t]\S+)*(?=[ \t]{2,}|\t)", False),
     ("metavariable", r"<[A-Za-z][\w .-]{0,40}>", False),
     ("quoted", r"`[^`'\n%{<$]{1,60}'|(?<!\w)'[^'\s%{<$][^'\n%{<$]{0,40}?'(?!\w)|\"[^\"\s%{<$][^\"\n%{<$]{0,40}?\""
                r"|[«“‘„][^»”’“\n%{<$]{1,40}[»”’“]",
@@ -158,14 +160,19 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
     src = [t for t in software_tokens(source) if t.verbatim]
     tgt = [t for t in software_tokens(translation) if t.verbatim]
     out = _lost_arguments([t for t in src if t.kind in PLACEHOLDERS], [t for t in tgt if t.kind in PLACEHOLDERS])
-    have, seen = Counter(t.text for t in tgt if t.kind not in PLACEHOLDERS), Counter()
+    have, seen = Counter(_same(t.text) for t in tgt if t.kind not in PLACEHOLDERS), Counter()
     for tok in src:
         if tok.kind in PLACEHOLDERS:
             continue
-        seen[tok.text] += 1
-        if have[tok.text] < seen[tok.text] and not (tok.kind == "option" and tok.text in translation):
+        seen[_same(tok.text)] += 1
+        if have[_same(tok.text)] < seen[_same(tok.text)] and not (tok.kind == "option" and tok.text in translation):
             out.append(Lost(tok.kind, tok.text, "missing"))
     return out
+
+
+def _same(token: str) -> str:
+    # a token as compared: a URL's http:// and https:// are one (translators update the scheme)
+    return re.sub(r"^https?://", "//", token)
 
 
 def _lost_arguments(src: list[Token], tgt: list[Token]) -> list[Lost]:
