@@ -56,6 +56,30 @@ def run(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> dict[
     return found
 
 
+def pofilter(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> dict[int, set[str]]:
+    """Line (1-based) -> the pofilter tests that fail there (translate-toolkit's pofilter, all
+    its default tests, on a PO file of ``pairs``, each unit's context its line)."""
+    from translate.storage import pofile
+
+    store = pofile.pofile()
+    for n, (source, target) in enumerate(pairs, start=1):
+        unit = store.addsourceunit(source)
+        unit.target = target
+        unit.setcontext(str(n))
+    src, out = work / f"{name}-in.po", work / f"{name}-pofilter.po"
+    src.write_bytes(bytes(store))
+    subprocess.run([str(Path(sys.executable).parent / "pofilter"), "--progress=none", f"--language={lang}",
+                    "-i", str(src), "-o", str(out)], check=True, stderr=subprocess.DEVNULL)
+    found: dict[int, set[str]] = {}
+    for unit in pofile.pofile(out.read_bytes()).units:
+        if unit.isheader() or not unit.getcontext():
+            continue
+        tests = {note.split(":")[0].replace("(pofilter)", "").strip()
+                 for note in unit.getnotes("translator").splitlines() if "(pofilter)" in note}
+        found[int(unit.getcontext())] = tests
+    return found
+
+
 def fault(kind: str, source: str, translation: str, other: str, rng: random.Random):
     """``translation`` with the fault ``kind``, or None where the message cannot have it."""
     if kind in ("placeholder_dropped", "placeholder_changed"):
@@ -94,6 +118,7 @@ def main() -> None:
     ap.add_argument("--per-type", type=int, default=60)
     ap.add_argument("--seed", type=int, default=48)
     ap.add_argument("--show", type=int, default=3, help="messages missed to print, a type")
+    ap.add_argument("--pofilter", action="store_true", help="run translate-toolkit's pofilter on the same files")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,8 +129,13 @@ def main() -> None:
             findings = run(list(got.items()), args.lang, work, f"clean-{package}")
             print(f"{args.lang}/{package}: {len(got)} messages, {sum(map(len, findings.values()))} checks with "
                   f"findings on {len(findings)} messages: {1000 * len(findings) / max(1, len(got)):.1f} per 1,000")
+            if args.pofilter:
+                theirs = pofilter(list(got.items()), args.lang, work, f"clean-{package}")
+                print(f"   pofilter: {sum(map(len, theirs.values()))} failures on {len(theirs)} messages: "
+                      f"{1000 * len(theirs) / max(1, len(got)):.1f} per 1,000")
             pairs += [(s, t) for i, (s, t) in enumerate(got.items(), 1) if i not in findings]
             others.update(catalogue(args.other, package, work))
+        clean: dict[int, set[str]] = {}
         for kind, checks in EXPECTED.items():
             order = list(range(len(pairs)))
             rng.shuffle(order)
@@ -122,6 +152,12 @@ def main() -> None:
             own = [i for i in hit if found[i + 1] & set(checks)]
             print(f"{kind}: found {len(hit)} of {len(chosen)} ({100 * len(hit) / max(1, len(chosen)):.0f}%; "
                   f"{len(own)} by {', '.join(checks)})")
+            if args.pofilter:
+                theirs = pofilter(faulted, args.lang, work, kind)
+                clean = pofilter(pairs, args.lang, work, f"{kind}-clean") if kind == "placeholder_dropped" else clean
+                new = [i for i in chosen if theirs.get(i + 1, set()) - clean.get(i + 1, set())]
+                print(f"   pofilter: a new failure on {len(new)} of {len(chosen)} "
+                      f"({100 * len(new) / max(1, len(chosen)):.0f}%)")
             for i in [i for i in chosen if i not in hit][:args.show]:
                 print(f"   missed: {pairs[i][0][:300]!r}\n        -> {faulted[i][1][:300]!r}")
 

@@ -119,3 +119,19 @@ def test_sarif_validates_against_the_schema_with_one_result_per_finding(tmp_path
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "report.csv").read_text())))
     assert sorted(int(r["line"]) for r in rows) == sorted(row["source_id"] for row in issues)
     assert {r["severity"] for r in rows} <= {"minor", "major", "critical"}
+
+
+def test_compare_fail_on_new_leaves_out_suppressed_findings(tmp_path):
+    fixed = [(s, t) for s, t in CLEAN[:4]]
+    path = tmp_path / "messages.jsonl"
+    _jsonl(path, fixed)
+    assert _check(tmp_path, str(path), out="base") == 0
+    _jsonl(path, [(s, FAULTY[0][1] if n == 3 else t) for n, (s, t) in enumerate(fixed)])  # a specifier lost
+    assert _check(tmp_path, str(path), out="new") == 0
+    compare = ["compare", str(tmp_path / "base"), str(tmp_path / "new"), "--fail-on", "new", "-o",
+               str(tmp_path / "cmp.txt"), "--ignore-file", str(tmp_path / ".sitignore")]
+    assert main(compare) == 7
+    clusters = [json.loads(line)["cluster_id"] for line in (tmp_path / "new" / "clusters.jsonl").read_text().splitlines()]
+    assert main(["mark", str(tmp_path / "new"), *clusters, "--as", "not_bug",
+                 "--ignore-file", str(tmp_path / ".sitignore")]) == 0
+    assert main(compare) == 0

@@ -95,7 +95,8 @@ def check(config: CheckConfig) -> CheckResult:
     check_same_run(out, signature, source_name, force=config.force)
     cache = Cache(config.cache_dir)
     relations, checked = _run_checks(config, checks, segments, cache)
-    issues, ignored = [i for name in checks for i in checked[name]], []
+    issues, ignored = _singular_counts([i for name in checks for i in checked[name]], segments,
+                                       config.target_lang), []
     if config.ignore_file:
         from ..ignorefile import IgnoreFile
 
@@ -116,6 +117,39 @@ def check(config: CheckConfig) -> CheckResult:
                    timings={"check": round(time.perf_counter() - start, 4)})
     ranked = _write(out, meta, segments, issues, config.report_formats)
     return CheckResult(out, meta, ranked, warnings, len(segments), len(ignored))
+
+
+def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_lang: str) -> list[Issue]:
+    """``issues`` less the format specifiers a PO unit's singular translation leaves out where the
+    target language uses that form for the number 1 alone (CLDR's plural rule for "one": German,
+    Spanish ``i = 1 and v = 0``; not Russian's 21, 31 ..., nor French's 0 and 1): gettext allows
+    "ein Byte" for "%lu byte" there; its plural forms are checked as any message."""
+    from dataclasses import replace
+
+    singular = {s.source for s in segments if s.plural == "one"} if _one_is_one(target_lang) else set()
+    if not singular:
+        return issues
+    out = []
+    for issue in issues:
+        tokens = issue.evidence.get("tokens") or []
+        if issue.group == "passthrough.missing" and issue.pair.original in singular:
+            kept = [t for t in tokens if not (isinstance(t, dict) and t.get("type") == "placeholder")]
+            if not kept:
+                continue
+            issue = replace(issue, distance=float(len(kept)), evidence={**issue.evidence, "tokens": kept})
+        out.append(issue)
+    return out
+
+
+def _one_is_one(lang: str) -> bool:
+    # whether CLDR's plural category "one" of ``lang`` holds the number 1 alone
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        rule = Locale.parse(lang.replace("-", "_")).plural_form.rules.get("one", "")
+    except (UnknownLocaleError, ValueError):
+        return False
+    return bool(rule) and not any(w in rule.split() for w in ("mod", "or")) and not any(c in rule for c in "%,.")
 
 
 def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:

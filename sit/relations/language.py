@@ -136,7 +136,7 @@ class LanguageRelation(Relation):
         if not self.copied:
             return {}
         words = copied_words(x0, y0, source, target, min_zipf=self.min_zipf, rule=self.untranslated, zipf=zipf,
-                             rare=not self.software)
+                             rare=not self.software, capitalised=not self.software)
         more = {"runs": copied_runs(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf),
                 "script": foreign_script_runs(x0, y0, target), "calendar": calendar_words(x0, y0, source, target),
                 "places": place_names(x0, y0, source, target)}

@@ -223,7 +223,8 @@ class NumbersRelation(Relation):
         for digits, grouped in ungrouped_in(y, text, target, at_least=self._grouping):  # the source wrote 两万
             if grouped not in seen:
                 by_kind.setdefault("grouping", []).append({"number": digits, "expected": [grouped]})
-        for misdate in misformatted_dates(y, target):  # 31 January 2023 in English (CLDR: January 31, 2023)
+        # 31 January 2023 in English (CLDR: January 31, 2023); a program's messages write dates as literals
+        for misdate in () if self.software else misformatted_dates(y, target):
             by_kind.setdefault("date", []).append({"number": misdate.written, "expected": [misdate.expected]})
         return by_kind
 
@@ -275,6 +276,8 @@ def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[tuple[
         written = _written(number, y, target_lang)
         if times[number.value] < 2 or not 0 < written < times[number.value]:
             continue
+        if len({n.text for n in numbers if n.value == number.value}) > 1:
+            continue  # written two ways (0 and 00): the translation's count of one form is no count
         if spelled(number, y, target_lang) or scaled(number, y, target_lang) or month_of(text, number, source_lang):
             continue
         out.append((number, [times[number.value], written]))

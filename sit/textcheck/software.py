@@ -33,12 +33,12 @@ PATTERNS: tuple[tuple[str, str, bool], ...] = (
     ("code", r"`[^`'\n]+`", True),
     ("markup", r"</?(?:a|abbr|b|big|blockquote|br|code|div|em|font|h[1-6]|hr|i|img|kbd|li|ol|p|pre|q|s|samp|small|"
                r"span|strike|strong|sub|sup|table|td|th|tr|tt|u|ul|var)\b[^<>]*/?>", True),
-    ("option", r"(?<![\w/.'`-])(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b)[A-Za-z0-9][\w-]*)", True),
+    ("option", r"(?<![\w/.'`-])(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b|\d{3})[A-Za-z0-9][\w-]*)", True),
     ("value", r"(?<==)[\w.:-]+(?:,[\w.:-]+)+|\[:\w+:\]", False),
     ("term", r"(?:(?<=\n)|(?<!.))[ \t]+\S+(?:,[ \t]\S+)*(?=[ \t]{2,}|\t)", False),
     ("metavariable", r"<[A-Za-z][\w .-]{0,40}>", False),
     ("quoted", r"`[^`'\n%{<$]{1,60}'|(?<!\w)'[^'\s%{<$][^'\n%{<$]{0,40}?'(?!\w)|\"[^\"\s%{<$][^\"\n%{<$]{0,40}?\""
-               r"|[«“‘„][^»”’“\n%{<$]{1,40}[»”’“]",
+               r"|[«»“‘„‚「][^«»”’“‘\n%{<$]{1,40}[«»”’“‘」]",
      False),
     ("env", r"\$\{?[A-Z_][A-Z0-9_]*\b\}?", True),
     ("variable", r"\$[a-z]\w*", False),
@@ -172,7 +172,7 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
 
 def _same(token: str) -> str:
     # a token as compared: a URL's http:// and https:// are one (translators update the scheme)
-    return re.sub(r"^https?://", "//", token)
+    return re.sub(r"^\$\{(\w+)\}$", r"$\1", re.sub(r"^https?://", "//", token))
 
 
 def _lost_arguments(src: list[Token], tgt: list[Token]) -> list[Lost]:

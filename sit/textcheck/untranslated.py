@@ -219,7 +219,7 @@ SOURCE_WORD_ZIPF = 3.0
 
 def copied_words(source: str, translation: str, source_lang: str, target_lang: str, *,
                  min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio",
-                 zipf: Optional[ZipfLookup] = None, rare: bool = True) -> list[str]:
+                 zipf: Optional[ZipfLookup] = None, rare: bool = True, capitalised: bool = True) -> list[str]:
     """The words of ``source`` that stand verbatim in ``translation`` (:func:`written_as`) although the target language
     has its own word for them: lower-case alphabetic words of three letters or more (a capitalised
     word may be a name), at least ``min_zipf`` common in the source language, and no word of the
@@ -230,10 +230,13 @@ def copied_words(source: str, translation: str, source_lang: str, target_lang: s
     uses the word; capitalised, only where the source has it in no name), and a source word rarer than ``min_zipf`` counts too where the target
     language's word list does not know it at all (wordfreq: Zipf 0) and the source language's does
     (a word of the language, not a Latin name: English "blowflies" 1.52, "anther" 2.29 in German);
-    ``rare=False`` leaves those out (a program's messages: "stdout", "malloc", "nofollow")."""
+    ``rare=False`` leaves those out (a program's messages: "stdout", "malloc", "nofollow"), and
+    ``capitalised=False`` a word only where it stands as the source writes it, so that a German
+    noun made of an English one ("Requests", "Padding") is the target language's own."""
     zipf, out = zipf or zipf_of, []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source)):
-        if not (_standing(word, translation, source) if rule == "as-written" else written_as(word, translation)):
+        if not (_standing(word, translation, source) if rule == "as-written" and capitalised
+                else written_as(word, translation)):
             continue
         common = zipf(word, source_lang)
         if common is None or (common < min_zipf and not (
