@@ -35,14 +35,24 @@ EXPECTED = {"placeholder_dropped": ("passthrough",), "placeholder_changed": ("pa
             "number_changed": ("numbers",), "untranslated": ("language",), "other_language": ("language",)}
 
 
-def catalogue(lang: str, package: str, work: Path) -> dict[str, str]:
-    """msgid -> msgstr of an installed catalogue (empty where it is not installed)."""
+def catalogue(lang: str, package: str, work: Path) -> tuple[Path, dict[str, str]]:
+    """An installed catalogue as a PO file, and its msgid -> msgstr (none where not installed)."""
     mo = Path(f"/usr/share/locale/{lang}/LC_MESSAGES/{package}.mo")
-    if not mo.exists():
-        return {}
     po = work / f"{lang}-{package}.po"
+    if not mo.exists():
+        return po, {}
     subprocess.run(["msgunfmt", str(mo), "-o", str(po)], check=True, stderr=subprocess.DEVNULL)
-    return {s.source: s.translation for s in read_segments(str(po), None, "po")}
+    return po, {s.source: s.translation for s in read_segments(str(po), None, "po")}
+
+
+def check_po(po: Path, lang: str, work: Path) -> tuple[int, dict[str, set[str]]]:
+    """``sit check`` with its defaults on the PO file: (messages, msgid -> checks with a finding)."""
+    result = check(CheckConfig(str(po), target_lang=lang, out=str(work / f"po-{po.stem}"), force=True,
+                               report_formats=()))
+    found: dict[str, set[str]] = {}
+    for issue in result.issues:
+        found.setdefault(issue.pair.original, set()).add(issue.relation)
+    return result.segments, found
 
 
 def run(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> dict[int, set[str]]:
@@ -59,7 +69,7 @@ def run(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> dict[
 def pofilter(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> dict[int, set[str]]:
     """Line (1-based) -> the pofilter tests that fail there (translate-toolkit's pofilter, all
     its default tests, on a PO file of ``pairs``, each unit's context its line)."""
-    from translate.storage import pofile
+    from translate.storage import pypo as pofile
 
     store = pofile.pofile()
     for n, (source, target) in enumerate(pairs, start=1):
@@ -125,16 +135,20 @@ def main() -> None:
         work = Path(tmp)
         pairs, others = [], {}
         for package in args.packages.split(","):
-            got = catalogue(args.lang, package, work)
-            findings = run(list(got.items()), args.lang, work, f"clean-{package}")
-            print(f"{args.lang}/{package}: {len(got)} messages, {sum(map(len, findings.values()))} checks with "
-                  f"findings on {len(findings)} messages: {1000 * len(findings) / max(1, len(got)):.1f} per 1,000")
+            po, got = catalogue(args.lang, package, work)
+            if not got:
+                print(f"{args.lang}/{package}: not installed")
+                continue
+            messages, findings = check_po(po, args.lang, work)
+            flagged = sum(1 for s in got if s in findings)
+            print(f"{args.lang}/{package}: {messages} messages, findings on {flagged}: "
+                  f"{1000 * flagged / max(1, messages):.1f} per 1,000")
             if args.pofilter:
                 theirs = pofilter(list(got.items()), args.lang, work, f"clean-{package}")
                 print(f"   pofilter: {sum(map(len, theirs.values()))} failures on {len(theirs)} messages: "
                       f"{1000 * len(theirs) / max(1, len(got)):.1f} per 1,000")
-            pairs += [(s, t) for i, (s, t) in enumerate(got.items(), 1) if i not in findings]
-            others.update(catalogue(args.other, package, work))
+            pairs += [(s, t) for s, t in got.items() if s not in findings]
+            others.update(catalogue(args.other, package, work)[1])
         clean: dict[int, set[str]] = {}
         for kind, checks in EXPECTED.items():
             order = list(range(len(pairs)))

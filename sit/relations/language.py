@@ -21,7 +21,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
-from ..textcheck.software import prose
+from ..textcheck.software import prose, usage_synopsis
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
 from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
@@ -123,13 +123,18 @@ class LanguageRelation(Relation):
         and the ``more`` runs, scripts and calendar words (a variant keeps only its sentence's
         words: :meth:`_issues`); ``{}`` for none."""
         target, source = self.ctx.target_lang, self.ctx.source_lang
+        if self.software and usage_synopsis(text):
+            return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False)
                     if self.software else returned_words(text, y, source, target, min_zipf=self.min_zipf, zipf=zipf))
         if returned:  # the source came back as it was
             return {"kind": "untranslated", "distance": 2.0 + len(returned), "evidence": {"words": returned}}
-        if (said is not None and said.language != target and said.probability >= self.confidence
-                and said.expected <= 1 - self.confidence):  # such a translation copies words anyway
+        if (said is not None and said.language != target and said.expected <= 1 - self.confidence
+                and not (self.software and _words(y0) <= _words(x0))  # the source's own words: names kept
+                and (said.probability >= self.confidence  # such a translation copies words anyway
+                     or self.software and said.expected <= (1 - self.confidence) / 2)):
+            # a program's message is short: another language likelier, the target's all but ruled out
             return {"kind": "wrong_language", "distance": 1.0 + said.probability,
                     "evidence": {"language": said.language, "probability": round(said.probability, 4),
                                  "target_probability": round(said.expected, 4)}}
@@ -158,6 +163,10 @@ class LanguageRelation(Relation):
             return []
         return [text_issue(self.name, text, y, origin, "copied", len(words) + sum(map(len, more.values())),
                            {"words": words, **more})]
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in TOKEN.sub(" ", text).split() if any(c.isalpha() for c in w)}
 
 
 def _untokened(text: str) -> str:

@@ -46,7 +46,7 @@ PATTERNS: tuple[tuple[str, str, bool], ...] = (
     ("choice", r"\b\w+(?:\|\w+)+\b", False),
     ("path", r"(?<![\w/.])(?:~|\.{1,2})?(?:/[\w.+-]+)+/?|\b[A-Za-z]:\\[\w\\.-]+|\b[A-Za-z]\w*(?:/[A-Za-z]\w*)+\b", False),
     ("identifier", r"\b[A-Za-z_]\w*(?:(?:::|->)\w+)+(?:\(\))?|\b\w+\(\)|\b[A-Za-z]\w*_\w+\b"
-                   r"|\b[a-z]+[A-Z]\w*\b|\b[A-Za-z_]\w*(?:\[\w*\])?(?:\.[A-Za-z_]\w+(?:\[\w*\])?)+\b|\b\w+\[\w*\]|\b[a-z_]\w*(?=\()", False),
+                   r"|\b[a-z]+[A-Z]\w*\b|\b[A-Za-z_]\w*(?:\[\w*\])?(?:\.[A-Za-z_]\w+(?:\[\w*\])?)+\b|\b\w+\[\w*\]|\b[a-z_]\w*(?=\()|\b[a-z]+(?:-[a-z]+)+\b", False),
     ("caps", r"\b[A-Z]{2,}[A-Z0-9]*\b", False),
 )
 SOFTWARE = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern, _ in PATTERNS))
@@ -54,10 +54,11 @@ VERBATIM = frozenset(kind for kind, _, verbatim in PATTERNS if verbatim)
 #: the kinds that are format specifiers: a program fills them in, so one lost or changed breaks it
 PLACEHOLDERS = frozenset({"python", "printf", "qt", "template", "brace", "icu"})
 _ICU = re.compile(r"\{\s*([A-Za-z_]\w*)\s*,\s*(plural|select|selectordinal)\s*,")
-#: one word of a command synopsis: a lower-case word, a metavariable in capitals, an option, brackets,
-#: braces, alternatives and ellipses, with the ";" that ends a command
-_SYNOPSIS_WORD = re.compile(r"[\[\]{}()|]*(?:[a-z][\w.:-]*|[A-Z][A-Z0-9_-]*|-{1,2}[\w-]+(?:=\S+)?|\.\.\.|<[^>\s]+>)?"
-                            r"(?:\.\.\.|[\[\]{}()|;,])*")
+#: one word of a command synopsis: command words, options, brackets, braces, alternatives, ellipses,
+#: metavariables in capitals or in angle brackets, with the ";" that ends a command (no format specifier)
+_SYNOPSIS_WORD = re.compile(r"[\[\]{}()|;,<>=.:\w-]+")
+#: the second word of a synopsis: an option, a bracket or brace, or a metavariable in capitals
+_SYNOPSIS_SECOND = re.compile(r"[\[{(<-].*|[A-Z][A-Z0-9_-]*[;,]?")
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,9 @@ def usage_synopsis(text: str) -> bool:
     ``break [n]``)."""
     words = text.split()
     return ("\n" not in text.strip() and len(words) > 1 and bool(re.match(r"\s*[a-z]", text))
-            and bool(re.search(r"[\[{]|\s-|\b[A-Z]{2,}\b", text)) and all(_SYNOPSIS_WORD.fullmatch(w) for w in words))
+            and (bool(_SYNOPSIS_SECOND.fullmatch(words[1])) or any(re.match(r"\[-?[a-z]", w) for w in words))
+            and all(_SYNOPSIS_WORD.fullmatch(w) and (w.islower() or w.isupper() or re.match(r"[\[({<|]*-", w)
+                                                     or not any(c.isalpha() for c in w)) for w in words))
 
 
 @dataclass(frozen=True)
