@@ -161,6 +161,8 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
     compared by the argument each stands for (``%1$s`` and ``%2$d`` may trade places; ``%s %d``
     may not), the others by count (each occurrence beyond the translation's)."""
     src = [t for t in software_tokens(source) if t.verbatim]
+    if usage_synopsis(source):  # a synopsis' single-dash words are its metavariables (-sigspec): options are
+        src = [t for t in src if t.kind != "option" or re.fullmatch(r"--[\w-]+|-[A-Za-z]{1,3}", t.text)]
     tgt = [t for t in software_tokens(translation) if t.verbatim]
     out = _lost_arguments([t for t in src if t.kind in PLACEHOLDERS], [t for t in tgt if t.kind in PLACEHOLDERS])
     have, seen = Counter(_same(t.text) for t in tgt if t.kind not in PLACEHOLDERS), Counter()
@@ -208,9 +210,13 @@ def _conversion(spec: str) -> str:
 
 
 def metavariables(text: str) -> list[str]:
-    """The ``<name>`` metavariables of ``text`` (a word in angle brackets that is no markup tag):
-    a translator of usage text may translate them (``<paquete>``), as GNU's conventions ask."""
-    return [t.text for t in software_tokens(text) if t.kind == "metavariable"]
+    """The ``<name>`` metavariables of ``text`` (a word in angle brackets that is no markup tag)
+    that stand as an option's or a command's argument (after an option, ``--root <directory>``, or
+    in brackets, ``[<glob-pattern>]``): a translator of usage text may translate them
+    (``<paquete>``), as GNU's conventions ask, but not leave them out; one in a sentence
+    (``Press <enter>``) may become words."""
+    return [t.text for t in software_tokens(text) if t.kind == "metavariable"
+            and re.search(r"(?:(?<!\S)--?[\w-]+[ =]|\[|<[^<>]+>[ _]?|[_])$", text[max(0, t.start - 40):t.start])]
 
 
 def localised_metavariables(source: str, translation: str) -> Optional[list[tuple[str, str]]]:

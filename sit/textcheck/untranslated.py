@@ -219,7 +219,7 @@ SOURCE_WORD_ZIPF = 3.0
 
 def copied_words(source: str, translation: str, source_lang: str, target_lang: str, *,
                  min_zipf: float = SOURCE_WORD_ZIPF, rule: str = "source-ratio",
-                 zipf: Optional[ZipfLookup] = None, rare: bool = True, capitalised: bool = True) -> list[str]:
+                 zipf: Optional[ZipfLookup] = None) -> list[str]:
     """The words of ``source`` that stand verbatim in ``translation`` (:func:`written_as`) although the target language
     has its own word for them: lower-case alphabetic words of three letters or more (a capitalised
     word may be a name), at least ``min_zipf`` common in the source language, and no word of the
@@ -229,18 +229,14 @@ def copied_words(source: str, translation: str, source_lang: str, target_lang: s
     English nouns it leaves: "Bricks", "Blowflies"; the rule itself says whether the target language
     uses the word; capitalised, only where the source has it in no name), and a source word rarer than ``min_zipf`` counts too where the target
     language's word list does not know it at all (wordfreq: Zipf 0) and the source language's does
-    (a word of the language, not a Latin name: English "blowflies" 1.52, "anther" 2.29 in German);
-    ``rare=False`` leaves those out (a program's messages: "stdout", "malloc", "nofollow"), and
-    ``capitalised=False`` a word only where it stands as the source writes it, so that a German
-    noun made of an English one ("Requests", "Padding") is the target language's own."""
+    (a word of the language, not a Latin name: English "blowflies" 1.52, "anther" 2.29 in German)."""
     zipf, out = zipf or zipf_of, []
     for word in dict.fromkeys(COPY_CANDIDATE.findall(source)):
-        if not (_standing(word, translation, source) if rule == "as-written" and capitalised
-                else written_as(word, translation)):
+        if not (_standing(word, translation, source) if rule == "as-written" else written_as(word, translation)):
             continue
         common = zipf(word, source_lang)
         if common is None or (common < min_zipf and not (
-                rare and rule == "as-written" and common > 0 and zipf(word, target_lang) == 0)):
+                rule == "as-written" and common > 0 and zipf(word, target_lang) == 0)):
             continue
         if not target_language_word(word, source_lang, target_lang, rule, zipf=zipf):
             out.append(word)
@@ -260,8 +256,9 @@ def returned_words(source: str, translation: str, source_lang: str, target_lang:
     ``source`` (three letters or more, in any case) that show it untranslated: at least ``min_zipf`` common
     in the source language and at least ``gap`` more common there than in the target language.
     Empty where the translation differs, or every word could be the target language's own. With
-    ``names=False`` a word the source capitalises mid-sentence is part of a name
-    ("Free Software Foundation", kept in any language) and does not count."""
+    ``names=False`` (a program's message) a word the source capitalises mid-sentence is part of a
+    name ("Free Software Foundation", kept in any language) and does not count, nor does a single
+    word of two words or fewer that do not open as a sentence ("(pipe)", "pgrp pipe": terms)."""
     if " ".join(source.casefold().split()) != " ".join(translation.casefold().split()):
         return []
     if not names:
@@ -271,6 +268,8 @@ def returned_words(source: str, translation: str, source_lang: str, target_lang:
         common, there = zipf(word, source_lang), zipf(word, target_lang)
         if common is not None and there is not None and common >= min_zipf and common - there >= gap:
             out.append(word)
+    if not names and len(out) == 1 and len(_WORD.findall(source)) <= 2 and not re.match(r"\W*[A-Z]", source):
+        return []  # a lower-case term or two kept ("(pipe)", "slave %s: %s"): a program's terms
     return out
 
 
