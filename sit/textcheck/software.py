@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
+from .tokens import Token
+
 #: printf conversions, with positions (``%1$s``), flags (no space: ``50 % de`` is prose), width,
 #: precision, length modifiers and gettext's ``%<PRIuMAX>``
 PRINTF = (r"%(?:\d+\$)?[-+#0']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
@@ -61,18 +63,9 @@ _SYNOPSIS_WORD = re.compile(r"[\[\]{}()|;,<>=.:\w-]+")
 _SYNOPSIS_SECOND = re.compile(r"[\[{(<-].*|[A-Z][A-Z0-9_-]*[;,]?")
 
 
-@dataclass(frozen=True)
-class Token:
-    """One piece of software text of a message: its kind, as written, where it stands."""
-
-    kind: str
-    text: str
-    start: int
-    end: int
-
-    @property
-    def verbatim(self) -> bool:
-        return self.kind in VERBATIM or self.kind == "icu"
+def verbatim(token: Token) -> bool:
+    """Whether ``token`` must stand in a translation as in the source (:data:`VERBATIM`, ICU heads)."""
+    return token.kind in VERBATIM or token.kind == "icu"
 
 
 def software_tokens(text: str) -> list[Token]:
@@ -160,10 +153,10 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
     """The verbatim tokens of ``source`` that ``translation`` lacks or changed: placeholders
     compared by the argument each stands for (``%1$s`` and ``%2$d`` may trade places; ``%s %d``
     may not), the others by count (each occurrence beyond the translation's)."""
-    src = [t for t in software_tokens(source) if t.verbatim]
+    src = [t for t in software_tokens(source) if verbatim(t)]
     if usage_synopsis(source):  # a synopsis' single-dash words are its metavariables (-sigspec): options are
         src = [t for t in src if t.kind != "option" or re.fullmatch(r"--[\w-]+|-[A-Za-z]{1,3}", t.text)]
-    tgt = [t for t in software_tokens(translation) if t.verbatim]
+    tgt = [t for t in software_tokens(translation) if verbatim(t)]
     out = _lost_arguments([t for t in src if t.kind in PLACEHOLDERS], [t for t in tgt if t.kind in PLACEHOLDERS])
     have, seen = Counter(_same(t.text) for t in tgt if t.kind not in PLACEHOLDERS), Counter()
     for tok in src:

@@ -258,7 +258,8 @@ def returned_words(source: str, translation: str, source_lang: str, target_lang:
     Empty where the translation differs, or every word could be the target language's own. With
     ``names=False`` (a program's message) a word the source capitalises mid-sentence is part of a
     name ("Free Software Foundation", kept in any language) and does not count, nor does a single
-    word of two words or fewer that do not open as a sentence ("(pipe)", "pgrp pipe": terms)."""
+    word that stands alone among no other word of the source language, not opening a sentence
+    ("(pipe)", "pgrp pipe": a program's terms)."""
     if " ".join(source.casefold().split()) != " ".join(translation.casefold().split()):
         return []
     if not names:
@@ -268,8 +269,9 @@ def returned_words(source: str, translation: str, source_lang: str, target_lang:
         common, there = zipf(word, source_lang), zipf(word, target_lang)
         if common is not None and there is not None and common >= min_zipf and common - there >= gap:
             out.append(word)
-    if not names and len(out) == 1 and len(_WORD.findall(source)) <= 2 and not re.match(r"\W*[A-Z]", source):
-        return []  # a lower-case term or two kept ("(pipe)", "slave %s: %s"): a program's terms
+    if not names and len(out) == 1 and not re.match(r"\W*[A-Z]", source) and \
+            sum(1 for w in _WORD.findall(source) if (zipf(w, source_lang) or 0) >= min_zipf) == 1:
+        return []  # a lone lower-case term kept ("(pipe)", "slave %s: %s", "pgrp pipe"): a program's term
     return out
 
 
