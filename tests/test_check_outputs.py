@@ -32,6 +32,10 @@ CLEAN = [
     ("{count, plural, one {# file left} other {# files left}}", "{count, plural, one {queda # archivo} other {quedan # archivos}}"),
     ("General help using GNU software: <http://www.gnu.org/gethelp/>\n",
      "Ayuda general sobre el uso de software de GNU: <https://www.gnu.org/gethelp/>\n"),
+    ("       --random-wait               wait from 0.5*WAIT...1.5*WAIT secs between retrievals\n",
+     "       --random-wait               espera entre 0.5*WAIT...1.5*WAIT segs entre descargas.\n"),
+    ("(pipe)", "(pipe)"),
+    ("%s: descend into directory %s? ", "%s: ¿descender al directorio %s? (s/n) "),
 ]
 #: the same messages with a fault each, and the group it must set off
 FAULTY = [
@@ -135,3 +139,36 @@ def test_compare_fail_on_new_leaves_out_suppressed_findings(tmp_path):
     assert main(["mark", str(tmp_path / "new"), *clusters, "--as", "not_bug",
                  "--ignore-file", str(tmp_path / ".sitignore")]) == 0
     assert main(compare) == 0
+
+
+PLURAL = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+msgid "%s: Wrote only %lu of %lu byte"
+msgid_plural "%s: Wrote only %lu of %lu bytes"
+msgstr[0] "%s: Nur %lu von einem Byte geschrieben"
+msgstr[1] "%s: Nur %lu von %lu Bytes geschrieben"
+
+msgid "%s: File shrank by %s byte"
+msgid_plural "%s: File shrank by %s bytes"
+msgstr[0] "%s: Datei ist um ein Byte geschrumpft"
+msgstr[1] "%s: Datei ist um Bytes geschrumpft"
+"""
+
+
+def test_plural_forms_are_checked_form_by_form(tmp_path):
+    pytest.importorskip("translate.storage.factory")
+    po = tmp_path / "de.po"
+    po.write_text(PLURAL, encoding="utf-8")
+    run = ["check", "--source", str(po), "--cache-dir", str(tmp_path / "cache"), "--ignore-file", "", "--force"]
+    assert main([*run, "--target-lang", "de", "--out", str(tmp_path / "de")]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "de" / "issues.jsonl").read_text().splitlines()]
+    # German uses msgstr[0] for 1 alone: its count may go ("ein Byte"); the plural form's may not
+    assert [(r["group"], r["original"]) for r in rows] == [("passthrough.missing", "%s: File shrank by %s bytes")]
+    # French's "one" holds 0 and 1 too: there msgstr[0] must keep its counts
+    assert main([*run, "--target-lang", "fr", "--out", str(tmp_path / "fr")]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "fr" / "issues.jsonl").read_text().splitlines()]
+    assert {r["original"] for r in rows if r["group"] == "passthrough.missing"} == {
+        "%s: Wrote only %lu of %lu byte", "%s: File shrank by %s byte", "%s: File shrank by %s bytes"}

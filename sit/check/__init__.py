@@ -177,17 +177,22 @@ def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
 def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
     """Each check over every segment: ({name: relation}, {name: its ranked findings}). A source
     that stands on several lines with several translations is checked once per translation
-    (the segments are taken in layers, each source once a layer)."""
+    (the segments are taken in layers, each source once a layer; the singular forms of plural
+    units in layers of their own)."""
     from ..relations import RunContext, create_relation
     from ..relations.every import Origin
 
     layers: list[list[Segment]] = []
-    seen: dict[str, int] = {}
-    for seg in segments:
-        n = seen[seg.source] = seen.get(seg.source, -1) + 1
-        if n == len(layers):
-            layers.append([])
-        layers[n].append(seg)
+    for part in ([s for s in segments if s.plural != "one"], [s for s in segments if s.plural == "one"]):
+        # a plural unit's singular apart: its findings and its plural form's share a line, and one
+        # check merges the findings of a line (sit.relations.every.merged)
+        seen: dict[str, int] = {}
+        start = len(layers)
+        for seg in part:
+            n = seen[seg.source] = seen.get(seg.source, -1) + 1
+            if start + n == len(layers):
+                layers.append([])
+            layers[start + n].append(seg)
     relations, checked = {}, {name: [] for name in checks}
     for layer in layers:
         ctx = RunContext(cache, config.source_lang, config.target_lang, top_k=0, progress=False)
