@@ -27,13 +27,16 @@ class Format(Writer):
         rows.writerow(COLUMNS)
         for issue in run.issues:
             found = severity_of(issue)
-            rows.writerow([run.meta.input, issue.pair.source_id, issue.issue_id, issue.group, found.level,
+            rows.writerow([_cell(run.meta.input), issue.pair.source_id, issue.issue_id, issue.group, found.level,
                            found.category, issue_fingerprint(issue), _cell(issue.pair.original),
                            _cell(issue.original_translation), _cell(json.dumps(issue.evidence, ensure_ascii=False))])
         return out.getvalue()
 
 
 def _cell(text: str) -> str:
-    # a cell a spreadsheet shows as text: one that starts with = + - @ would be read as a formula
-    text = str(text)
+    # a cell a spreadsheet shows as text (one that starts with = + - @ would be read as a formula)
+    # and a terminal prints as it is (control characters escaped: sit.text.printable)
+    from ..text import printable
+
+    text = printable(str(text))
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
