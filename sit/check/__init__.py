@@ -21,14 +21,12 @@ from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
 from .files import Segment, read_segments
 
-#: the options ``sit check`` gives its checks unless ``--relation-option`` says otherwise: the texts it
-#: reads are a program's messages as often as prose (sit.textcheck.software, docs/check.md)
-CHECK_DEFAULTS = {"language": {"software": True}, "passthrough": {"software": True}, "numbers": {"software": True, "repeats": True}}
-
-
 def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
-    """The options of the check ``name`` in ``config``: :data:`CHECK_DEFAULTS` under the user's."""
-    return {**CHECK_DEFAULTS.get(name, {}), **config.relation_options.get(name, {})}
+    """The options of the check ``name`` in ``config``: those the check declares for ``sit check``
+    (:attr:`sit.relations.base.Relation.alone_options`: a program's messages) under the user's."""
+    from ..relations import RELATIONS
+
+    return {**RELATIONS.get(name).alone_options, **config.relation_options.get(name, {})}
 
 
 def all_checks() -> tuple[str, ...]:
@@ -123,21 +121,18 @@ def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_la
     """``issues`` less the format specifiers a PO unit's singular translation leaves out where the
     target language uses that form for the number 1 alone (CLDR's plural rule for "one": German,
     Spanish ``i = 1 and v = 0``; not Russian's 21, 31 ..., nor French's 0 and 1): gettext allows
-    "ein Byte" for "%lu byte" there; its plural forms are checked as any message."""
-    from dataclasses import replace
+    "ein Byte" for "%lu byte" there (what each check may leave out: its
+    :meth:`~sit.relations.base.Relation.without_counts`); its plural forms are checked as any message."""
+    from ..relations import RELATIONS
 
     singular = {s.source for s in segments if s.plural == "one"} if _one_is_one(target_lang) else set()
     if not singular:
         return issues
     out = []
     for issue in issues:
-        tokens = issue.evidence.get("tokens") or []
-        if issue.group == "passthrough.missing" and issue.pair.original in singular:
-            kept = [t for t in tokens if not (isinstance(t, dict) and t.get("type") == "placeholder")]
-            if not kept:
-                continue
-            issue = replace(issue, distance=float(len(kept)), evidence={**issue.evidence, "tokens": kept})
-        out.append(issue)
+        kept = RELATIONS.get(issue.relation).without_counts(issue) if issue.pair.original in singular else issue
+        if kept is not None:
+            out.append(kept)
     return out
 
 

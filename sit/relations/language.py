@@ -43,6 +43,9 @@ class LanguageRelation(Relation):
     measured = {"copied": (20, 20, "production-news.jsonl")}
     severity = {"": 3.0, "copied": 2.0}
     alone = 3
+    alone_options = {"software": True}
+    mqm = {"untranslated": ("major", "Accuracy/Untranslated"), "wrong_language": ("critical", "Accuracy/Untranslated"),
+           "copied": ("minor", "Accuracy/Untranslated")}
     alone_needs = ("py3langid for the target language (wrong_language); wordfreq's word lists for both "
                    "languages (untranslated, copied)")
 

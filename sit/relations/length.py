@@ -72,6 +72,8 @@ class LengthRelation(Relation):
     sides = ("source", "source")
     sees_empty = True
     alone = 4
+    mqm = {"empty": ("critical", "Accuracy/Omission"), "cut": ("major", "Accuracy/Omission"),
+           "loop": ("major", "Accuracy/Addition"), "ratio": ("minor", "Accuracy/Omission")}
 
     def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
                  min_chars: int = 20, min_texts: int = 30):

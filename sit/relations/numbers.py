@@ -61,6 +61,11 @@ class NumbersRelation(Relation):
     measured = {"format": (23, 23, "production-news.jsonl")}
     severity = {"": 3.0, "format": 2.0, "date": 2.0}
     alone = 1
+    alone_options = {"software": True, "repeats": True}
+    mqm = {"missing": ("major", "Accuracy/Mistranslation"), "currency": ("major", "Accuracy/Mistranslation"),
+           "format": ("minor", "Locale convention/Number format"), "grouping": ("minor", "Locale convention/Number format"),
+           "date": ("minor", "Locale convention/Date format"), "conversion": ("minor", "Locale convention/Measurement format"),
+           "unit": ("minor", "Locale convention/Measurement format")}
     alone_needs = "Babel's CLDR locale data for the source and the target language"
 
     @classmethod
@@ -188,7 +193,7 @@ class NumbersRelation(Relation):
         by_kind: dict[str, list[dict]] = {}
         for number in numbers_of(text, self.ctx.source_lang):
             forms = expected = target_forms(number, target)
-            if any(find(f, y) for f in forms):
+            if any(self._stands(f, y, text) for f in forms):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
                 if not kind and misspaced_percent(number, y, target):  # CLDR: German 18 %, English 18%
                     kind, expected = "format", (misspaced_percent(number, y, target),)
@@ -204,7 +209,8 @@ class NumbersRelation(Relation):
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
                 kind = "" if (naming_number(text, number) or _zero_padded(number)
                               or self.software and code_number(text, number.start, number.end)) else "format"
-            elif ((not self.software and spelled(number, y, target, roman=naming_number(text, number)))
+            elif ((spelled_before(text, number, y, target) if self.software
+                   else spelled(number, y, target, roman=naming_number(text, number)))
                   or scaled(number, y, target)
                   or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)
                   or _century_written(number, y)):
@@ -215,7 +221,7 @@ class NumbersRelation(Relation):
                 by_kind.setdefault(kind, []).append(
                     {"number": (number.currency or "") + number.text, "expected": list(expected)})
         reported = {item["number"] for items in by_kind.values() for item in items}
-        for number, times in _fewer(text, y, self.ctx.source_lang, target) if self.repeats else ():  # 2月11日电2月11日
+        for number, times in _fewer(text, y, self.ctx.source_lang, target, words=not self.software) if self.repeats else ():  # 2月11日电2月11日
             if (number.currency or "") + number.text not in reported:
                 by_kind.setdefault("missing", []).append({"number": (number.currency or "") + number.text,
                                                           "expected": list(target_forms(number, target)), "times": times})
@@ -227,6 +233,15 @@ class NumbersRelation(Relation):
         for misdate in () if self.software else misformatted_dates(y, target):
             by_kind.setdefault("date", []).append({"number": misdate.written, "expected": [misdate.expected]})
         return by_kind
+
+    def _stands(self, form: str, y: str, text: str) -> bool:
+        """Whether ``form`` stands in ``y``: a program's messages glue numbers to words (``GPLv3``),
+        so there one glued to a letter counts only beyond the source's own glued ones
+        (``Base64`` for ``base-64``, not ``GPLv3`` for ``version 3`` beside ``GPLv3``)."""
+        if not self.software:
+            return bool(find(form, y))
+        glued = find(form, y) - find(form, y, alone=True)
+        return bool(find(form, y, alone=True)) or glued > find(form, text) - find(form, text, alone=True)
 
     def _changed(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         """The copy's translation should be the sentence's with the one number changed, written
@@ -260,12 +275,14 @@ def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: 
     return bool(month) and month_named(month, y, target_lang)
 
 
-def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[tuple[Number, list[int]]]:
+def _fewer(text: str, y: str, source_lang: str, target_lang: str, *, words: bool = True) -> list[tuple[Number, list[int]]]:
     """The numbers ``text`` writes more often than ``y`` does (in digits, in any of the target's
     forms; written at least once, else they are missing already), each with [its times in
     ``text``, in ``y``]: a repeated date or amount of which the translation dropped one
     (``新华社北京2月11日电2月11日`` -> one ``February 11``). A number the translation also writes in
-    words, with a scale word or as a month is left out (its times cannot be counted)."""
+    words, with a scale word or as a month is left out (its times cannot be counted); with
+    ``words=False`` (a program's messages, which write numbers in digits) only in words where it
+    stood is (:func:`spelled_before`)."""
     numbers = numbers_of(text, source_lang)
     times = Counter(n.value for n in numbers)
     out, done = [], set()
@@ -278,10 +295,24 @@ def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[tuple[
             continue
         if len({n.text for n in numbers if n.value == number.value}) > 1:
             continue  # written two ways (0 and 00): the translation's count of one form is no count
-        if spelled(number, y, target_lang) or scaled(number, y, target_lang) or month_of(text, number, source_lang):
+        if (spelled(number, y, target_lang) if words
+                else any(spelled_before(text, n, y, target_lang) for n in numbers if n.value == number.value)) \
+                or scaled(number, y, target_lang) \
+                or month_of(text, number, source_lang):
             continue
         out.append((number, [times[number.value], written]))
     return out
+
+
+def spelled_before(text: str, number: Number, y: str, target_lang: str) -> bool:
+    """Whether ``y`` writes ``number`` in words right before the word that follows it in ``text``
+    (``1 URL`` -> ``eine URL``, ``un URL``): a program's message writes its other numbers in digits,
+    so only a number written in words where it stood counts as written."""
+    after = re.match(r"\s*([^\W\d_]{2,})", text[number.end:])
+    if after is None:
+        return False
+    return any(spelled(number, y[max(0, m.start() - 16):m.start()], target_lang)
+               for m in re.finditer(rf"(?<!\w){re.escape(after.group(1))}(?!\w)", y, flags=re.IGNORECASE))
 
 
 def _written(number: Number, y: str, target_lang: str) -> int:

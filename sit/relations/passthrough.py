@@ -54,6 +54,9 @@ class PassthroughRelation(Relation):
     measured = {"missing": (19, 20, "production-news.jsonl"), "context": (19, 20, "production-news.jsonl")}
     severity = {"": 3.0, "context": 1.5}
     alone = 2
+    alone_options = {"software": True}
+    mqm = {"missing": ("major", "Accuracy/Omission"), "changed": ("critical", "Accuracy/Mistranslation"),
+           "localised": ("minor", "Locale convention"), "context": ("minor", "Accuracy/Mistranslation")}
 
     @classmethod
     def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
@@ -78,6 +81,27 @@ class PassthroughRelation(Relation):
         if key[0] == "token-context":
             return f"inserting a {key[1]} token changes the rest of the sentence's translation"
         return ""
+
+    @classmethod
+    def mqm_of(cls, issue: Issue):
+        """A lost format specifier is critical (the program fills it in: a crash or a wrong value)."""
+        if issue.kind == "missing" and any(isinstance(t, dict) and t.get("type") == "placeholder"
+                                           for t in issue.evidence.get("tokens") or ()):
+            return "critical", cls.mqm["missing"][1]
+        return super().mqm_of(issue)
+
+    @classmethod
+    def without_counts(cls, issue: Issue) -> Optional[Issue]:
+        """A singular form's lost format specifiers are its count, which it may leave out."""
+        from dataclasses import replace
+
+        tokens = issue.evidence.get("tokens") or []
+        if issue.kind != "missing":
+            return issue
+        kept = [t for t in tokens if not (isinstance(t, dict) and t.get("type") == "placeholder")]
+        if not kept:
+            return None
+        return replace(issue, distance=float(len(kept)), evidence={**issue.evidence, "tokens": kept})
 
     def __init__(self, ctx, *, inserts: Any = None, software: bool = False, metavariables: str = "count"):
         super().__init__(ctx)

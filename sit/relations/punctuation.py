@@ -79,6 +79,7 @@ class PunctuationRelation(VariantRelation):
              "final": "the translation does not end as the source does (a question, an exclamation, a statement)"}
     variant_names = ("period", "quotes", "space")
     alone = 5
+    mqm = {"final": ("minor", "Fluency/Punctuation"), "": ("minor", "Fluency/Punctuation")}
 
     def variants(self, text: str) -> list[tuple[str, str, str, str]]:
         out = []

@@ -155,9 +155,12 @@ def _group_size(lang: str) -> int:
         return 3
 
 
-def find(form: str, translation: str) -> int:
-    """How often ``form`` stands in ``translation`` as a whole number (not inside a longer one)."""
-    pattern = rf"(?<![\d.,]){re.escape(form)}(?!\d|[.,]\d)"
+def find(form: str, translation: str, *, alone: bool = False) -> int:
+    """How often ``form`` stands in ``translation`` as a whole number (not inside a longer one);
+    with ``alone``, not glued to a letter either, as :data:`NUMBER` reads a source (a program's
+    ``GPLv3`` holds no 3)."""
+    glue = _GLUE if alone else r"[\d]"
+    pattern = rf"(?<!{glue}|[.,]){re.escape(form)}(?!\d|[.,]\d{'|' + _GLUE if alone else ''})"
     return len(re.findall(pattern, translation.translate(_SPACES)))
 
 
