@@ -8,7 +8,6 @@ severity or worse; docs/check.md has the table and which findings block.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .records import Issue
 
@@ -37,13 +36,8 @@ def severity_of(issue: Issue) -> Severity:
     from .relations import RELATIONS
 
     declared = RELATIONS.get(issue.relation).mqm_of(issue) if issue.relation in RELATIONS else None
-    level, category = declared or DEFAULT
-    return Severity(level, category)
+    level, category = declared if declared and declared[0] in SEVERITIES else DEFAULT  # a plugin's own word: the default
+    return Severity(level, str(category))
 
 
-def severity_name(value: str) -> Optional[str]:
-    """``value`` if it names a severity, else None."""
-    return value if value in SEVERITIES else None
-
-
-__all__ = ["DEFAULT", "SEVERITIES", "Severity", "severity_name", "severity_of"]
+__all__ = ["DEFAULT", "SEVERITIES", "Severity", "severity_of"]
