@@ -172,3 +172,19 @@ def test_plural_forms_are_checked_form_by_form(tmp_path):
     rows = [json.loads(line) for line in (tmp_path / "fr" / "issues.jsonl").read_text().splitlines()]
     assert {r["original"] for r in rows if r["group"] == "passthrough.missing"} == {
         "%s: Wrote only %lu of %lu byte", "%s: File shrank by %s byte", "%s: File shrank by %s bytes"}
+
+
+def test_sarif_of_a_sit_run_validates_with_a_result_per_finding(tmp_path, capsys):
+    import jsonschema
+    from sample_runs import sample_issues, write_sample_run
+
+    run = write_sample_run(tmp_path / "run", sample_issues(4, 2))
+    out = tmp_path / "run.sarif"
+    assert main(["report", str(run), "-f", "sarif", "-o", str(out)]) == 0
+    log = json.loads(out.read_text())
+    schema = json.loads((Path(__file__).parent / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(schema).validate(log)
+    issues = [json.loads(line) for line in (run / "issues.jsonl").read_text().splitlines()]
+    results = log["runs"][0]["results"]
+    assert [r["properties"]["issue_id"] for r in results] == [i["issue_id"] for i in issues]
+    assert all(r["level"] == "warning" for r in results)  # a metamorphic relation's finding: major
