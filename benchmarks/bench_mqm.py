@@ -29,6 +29,12 @@ annotators *mark* a segment for a check's category when:
   ``Non-translation!`` is not one (the data set's README: a segment too garbled to mark errors in);
 - any other MQM category: an error of that category.
 
+``--compare`` adds, per MQM category (:data:`CATEGORIES`: numbers, untranslated, spelling,
+punctuation, omission, addition, grammar), segment-level precision, recall and F1 of sit's checks
+that claim it and of translate-toolkit's pofilter tests that do (``StandardChecker`` on the same
+source and translation; its ``spellcheck`` needs pyenchant, which sit does not install, so
+pofilter's spelling is its capitalisation tests), beside the F1 of firing on every segment.
+
 Precision is the share of segments a check fires on that the annotators marked; recall the share
 of marked segments the check fires on. ``--half dev`` takes the talks/documents with an odd
 ``doc_id`` (where the checks were developed), ``--half test`` the even ones (reported), so that
@@ -61,6 +67,33 @@ SPAN = re.compile(r"<v>(.*?)</v>")
 #: sit's groups read as one check each
 CHECKS = {"numbers": ("numbers.",), "untranslated": ("language.untranslated", "language.copied",
                                                      "language.wrong_language")}
+
+
+@dataclass(frozen=True)
+class Category:
+    """One MQM category as the per-category table (``--compare``) reads it: which annotations
+    mark it (their category starts with one of ``marks``, or a check's own truth), which sit
+    groups and which of pofilter's tests (translate-toolkit's StandardChecker) stand for it."""
+
+    name: str
+    marks: tuple[str, ...]
+    sit: tuple[str, ...]
+    pofilter: tuple[str, ...]
+
+
+#: the categories of the table: a check of sit or a test of pofilter that claims the category
+#: (pofilter's ``spellcheck`` needs pyenchant, which sit does not install: it is left out, said so)
+CATEGORIES = (
+    Category("numbers", ("numbers",), ("numbers.",), ("numbers",)),
+    Category("untranslated", ("untranslated",), CHECKS["untranslated"], ("unchanged", "untranslated")),
+    Category("spelling", ("Fluency/Spelling",), ("spelling.spelling", "spelling.spacing"), ("startcaps", "simplecaps")),
+    Category("punctuation", ("Fluency/Punctuation",), ("punctuation.", "typography."),
+             ("endpunc", "startpunc", "puncspacing", "doublespacing", "endwhitespace", "startwhitespace",
+              "doublequoting", "singlequoting", "brackets", "sentencecount")),
+    Category("omission", ("Accuracy/Omission",), ("length.cut", "length.empty", "length.ratio"), ("short", "blank")),
+    Category("addition", ("Accuracy/Addition",), ("length.loop", "length.ratio"), ("long",)),
+    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated",), ("doublewords",)),
+)
 
 
 @dataclass
@@ -216,6 +249,60 @@ def table(segments, found, examples: int) -> None:
             _line(group, c, segments, fires)
 
 
+def pofilter_fired(segments: list[Segment], target_lang: str) -> list[set[str]]:
+    """Per segment: the pofilter tests (translate-toolkit's StandardChecker, the tests
+    :data:`CATEGORIES` names) that fail on its source and translation."""
+    from translate.filters import checks
+
+    checker = checks.StandardChecker(checks.CheckerConfig(targetlanguage=target_lang))
+    tests = sorted({t for c in CATEGORIES for t in c.pofilter})
+    out = []
+    for seg in segments:
+        failed = set()
+        for test in tests:
+            try:
+                getattr(checker, test)(seg.source, seg.translation)
+            except checks.FilterFailure:  # SeriousFilterFailure is one too
+                failed.add(test)
+        out.append(failed)
+    return out
+
+
+def marked(segment: Segment, category: Category) -> bool:
+    return any(c == m or c.startswith(m) for c in segment.categories for m in category.marks)
+
+
+def compare(segments: list[Segment], found, pofilter) -> None:
+    """Per MQM category, segment-level precision, recall and F1 of sit's checks and of pofilter's
+    tests that claim it; "-" where a tool has no check for the category. ``every``: the F1 of
+    firing on every segment (what a check that tells nothing scores where most segments are marked)."""
+    print("\nper MQM category, segment level (sit check vs pofilter on the same segments):")
+    print(f"  {'category':13} {'marked':>6}  {'sit P / R / F1 (fired)':>30}  {'pofilter P / R / F1 (fired)':>30}"
+          f"  {'every':>5}")
+    for cat in CATEGORIES:
+        truth = [marked(s, cat) for s in segments]
+        sit = [any(g.startswith(p) for g in f for p in cat.sit) for f in found] if cat.sit else None
+        po = [bool(f & set(cat.pofilter)) for f in pofilter]
+        every = prf(truth, [True] * len(truth))[2]
+        print(f"  {cat.name:13} {sum(truth):6}  {_prf(truth, sit):>30}  {_prf(truth, po):>30}  {every:5.2f}")
+
+
+def prf(truth: list[bool], fires: list[bool]) -> tuple[float, float, float, int]:
+    """(precision, recall, F1, segments fired) of ``fires`` against ``truth``."""
+    tp = sum(f and t for f, t in zip(fires, truth))
+    fired_n, marked_n = sum(fires), sum(truth)
+    p = tp / fired_n if fired_n else 0.0
+    r = tp / marked_n if marked_n else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0), fired_n
+
+
+def _prf(truth, fires) -> str:
+    if fires is None:
+        return "-"
+    p, r, f1, n = prf(truth, fires)
+    return f"{p:.2f} / {r:.2f} / {f1:.2f} ({n})"
+
+
 def _line(name: str, truth: str, segments, fires) -> None:
     tp = sum(f and truth in s.categories for f, s in zip(fires, segments))
     fp = sum(f and truth not in s.categories for f, s in zip(fires, segments))
@@ -287,6 +374,8 @@ def main() -> None:
     ap.add_argument("--untranslated-truth", choices=("words", "category"), default="words",
                     help="words: an untranslated-text error whose span has a letter (default); category: "
                          "every such error, also a span of digits alone (the reading before stop 41)")
+    ap.add_argument("--compare", action="store_true",
+                    help="also pofilter (translate-toolkit) on the same segments: P/R/F1 per MQM category")
     args = ap.parse_args()
     for path in args.files:
         if not Path(path).is_file():
@@ -301,6 +390,8 @@ def main() -> None:
     found = fired(segments, args.source_lang, args.target_lang, parse_relation_options(args.relation_option))
     print(f"{', '.join(args.files)} ({args.half}), {args.source_lang}->{args.target_lang}")
     table(segments, found, args.examples)
+    if args.compare:
+        compare(segments, found, pofilter_fired(segments, args.target_lang))
 
 
 if __name__ == "__main__":

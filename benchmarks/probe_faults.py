@@ -365,6 +365,176 @@ class Probe:
         self.record(f"{total} bad inputs (faults 4, 7, 9; sit run numbers)", not failures,
                     "; ".join(failures) if failures else f"{total} of {total}: the documented exit code, one error line, no traceback")
 
+    # -- edges (issue 49): writers, readers, cases, plugins, prune, the redactor -----------------
+    def edges(self):
+        """Each a real `sit` process: what is not a regular file is written through, never replaced
+        (private mknod nodes, never the machine's own); bad input is one line, bounded in time."""
+        d = self.work / "edges"
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir()
+        (d / "s.txt").write_text("The bank rose 4.5 percent on Monday.\nThe plan helps.\n", encoding="utf-8")
+        (d / "m.txt").write_text("El banco subió un 4,6 por ciento el lunes.\nEl plan ayuda.\n", encoding="utf-8")
+        proc, _ = self.sit("check", "--source", d / "s.txt", "--translation", d / "m.txt", "--target-lang", "es",
+                           "--out", d / "run", "--report", "text", "--cache-dir", d / "cache")
+        if proc.returncode:
+            return self.record("edges: a run to write from (sit check)", False, proc.stderr[-300:])
+        self._edge_writers(d)
+        self._edge_readers(d)
+        self._edge_cases(d)
+        self._edge_plugins(d)
+        self._edge_prune_and_redactor(d)
+
+    def _edge_commands(self, d: Path) -> dict:
+        return {"export": ["export", d / "run"], "report": ["report", d / "run", "-f", "text"],
+                "compare": ["compare", d / "run", d / "run", "-f", "markdown"],
+                "judge": ["judge", "--source", d / "s.txt", "--a", d / "m.txt", "--b", d / "m.txt", "--no-cache"]}
+
+    def _edge_writers(self, d: Path):
+        import stat as st
+
+        for command, args in self._edge_commands(d).items():
+            for label, minor, expected in (("a null device", 3, 0), ("a full device", 7, 4)):
+                node = d / f"{command}-{minor}"
+                try:
+                    os.mknod(node, 0o666 | st.S_IFCHR, os.makedev(1, minor))
+                except PermissionError:
+                    self.record(f"edges: {command} -o {label}", False, "mknod needs root: not probed")
+                    continue
+                proc, _ = self.sit(*args, "-o", node, timeout=120)
+                kept = st.S_ISCHR(os.lstat(node).st_mode)
+                problem = ((f"exit {proc.returncode}, expected {expected}" if proc.returncode != expected else "")
+                           or self.clean(proc) or ("" if kept else "the device was replaced by a file")
+                           or ("" if expected == 0 or "No space left" in proc.stderr else "no error line"))
+                self.record(f"edges: {command} -o {label}", not problem, problem or f"exit {expected}, still a device")
+            target, link = d / f"{command}-target.txt", d / f"{command}-link.txt"
+            target.write_text("old\n")
+            link.symlink_to(target)
+            proc, _ = self.sit(*args, "-o", link, timeout=120)
+            ok = proc.returncode == 0 and link.is_symlink() and target.read_text() not in ("", "old\n")
+            self.record(f"edges: {command} -o a symlink", ok, f"exit {proc.returncode}, link kept: {link.is_symlink()}")
+        stdout = d / "stdout"  # made as /dev/stdout is: the machine's own is never named
+        stdout.symlink_to("/proc/self/fd/1")
+        proc, _ = self.sit("report", d / "run", "-f", "text", "-o", stdout)
+        self.record("edges: report -o a link to /proc/self/fd/1 (as /dev/stdout)",
+                    proc.returncode == 0 and "numbers" in proc.stdout and stdout.is_symlink(),
+                    f"exit {proc.returncode}, {len(proc.stdout)} characters printed")
+
+    def _edge_line(self, label: str, args: list, expected: int, says: str = "", timeout: int = 120):
+        try:
+            proc, wall = self.sit(*args, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return self.record(label, False, f"still running after {timeout} s")
+        problem = ((f"exit {proc.returncode}, expected {expected}" if proc.returncode != expected else "")
+                   or self.clean(proc) or ("" if says in proc.stderr + proc.stdout else f"does not say {says!r}"))
+        return self.record(label, not problem, problem or f"exit {expected} in {wall:.1f} s")
+
+    def _edge_readers(self, d: Path):
+        check = ["check", "--target-lang", "es", "--checks", "numbers", "--report", "text", "--cache-dir", d / "cache",
+                 "--force", "--out"]
+        head = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset={}\\n"\n\n'
+        files = {"nul.tsv": b"One.\tUno.\nT\x00wo.\tDos.\n", "nul.po": (head.format("UTF-8") + 'msgid "O\x00ne"\nmsgstr "Uno"\n').encode(),
+                 "latin1.po": (head.format("ISO-8859-1") + 'msgid "The café"\nmsgstr "El café"\n').encode("latin-1"),
+                 "bad.po": (head.format("UTF-8") + 'msgid "One"\nmsgstr "Uno"\n\nmsgid "The café"\nmsgstr "El café"\n'
+                            ).encode("latin-1"),
+                 "bom.jsonl": b'\xef\xbb\xbf{"source": "One.", "translation": "Uno."}\n',
+                 "long.tsv": ("The bank rose 4.5 percent, to 2,300 pages. " * 1600 + "\t"  # 135 kB in all
+                              + "El banco subió un 4,5 por ciento, a 2.300 páginas. " * 1300 + "\n").encode()}
+        for name, data in files.items():
+            (d / name).write_bytes(data)
+        for name in ("fifo.po", "fifo.xlf", "fifo.tmx"):
+            os.mkfifo(d / name)
+            self._edge_line(f"edges: sit check a FIFO named .{name.split('.')[1]}", [*check, d / "o", "--source", d / name],
+                            2, "is a FIFO, not a file", timeout=60)
+        self._edge_line("edges: sit check NUL in TSV", [*check, d / "o", "--source", d / "nul.tsv"], 2, "line 2 holds a NUL")
+        self._edge_line("edges: sit check NUL in PO", [*check, d / "o", "--source", d / "nul.po"], 2, "line 5 holds a NUL")
+        (d / "nul.txt").write_bytes(b"One.\nT\x00wo.\n")
+        self._edge_line("edges: sit check NUL in TXT", [*check, d / "o", "--source", d / "nul.txt", "--translation",
+                                                          d / "m.txt"], 2, "line 2 holds a NUL")
+        self._edge_line("edges: sit check a PO in ISO-8859-1", [*check, d / "o", "--source", d / "latin1.po"], 0, "checked 1")
+        self._edge_line("edges: sit check a Latin-1 byte in a UTF-8 PO", [*check, d / "o", "--source", d / "bad.po"], 2,
+                        "line 8 is not valid UTF-8")
+        self._edge_line("edges: sit check a BOM in JSONL", [*check, d / "o", "--source", d / "bom.jsonl"], 0, "checked 1")
+        self._edge_line("edges: sit check a 135 kB line", [*check, d / "o", "--source", d / "long.tsv"], 2,
+                        "over the limit of 20,000")
+        self._edge_line("edges: sit check a 135 kB line, limit raised", [*check, d / "o", "--source", d / "long.tsv",
+                                                                          "--max-line-chars", "200000"], 0, "checked 1",
+                        timeout=60)
+        (d / "long.jsonl").write_text(json.dumps({"source": "The bank rose 4.5 percent, to 2,300 pages. " * 3200,
+                                                  "translation": "El banco subió un 4,5 por ciento. " * 4000}) + "\n")
+        self._edge_line("edges: sit check a 135 kB JSONL line, limit raised", [
+            *check, d / "o", "--source", d / "long.jsonl", "--max-line-chars", "200000"], 0, "checked 1", timeout=60)
+        (d / "long.txt").write_text("word " * 200_000 + "\n")
+        self._edge_line("edges: sit judge a 1 MB line", ["judge", "--source", d / "long.txt", "--a", d / "long.txt", "--b",
+                                                          d / "long.txt", "--no-cache"], 2, "over the limit of 20,000")
+
+    def _edge_cases(self, d: Path):
+        proc, _ = self.sit("export", d / "run", "-o", d / "cases.jsonl")
+        row = json.loads((d / "cases.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        bad = {"source_id 2**70": {"source_id": 2 ** 70}, "source_id -7": {"source_id": -7},
+               "relation_options a list": {"relation_options": ["x"]}, "a 1 MB source": {"source": "word " * 200_000}}
+        for label, change in bad.items():
+            (d / "case.jsonl").write_text(json.dumps({**row, **change}) + "\n", encoding="utf-8")
+            self._edge_line(f"edges: run --cases {label}", ["run", "--cases", d / "case.jsonl", "--translator", "apertium",
+                                                             "--out", d / "cases-run", "--no-progress"], 2, "case.jsonl:1")
+        (d / "case.jsonl").write_text(json.dumps(row).replace('"The bank', '"\\ud800The bank', 1) + "\n")
+        self._edge_line("edges: run --cases a lone surrogate", ["run", "--cases", d / "case.jsonl", "--translator", "apertium",
+                                                                "--out", d / "cases-run", "--no-progress"], 2, "lone surrogate")
+        base = ["run", "--input", d / "s.txt", "--perturber", "character_swap", "--relation", "numbers", "--translator",
+                "apertium", "--cache-dir", d / "cache", "--no-progress"]
+        proc, _ = self.sit(*base, "--out", d / "base")
+        for value in ("x", 1e9):
+            meta = json.loads((d / "base" / "run.json").read_text(encoding="utf-8"))
+            meta["config"]["options"]["num_perturb"] = value
+            shutil.rmtree(d / "base2", ignore_errors=True)
+            shutil.copytree(d / "base", d / "base2")
+            (d / "base2" / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+            self._edge_line(f"edges: run --baseline with num_perturb {value!r}", [
+                "run", "--baseline", d / "base2", "--translator", "apertium", "--out", d / "again", "--no-progress"],
+                2, "--num-perturb must be")
+
+    def _edge_plugins(self, d: Path):
+        site = d / "site"
+        for dist, eps, module in (("sit-raiser", b"[sit.translators]\nraiser = sit_raiser:Raiser\n",
+                                   "from sit.translators import Translator\n\n\nclass Raiser(Translator):\n"
+                                   "    def __init__(self, **kw):\n        raise RuntimeError('no config')\n"),
+                                  ("sit-latin", "[sit.translators]\ncafé = x:T\n".encode("latin-1"), "")):
+            info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+            info.mkdir(parents=True)
+            (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+            (info / "entry_points.txt").write_bytes(eps)
+            if module:
+                (site / f"{dist.replace('-', '_')}.py").write_text(module)
+        env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(site)])}
+        proc, _ = self.sit("list", env=env)
+        ok = proc.returncode == 0 and "Traceback" not in proc.stderr and proc.stderr.count("cannot read the entry points") == 1
+        self.record("edges: a plugin's entry_points.txt not in UTF-8", ok, f"exit {proc.returncode}, "
+                    f"{proc.stderr.count('cannot read the entry points')} warning(s)" + (", traceback" if "Traceback" in proc.stderr else ""))
+        proc, _ = self.sit("run", "--input", d / "s.txt", "--translator", "raiser", "--perturber", "character_swap",
+                           "--out", d / "raiser", "--no-progress", env=env)
+        problem = (f"exit {proc.returncode}, expected 2" if proc.returncode != 2 else "") or self.clean(proc) or (
+            "" if "failed to start" in proc.stderr else "does not say it failed to start")
+        self.record("edges: a plugin whose __init__ raises", not problem, problem or "exit 2, one line naming the plugin")
+
+    def _edge_prune_and_redactor(self, d: Path):
+        from sit.cache import Cache
+
+        cache = Cache(d / "pcache")  # two parses to prune, and pages of translations where no DELETE goes
+        cache.store("parses", {"name": "spacy", "lang": "es"}).put_many(
+            [(f"Hola {n}", {"tokens": ["Hola"], "heads": [0], "relations": ["ROOT"]}) for n in range(2)])
+        cache.store("translations", {"name": "apertium", "model": "eng-spa"}).put_many(
+            [(f"text {n}", "texto " * 80) for n in range(400)])
+        del cache
+        _damage_page(d / "pcache" / "cache.sqlite3")
+        proc, _ = self.sit("cache", "--cache-dir", d / "pcache", "prune", "--kind", "parses")
+        said = "was damaged" in proc.stderr
+        self.record("edges: cache prune over a page of garbage", proc.returncode == 0 and said and not self.clean(proc),
+                    f"exit {proc.returncode}, " + ("says the file was damaged" if said else "says nothing of the damage"))
+        from sit.redact import Redactor
+
+        message = "--translator-option needs --translator NAME"
+        got = Redactor(["sk-translator-abc123"])(message)
+        self.record("edges: the redactor leaves ordinary words of a key", got == message, got)
+
     # -- secrets -------------------------------------------------------------------------------
     def secrets(self):
         found, files = [], 0
@@ -437,7 +607,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the kill moments")
     ap.add_argument("--keep", help="work in this directory and keep it (default: a temporary one)")
     ap.add_argument("--only", help="comma-separated sections: kills, faults, timeouts, caches, concurrent, html, "
-                    "urls, inputs (default all)")
+                    "urls, inputs, edges (default all)")
     args = ap.parse_args(argv)
     work = Path(args.keep or tempfile.mkdtemp(prefix="sit-probe-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -445,13 +615,15 @@ def main(argv=None) -> int:
     start = time.monotonic()
     sections = {"kills": lambda: probe.kills(args.kills), "faults": probe.provider_faults,
                 "timeouts": probe.trickle_and_cut, "caches": probe.damaged_caches, "concurrent": probe.concurrent,
-                "html": probe.html_injection, "urls": probe.url_secrets, "inputs": probe.bad_inputs}
+                "html": probe.html_injection, "urls": probe.url_secrets, "inputs": probe.bad_inputs,
+                "edges": probe.edges}
     chosen = args.only.split(",") if args.only else list(sections)
     unknown = set(chosen) - set(sections)
     if unknown:
         ap.error(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(sections)}")
     try:
-        probe.prime()
+        if set(chosen) != {"edges"}:  # the edges make their own runs
+            probe.prime()
         for name in chosen:
             sections[name]()
         probe.secrets()

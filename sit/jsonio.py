@@ -39,6 +39,9 @@ MAX_BYTES = 64 * 1024 * 1024
 #: digits of an integer; sit's counts and ids have far fewer
 MAX_INT_DIGITS = 30
 
+#: the byte-order mark some editors put before a UTF-8 file's first line (dropped, as the text readers drop it)
+BOM = b"\xef\xbb\xbf"
+
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
 
@@ -164,7 +167,7 @@ def read_jsonl(path: str | os.PathLike, convert: Callable[[Any], T] = lambda row
             here, start = start, start + len(raw)
             if not raw.strip() and len(raw) <= MAX_BYTES:
                 continue
-            value = _row(p, lineno, raw, convert, hint, bad)
+            value = _row(p, lineno, raw[3:] if here == 0 and raw.startswith(BOM) else raw, convert, hint, bad)
             if offsets is not None:
                 offsets.append(here)
             yield (lineno, value) if with_lines else value
@@ -184,7 +187,7 @@ def read_jsonl_at(path: str | os.PathLike, starts: Iterable[int], convert: Calla
             if not raw.strip() and len(raw) <= MAX_BYTES:
                 raise _damaged(p, f":{_line_at(fh, start)}", "not the row it held when the file was read; "
                                "was it written again meanwhile?", hint)
-            yield _row(p, start, raw, convert, hint, bad, fh)
+            yield _row(p, start, raw[3:] if start == 0 and raw.startswith(BOM) else raw, convert, hint, bad, fh)
 
 
 def _opened(path: str | os.PathLike, hint: str):

@@ -219,3 +219,16 @@ def run_wide_of(classes: Iterable[type], machinery: frozenset = frozenset()) -> 
         for spec in run_wide(cls, machinery):
             found.setdefault(spec.key, spec)
     return found
+
+
+def described(spec: Option) -> str:
+    """One line of what option ``spec`` is, as ``sit list -v`` and ``sit run --help`` say it:
+    ``name (type, default D; run-wide: --set KEY or FLAG): help``."""
+    kind = spec.type.__name__ if spec.type is not object else "any"
+    rule = [f"at least {spec.minimum:g}"] if spec.minimum is not None else []
+    rule += [f"at most {spec.maximum:g}"] if spec.maximum is not None else []
+    rule += [f"one of {', '.join(map(str, spec.choices))}"] if spec.choices else []
+    said = [kind, f"default {spec.default!r}", *rule]
+    if spec.run_wide:
+        said.append(f"run-wide: --set {spec.key}" + (f" or {spec.flag}" if spec.flag else ""))
+    return f"{spec.name} ({'; '.join(said)})" + (f": {spec.help}" if spec.help else "")

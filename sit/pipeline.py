@@ -16,8 +16,9 @@ from typing import Any, Mapping, Optional, Sequence
 
 from .blocks import BLOCK
 from .cache import Cache
-from .errors import ConfigError
-from .inputs import MAX_LINE_CHARS, Sentences, read_sentences
+from .errors import MissingDependencyError
+from .inputs import MAX_LINE_CHARS
+from .plan import NUMBERS, OLD_SETTINGS, checked_numbers, checked_settings, run_wide_values  # noqa: F401 (their old home)
 from .records import Issue, RelationCounts, RunCounts, RunSignature, package_versions
 from .runmeta import RunMeta
 from .relations import DEFAULT_RELATIONS
@@ -98,14 +99,6 @@ class RunConfig:
         return self.setting("discount")
 
 
-#: the run-wide options that were fields of :class:`RunConfig` once, with their defaults (the same
-#: as their declarations': the sit relation's ``distance``/``discount``, the perturbers'
-#: ``num_perturb``, the mlm perturber's ``mlm_model``): a run reads them even where no component of
-#: it declares them (a relation of old that names them in ``run_options``)
-OLD_SETTINGS: dict[str, Any] = {"mlm_model": "bert-base-uncased", "num_perturb": 10, "distance": "relation",
-                                "discount": True}
-
-
 #: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
 #: so that ``sit run --baseline`` can run another translator on the same cases
 CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "perturber_options",
@@ -176,87 +169,24 @@ class _Timer:
 
 
 def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None):
-    """Create the perturber; ``auto`` is the masked LM where it loads, else WordNet; ``kept``: the
-    reason of a perturber chosen by the run already in --out (:mod:`sit.rerun`).
+    """The perturber of a run of ``config`` (its plan's choice: ``auto`` is the masked LM where it
+    loads, else WordNet; ``kept``: the reason of a perturber chosen by the run already in --out).
 
     Returns (perturber, reason)."""
+    from .plan import plan_perturber
+
+    return build_perturber(plan_perturber(config, kept), config, cache)
+
+
+def build_perturber(choice, config: RunConfig, cache: Cache, options: Optional[Mapping[str, Any]] = None):
+    """The perturber ``choice`` (:class:`sit.plan.Choice`) names, built with ``options`` (its
+    plan's; None: worked out from ``config``): (perturber, its reason and description)."""
     from .perturb import PERTURBERS
+    from .plan import perturber_options_of
 
-    name = config.perturber
-    if name == "auto":
-        from .perturb.mlm import mlm_available
-
-        ok, why = mlm_available(config.mlm_model)
-        if ok:
-            name, reason = "mlm", f"mlm: {why}"
-        else:
-            name, reason = "wordnet", f"wordnet: the masked LM is unavailable ({why})"
-    else:
-        reason = kept or f"{name}: chosen with --perturber"
-    from .perturb.options import perturber_options
-
-    cls = PERTURBERS.get(name)
-    opts = perturber_options(name, config.perturber_options, run_wide_values(config, cls, cls.run_options))
-    perturber = PERTURBERS.create(name, cache=cache, progress=config.progress, **opts)
-    return perturber, f"{reason}; {perturber.describe()}"
-
-
-#: the numeric settings of a run: (field, option, check_number's rule)
-NUMBERS = (
-    ("threshold", "--threshold", {}),
-    ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
-    ("seed", "--seed", {"integer": True}),
-    ("batch_size", "--batch-size", {"integer": True, "minimum": 1}),
-    ("block", "--block-size", {"integer": True, "minimum": 1}),
-    ("qps", "--qps", {"above": 0, "what": "requests per second"}),
-    ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
-    ("limit", "--limit", {"integer": True, "minimum": 1}),
-    ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
-    ("concurrency", "--concurrency", {"integer": True, "minimum": 1, "what": "requests in flight"}),
-    ("workers", "--workers", {"integer": True, "minimum": 1}),
-    ("jobs", "--jobs", {"integer": True, "minimum": 1}),
-)
-
-
-def checked_numbers(config: RunConfig) -> RunConfig:
-    """``config`` with its numbers checked by :func:`sit.validate.check_number` (strings parsed):
-    a value that is not finite, not an integer where one is needed or out of range is a
-    ConfigError naming the option, before any work."""
-    from dataclasses import replace
-
-    from .validate import check_number
-
-    return replace(config, **{f: check_number(getattr(config, f), opt, **rule) for f, opt, rule in NUMBERS})
-
-
-def checked_settings(config: RunConfig) -> RunConfig:
-    """``config`` with its run-wide options (:attr:`RunConfig.options`) checked by the
-    declarations of the run's components (a ConfigError naming the flag or ``--set NAME``), before
-    any work; a name that no component of the run declares is refused, listing those that do (the
-    old settings of :data:`OLD_SETTINGS` aside: a run without a perturber ignores --num-perturb)."""
-    from .options import run_wide_of
-
-    declared = run_wide_of(_component_classes(config), frozenset({"ctx"}))
-    checked = {}
-    for key, value in config.options.items():
-        spec = declared.get(key)
-        if spec is None and key not in OLD_SETTINGS:
-            raise ConfigError(f"--set {key}: no component of this run takes a run-wide option {key!r}; its run-wide "
-                              f"options: {', '.join(sorted(declared)) or 'none'}")
-        checked[key] = spec.check(value, spec.flag or f"--set {key}") if spec is not None else value
-    return replace(config, options=checked)
-
-
-def _component_classes(config: RunConfig) -> list[type]:
-    """The classes of the run's relations, perturber (``auto``: both it may choose) and
-    translator, whose declarations say which run-wide options the run takes."""
-    from .perturb import PERTURBERS
-    from .relations import RELATIONS, parse_relations
-    from .translators import TRANSLATORS
-
-    perturbers = ("mlm", "wordnet") if config.perturber == "auto" else (config.perturber,)
-    return ([RELATIONS.get(n) for n in parse_relations(config.relations)] + [PERTURBERS.get(n) for n in perturbers]
-            + [TRANSLATORS.get(config.translator)])
+    opts = perturber_options_of(config, choice.name) if options is None else dict(options)
+    perturber = PERTURBERS.create(choice.name, cache=cache, progress=config.progress, **opts)
+    return perturber, f"{choice.reason}; {perturber.describe()}"
 
 
 def _default_out(config: RunConfig) -> Path:
@@ -266,47 +196,45 @@ def _default_out(config: RunConfig) -> Path:
 
 def run(config: RunConfig) -> RunResult:
     """Run the relations of ``config`` over one translator end to end, the batched stages on
-    ``config.engine``; write the run directory."""
+    ``config.engine``; write the run directory. ``config`` goes once into the run's plan
+    (:func:`sit.plan.plan_run`), which is what the run executes."""
     from .engine import create_engine
     from .models import checked_device
-    from .validate import check_language
+    from .plan import plan_run
 
-    config = checked_settings(checked_numbers(config))
-    for lang, option in ((config.source_lang, "--source-lang"), (config.target_lang, "--target-lang")):
-        check_language(lang, option)
+    timer = _Timer()
     checked_device(config.device)  # an unknown --device fails before any work, whichever models run
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
+    with timer.stage("read"):
+        plan = plan_run(config, out)
+    config = plan.config
     engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
                            workers=config.workers, jobs=config.jobs)
     try:
-        return _run(config, out, engine)
+        return execute(plan, engine, timer)
     finally:
         engine.close()
 
 
-def _run(config: RunConfig, out: Path, engine) -> RunResult:
-    timer, warnings = _Timer(), []
+def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
+    """Run ``plan`` (:class:`sit.plan.RunPlan`) on ``engine``: build what it names, test its
+    sentences, write its run directory (the reports are the caller's: :func:`report`)."""
+    config, out, inputs = plan.config, plan.out, plan.inputs
+    timer, warnings = timer or _Timer(), list(inputs.warnings)
     cache = Cache(config.cache_dir)
-    with timer.stage("read"):
-        given = _given_cases(config)
-        ids, texts, source_name = _read(config, warnings, given)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
-        from .rerun import keep_auto_choices
-        from .translators import TRANSLATORS
-
-        target = config.target_lang or TRANSLATORS.get(config.translator).default_target
-        config, kept = keep_auto_choices(config, out, target)  # a re-run into --out chooses as the first run did
-        translator, ctx, relations = _build(config, engine, cache, target, kept)
+        translator, ctx, relations = _build(plan, engine, cache)
     signature = _signature(config, translator, ctx, relations, ctx.target_lang)
-    check_same_run(out, signature, source_name, force=config.force)
+    check_same_run(out, signature, inputs.name, force=config.force, inputs=inputs)
     from .blocks import RunRecords
 
-    records = RunRecords(out, relations, texts)
+    records = RunRecords(out, relations, list(inputs.texts))
     try:
-        _test_blocks(timer, engine, translator, ctx, relations, ids, texts, given, records, config.block)
+        _test_blocks(timer, engine, translator, ctx, relations, list(inputs.ids), list(inputs.texts), inputs.given,
+                     records, config.block)
         counts = _counts(records, ctx, translator)
         warnings.extend(cache.problems)
-        meta = _meta(config, signature, source_name, counts, ctx, relations, warnings + _note(counts, translator),
+        meta = _meta(config, signature, inputs, counts, ctx, relations, warnings + _note(counts, translator),
                      engine, cache, records.extra)
         with timer.stage("write"):
             records.write()
@@ -347,33 +275,26 @@ def _note(counts: RunCounts, translator) -> list[str]:
             f"({'; '.join(translator.stats.errors[-1:])}); run the same command again to resume"]
 
 
-def _build(config: RunConfig, engine, cache: Cache, target: str, kept: Optional[dict[str, str]] = None):
-    """The run's translator, its RunContext and its relations, each checked as it is built, for
-    the ``target`` language; ``kept``: the reasons of the choices kept from the run already in
-    --out (:mod:`sit.rerun`)."""
-    from .relations import RunContext, create_relation, parse_relations
-    from .models import check_needs
+def _build(plan, engine, cache: Cache):
+    """The run's translator, its RunContext and its relations, as ``plan`` names them, each
+    checked as it is built."""
+    from .relations import RunContext, create_relation
     from .stage import declares_needs
     from .translators import TRANSLATORS
 
-    kept = kept or {}
-
+    config, target = plan.config, plan.target_lang
     # every model that is neither here nor fetchable, in one message; a translator that declares
     # no model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
     first = not declares_needs(TRANSLATORS.get(config.translator))
-    translator = engine.attach(_translator(config, cache, target)) if first else None
-    check_needs(config, target)
-    translator = translator or engine.attach(_translator(config, cache, target))
+    translator = engine.attach(_translator(plan, cache)) if first else None
+    plan.check_needs()
+    translator = translator or engine.attach(_translator(plan, cache))
     ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
                      threshold=config.threshold, progress=config.progress, translator=translator,
-                     make_perturber=lambda: _attached(engine, choose_perturber(config, cache, kept.get("perturber"))),
-                     make_parser=lambda: _attached(engine, _parser(config, target, cache, kept.get("parser"))))
-    names = parse_relations(config.relations)
-    unknown = [n for n in config.relation_options if n not in names]
-    if unknown:
-        raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
-                          f"(--relation {','.join(names)})")
-    return translator, ctx, [create_relation(name, ctx, _relation_options(config, name)) for name in names]
+                     make_perturber=lambda: _attached(engine, build_perturber(plan.perturber, config, cache,
+                                                                              plan.perturber_options)),
+                     make_parser=lambda: _attached(engine, _parser(plan, cache)))
+    return translator, ctx, [create_relation(r.name, ctx, dict(r.options)) for r in plan.relations]
 
 
 def _test_blocks(timer: _Timer, engine, translator, ctx, relations, ids, texts, given, records, size: int) -> None:
@@ -464,7 +385,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     return cases, translation, checked
 
 
-def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, warnings, engine, cache,
+def _meta(config: RunConfig, signature, inputs, counts, ctx, relations, warnings, engine, cache,
           extra: Mapping[str, dict[str, Any]]) -> RunMeta:
     """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`);
     ``extra``: each relation's run-level figures (:attr:`sit.relations.base.Checked.extra`)."""
@@ -474,7 +395,8 @@ def _meta(config: RunConfig, signature, source_name, counts, ctx, relations, war
     return RunMeta(
         signature=signature,
         signature_line=signature.format(),
-        input=source_name,
+        input=inputs.name,
+        inputs=inputs.identity(),
         counts=counts,
         perturber_reason=ctx.reasons.get("perturber", ""),
         parser_reason=ctx.reasons.get("parser", ""),
@@ -502,72 +424,27 @@ def _attached(engine, built: tuple):
     return built
 
 
-def _given_cases(config: RunConfig):
-    """The cases file's test cases (``sit export``; :mod:`sit.regression`), read once; None
-    without ``--cases``."""
-    if not config.cases:
-        return None
-    from .regression import load_cases
+def _translator(plan, cache: Cache):
+    config = plan.config
+    from .translators import TRANSLATORS
 
-    return load_cases(config.cases)
-
-
-def _read(config: RunConfig, warnings: list[str], given=None) -> tuple[list[int], list[str], str]:
-    if given is not None:  # the sentences of a cases file: its cases are run at _test
-        return given.ids, given.texts, str(Path(config.cases).resolve())
-    sentences: Sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
-    ids, texts = list(sentences.ids), list(sentences.texts)
-    if config.limit:
-        ids, texts = ids[: config.limit], texts[: config.limit]
-    if sentences.skipped_empty:
-        warnings.append(f"skipped {sentences.skipped_empty} empty line(s) of {sentences.name}")
-    return ids, texts, sentences.name
-
-
-def _translator(config: RunConfig, cache: Cache, target: str):
-    from .translators import TRANSLATORS, translator_options
-
-    options = translator_options(config.translator, config.translator_options)
     return TRANSLATORS.create(
-        config.translator, source_lang=config.source_lang, target_lang=target, model=config.model,
+        config.translator, source_lang=config.source_lang, target_lang=plan.target_lang, model=config.model,
         cache=cache, batch_size=config.batch_size, progress=config.progress, qps=config.qps,
-        timeout=config.timeout, concurrency=config.concurrency, device=config.device, **options,
+        timeout=config.timeout, concurrency=config.concurrency, device=config.device, **plan.translator_options,
     )
 
 
-def _parser(config: RunConfig, target: str, cache: Cache, why: Optional[str] = None):
-    """The target-language parser: (parser, name, why it was chosen; ``why``: kept from the run
-    already in --out)."""
-    from .parse import choose_parser, get_parser
+def _parser(plan, cache: Cache):
+    """The target-language parser the plan chose: (parser, name, why it was chosen)."""
+    from .parse import get_parser
 
-    name, reason = choose_parser(target, config.parser, config.parser_model, translator=config.translator)
-    reason = why or reason
-    parser = get_parser(name, target, model=config.parser_model, progress=config.progress, cache=cache,
-                        device=config.device)
-    return parser, name, reason
-
-
-def _relation_options(config: RunConfig, name: str) -> dict[str, Any]:
-    """Relation ``name``'s options: the run-wide options it declares (:class:`sit.options.Option`,
-    ``run_wide``; ``Relation.run_options`` of old, by RunConfig field), then its own
-    ``--relation-option``s."""
-    from .relations import RELATIONS
-
-    cls = RELATIONS.get(name)
-    base = run_wide_values(config, cls, {f: f for f in cls.run_options}, frozenset({"ctx"}))
-    return {**base, **config.relation_options.get(name, {})}
-
-
-def run_wide_values(config: RunConfig, cls: type, old: Mapping[str, str],
-                    machinery: frozenset = frozenset()) -> dict[str, Any]:
-    """The run-wide options component class ``cls`` declares (:class:`sit.options.Option`,
-    ``run_wide``), at their values in this run, then its ``run_options`` of old (``old``: option ->
-    RunConfig field, or a run-wide setting that was one)."""
-    from .options import run_wide
-
-    values = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls, machinery)}
-    values.update({option: getattr(config, f) if hasattr(config, f) else config.setting(f) for option, f in old.items()})
-    return values
+    config, choice = plan.config, plan.parser
+    if not choice.name:
+        raise MissingDependencyError(choice.reason)
+    parser = get_parser(choice.name, plan.target_lang, model=config.parser_model, progress=config.progress,
+                        cache=cache, device=config.device)
+    return parser, choice.name, choice.reason
 
 
 def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:

@@ -12,6 +12,11 @@ from typing import Any, Iterable, Optional
 
 from . import PROGRAM
 
+#: the relation of a record that names none: pairs, findings, label rows and signatures written
+#: before sit had other relations (its findings' ids carry no prefix: ``3-1``, not ``sit:3-1``);
+#: :mod:`sit.relations.names` says it to the relations
+UNNAMED = "sit"
+
 
 def field_name(words: str) -> str:
     """``words`` as an identifier for a JSON field: ``"token inserted"`` -> ``"token_inserted"``."""
@@ -95,8 +100,6 @@ def relation_of(row: dict[str, Any]) -> str:
     relations (:data:`sit.relations.UNNAMED`)."""
     if "relation" in row:
         return row["relation"]
-    from .relations.names import UNNAMED
-
     return UNNAMED
 
 
@@ -124,8 +127,6 @@ def issue_id(source_id: int, rank: int, group: str = "") -> str:
     """The stable id of an issue in a run: ``"<group>:<source id>-<rank>"`` (``"<source id>-<rank>"``
     for the group of the relation of old, :data:`sit.relations.UNNAMED`, or none, as label files
     have always written it)."""
-    from .relations.names import UNNAMED
-
     plain = f"{source_id}-{rank}"
     return plain if not group or group == UNNAMED else f"{group}:{plain}"
 
@@ -592,3 +593,30 @@ def stable_hash(*parts: Any) -> str:
     """A short, stable hash of JSON-serialisable parts (for cache namespaces)."""
     blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Need:
+    """One model or piece of data a stage needs, declared by the stage (:meth:`Declares.needs`):
+    ``part`` (``translator``, ``mlm``, ``parser``, ``spacy``, ``wordnet``: what ``sit download
+    --only`` names), what it is, whether the run cannot go without it, where it would load from
+    (``local``; ``hub``: fetchable from its source, a model hub, a package index or a data index;
+    None: nowhere), why, the command that fetches it (``sit download ...``, filled in by
+    :mod:`sit.models.downloads`), how it is fetched (``hf``, ``stanza``, ``pip``, ``wordnet``) and what
+    (a hub id, a language, pip's arguments)."""
+
+    part: str
+    what: str
+    required: bool
+    where: Optional[str]
+    why: str
+    fix: str = ""
+    fetch: str = ""
+    spec: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Need":
+        return cls(**d)

@@ -117,6 +117,18 @@ def _word(text: str, start: int, end: int) -> bool:
             and (end == len(text) or not text[end].isalnum()))
 
 
+def _ordinary(text: str, start: int, end: int) -> bool:
+    """Whether the masked run ``text[start:end]`` is an ordinary word, left as it is: one whole
+    short word of letters (:func:`_word`) and the punctuation around it (``-translator-`` of
+    ``--translator-option`` where a key holds ``-translator-``). A run with a digit, a word cut
+    short or a second word (``sk-translato``: a key cut short) is masked."""
+    pieces = list(_PIECE.finditer(text, start, end))
+    return len(pieces) == 1 and _word(text, pieces[0].start(), pieces[0].end())
+
+
+_PIECE = re.compile(r"[^\W_]+")
+
+
 def _plain(fragment: str) -> bool:
     return len(set(fragment)) < 3
 
@@ -183,7 +195,7 @@ class Redactor:
                 start = i
                 while i < len(text) and masked[i]:
                     i += 1
-                out.append(text[start:i] if _word(text, start, i) else MASK)
+                out.append(text[start:i] if _ordinary(text, start, i) else MASK)
             else:
                 out.append(text[i])
                 i += 1

@@ -6,6 +6,7 @@ Looking a name up imports nothing heavy: ``--translator baidu`` never imports to
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import os
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from . import hints
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError, MissingDependencyError, SitError
 
 log = logging.getLogger("sit")
 
@@ -68,10 +69,8 @@ class Registry:
         if self._plugins_read:
             return
         self._plugins_read = True
-        from importlib.metadata import entry_points
-
         allowed = plugins_allowed()
-        for ep in entry_points(group=self.group):
+        for ep in self._entry_points():
             dist = getattr(ep.dist, "name", "") or "a plugin"
             if allowed is not None and dist not in allowed:
                 continue
@@ -83,6 +82,26 @@ class Registry:
                 self._clashes[ep.name] = (f"{old.plugin} ({old.target})", f"{dist} ({ep.value})")
             else:
                 self._entries[ep.name] = Entry(ep.value, f"pip install {dist}", f"(plugin from {dist})", dist)
+
+    def _entry_points(self) -> list[Any]:
+        """The entry points of :attr:`group`; where an installed distribution's entry_points.txt
+        cannot be read (not UTF-8, not INI), those of the others, with a warning naming it."""
+        from importlib.metadata import distributions, entry_points
+
+        try:
+            return list(entry_points(group=self.group))
+        except Exception:  # noqa: BLE001 - a damaged distribution's metadata may raise anything
+            damaged = _unreadable_distributions()
+            found, seen = [], set()
+            for dist in distributions():
+                if _where(dist) in damaged:
+                    continue
+                key = (dist.metadata["Name"] or "").lower().replace("-", "_")
+                if key in seen:  # as entry_points: the first of a name on the path
+                    continue
+                seen.add(key)
+                found += [ep for ep in dist.entry_points if ep.group == self.group]
+            return found
 
     def register(self, name: str, target: str | type, hint: str = "", description: str = "") -> None:
         """Add ``name``: a class, or ``"module:attr"`` imported when first used. A name already
@@ -157,17 +176,63 @@ class Registry:
         except PackageNotFoundError:
             return entry.plugin, "?"
 
+    def build(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """``name``'s class called with ``args`` and ``kwargs``; a plugin's class that raises
+        anything but sit's own errors while it starts is a one-line ConfigError naming the plugin
+        (sit's own classes raise what they raise)."""
+        cls = self.get(name)
+        entry = self._entries.get(name)
+        if entry is None or not entry.plugin:
+            return cls(*args, **kwargs)
+        try:
+            return cls(*args, **kwargs)
+        except SitError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a plugin's __init__ may raise anything
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+            raise ConfigError(f"the {self.kind} {name!r} (plugin from {entry.plugin}) failed to start ({why}); "
+                              f"fix or uninstall {entry.plugin}, or leave it out of SIT_PLUGINS") from exc
+
     def create(self, name: str, **kwargs: Any) -> Any:
         """An instance of ``name``; it keeps its :class:`Factory` in ``factory`` so that an engine
         can rebuild it in a worker (see :func:`sit.batching.remote`)."""
         cls = self.get(name)
-        obj = cls(**kwargs)
+        obj = self.build(name, **kwargs)
         rebuild = {k: v for k, v in kwargs.items() if k not in ("cache", "progress")}
         try:
             obj.factory = Factory(f"{cls.__module__}:{cls.__qualname__}", rebuild)
         except AttributeError:  # a class with __slots__ or a read-only attribute: stays in process
             pass
         return obj
+
+
+@functools.lru_cache(maxsize=1)
+def _unreadable_distributions() -> frozenset[str]:
+    """The folders of the installed distributions whose entry points cannot be read, each named
+    in a warning (once a process: every registry reads them)."""
+    from importlib.metadata import distributions
+
+    damaged = set()
+    for dist in distributions():
+        try:
+            dist.metadata["Name"], dist.entry_points
+        except Exception as exc:  # noqa: BLE001 - what a damaged file makes the reader raise
+            where = _where(dist)
+            damaged.add(where)
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+            log.warning("sit cannot read the entry points of %s (%s); its plugins are not used: reinstall or "
+                        "uninstall it", where, why)
+    return frozenset(damaged)
+
+
+def _where(dist: Any) -> str:
+    """An installed distribution as a warning names it: its name (where its metadata reads) in
+    the folder that holds it."""
+    try:
+        name = dist.metadata["Name"] or "a distribution"
+    except Exception:  # noqa: BLE001 - a damaged METADATA
+        name = "a distribution"
+    return f"{name} in {dist.locate_file('')}"
 
 
 def plugins_allowed(env: Optional[Mapping[str, str]] = None) -> Optional[frozenset[str]]:

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from .errors import InputError
+from .inputs import MAX_LINE_CHARS
 from .jsonio import read_jsonl
 from .records import Issue, Pair, stable_hash
+from .rundir import MAX_INT, holds_surrogate
 
 #: what a run writes beside its reports after ``sit run --cases``: one line per case of the file
 RESULTS_FILE = "regression.jsonl"
@@ -87,36 +89,61 @@ class CaseFile:
         return tuple(self.pairs)
 
 
-def _row(row: Any) -> dict[str, Any]:
+def _row(row: Any, max_chars: int = MAX_LINE_CHARS) -> dict[str, Any]:
     if not isinstance(row, dict):
         raise TypeError("a case is a JSON object")
     for key, kind in (("relation", str), ("source_id", int), ("source", str), ("variant", str), ("edit", dict)):
         if not isinstance(row.get(key), kind) or isinstance(row.get(key), bool):
             raise ValueError(f"`{key}` is missing or not {kind.__name__}")
+    if not 0 <= row["source_id"] <= MAX_INT:  # a line number, as a run directory holds it
+        raise ValueError(f"`source_id` is not a line number from 0 to {MAX_INT:,}")
+    if not isinstance(row.get("relation_options") or {}, dict):
+        raise ValueError("`relation_options` is not an object of option: value")
+    for key in ("source", "variant"):
+        if len(row[key]) > max_chars:
+            raise ValueError(f"the {key} has {len(row[key]):,} characters, over the limit of {max_chars:,}: "
+                             "raise it with --max-line-chars")
+    if holds_surrogate(row):
+        raise ValueError("it holds a lone surrogate: an escape such as \\ud800, which is no character")
     Pair.from_dict({**row, "original": row["source"], "perturbed": row["variant"]})  # the edit must read
     return row
 
 
-def load_cases(path: str | os.PathLike) -> CaseFile:
-    """Read a cases file written by ``sit export`` (an InputError names a damaged line)."""
+def load_cases(path: str | os.PathLike, max_chars: int = MAX_LINE_CHARS) -> CaseFile:
+    """Read a cases file written by ``sit export`` (an InputError names a damaged line: one that
+    is not a case, or whose texts are longer than ``max_chars``, ``--max-line-chars``)."""
     p = Path(path)
     if not p.is_file():
         raise InputError(f"--cases {p}: no such file; write it with `sit export RUN -o {p}`")
-    rows = list(read_jsonl(p, _row, hint="write it with `sit export RUN -o FILE`"))
+    rows = list(read_jsonl(p, lambda row: _row(row, max_chars), hint="write it with `sit export RUN -o FILE`"))
     if not rows:
         raise InputError(f"--cases {p}: no test cases in it (`sit export` writes none for a run without findings)")
     pairs: dict[str, list[Pair]] = {}
     sentences: dict[int, str] = {}
     options: dict[str, dict[str, Any]] = {}
+    elsewhere: list[Pair] = []
     for row in rows:
         pair = Pair.from_dict({**row, "original": row["source"], "perturbed": row["variant"]})
         pairs.setdefault(pair.relation, []).append(pair)
-        if sentences.setdefault(pair.source_id, pair.original) != pair.original and _first_is_sentence(pair.relation):
+        options.setdefault(pair.relation, dict(row.get("relation_options") or {}))
+        if not _is_sentence(pair):
+            elsewhere.append(pair)
+        elif sentences.setdefault(pair.source_id, pair.original) != pair.original:
             raise InputError(f"--cases {p}: source {pair.source_id} has two different sentences; "
                              "export the cases of one run into one file")
-        options.setdefault(pair.relation, dict(row.get("relation_options") or {}))
+    for pair in elsewhere:  # a sentence no case of the file gives: its first text stands for it
+        sentences.setdefault(pair.source_id, pair.original)
     ids = sorted(sentences)
     return CaseFile(str(p), pairs, ids, [sentences[i] for i in ids], options, rows)
+
+
+def _is_sentence(pair: Pair) -> bool:
+    """Whether the first text of a case is the sentence it belongs to: as its relation declares,
+    but not where a single-translation check found something in a text another relation made
+    (:func:`sit.relations.every.text_issue`: its edit's note names that relation, such as a
+    ``language`` finding in a phrase ``sit`` translated alone), whose first text is that text."""
+    return _first_is_sentence(pair.relation) and not (pair.edit.level == "sentence" and pair.edit.note not in ("", "original")
+                                                       and pair.original == pair.perturbed)
 
 
 def _first_is_sentence(relation: str) -> bool:
@@ -131,24 +158,33 @@ def _first_is_sentence(relation: str) -> bool:
 def regression_results(cases: CaseFile, issues: Iterable[Issue]) -> list[dict[str, Any]]:
     """For each case of the file: its id, relation, source id, the groups it failed before, those
     it fails now (``still_fails``: any of them again) and the new translation's findings."""
+    return regression_check(cases, issues)[0]
+
+
+def regression_check(cases: CaseFile, issues: Iterable[Issue]) -> tuple[list[dict[str, Any]], list[Issue]]:
+    """:func:`regression_results`, and the run's findings that fail a case again (on a case of the
+    file, in a group it failed before): what ``sit run --cases --fail-on`` counts."""
     wanted = {case_id(row["relation"], row["source_id"], row["source"], row["variant"]) for row in cases.rows}
     now: dict[str, list[Issue]] = {}
     for issue in issues:  # read once (a run's issues.jsonl streams): only the file's cases' findings are kept
         cid = _case_of(issue)
         if cid in wanted:
             now.setdefault(cid, []).append(issue)
-    out = []
+    out, again, counted = [], [], set()
     for row in cases.rows:
         cid = case_id(row["relation"], row["source_id"], row["source"], row["variant"])
         before = [f.get("group") for f in row.get("failures") or [] if isinstance(f, dict)]
         found = now.get(cid, [])
         groups = [i.group for i in found]
+        if cid not in counted:  # a case given twice counts its findings once
+            again += [i for i in found if i.group in before]
+            counted.add(cid)
         out.append({"case_id": cid, "relation": row["relation"], "source_id": row["source_id"],
                     "variant": row["variant"], "failed": before, "fails_now": groups,
                     "still_fails": bool(set(before) & set(groups)),
                     "bugs": sorted({f.get("bug") for f in row.get("failures") or [] if isinstance(f, dict)} - {None}),
                     "translation": found[0].perturbed_translation if found else None})
-    return out
+    return out, again
 
 
 def summary_line(results: list[dict[str, Any]]) -> str:
@@ -170,5 +206,5 @@ def write_results(run_dir: str | os.PathLike, results: list[dict[str, Any]]) -> 
     return path
 
 
-__all__ = ["CaseFile", "RESULTS_FILE", "case_id", "export_cases", "export_rows", "load_cases", "regression_results",
-           "summary_line", "write_results"]
+__all__ = ["CaseFile", "RESULTS_FILE", "case_id", "export_cases", "export_rows", "load_cases", "regression_check",
+           "regression_results", "summary_line", "write_results"]

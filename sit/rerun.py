@@ -1,26 +1,20 @@
 """A re-run into the same ``--out`` is the same run: what ``auto`` chose the first time (the
 perturber, the parser) is chosen again where it is still available, whatever came into the
-caches since (a masked LM downloaded for another project, Stanza's models); where it is not, the
-refusal to write over the earlier run names each field that differs.
+caches since (a masked LM downloaded for another project, Stanza's models): the run's plan keeps
+them (:func:`sit.plan.keep_auto_choices`); where it cannot, the refusal to write over the earlier
+run names each field that differs.
 
 * :func:`earlier_signature`: the signature of the run already in a directory, or None.
-* :func:`keep_auto_choices`: the run's config with ``auto`` replaced by the earlier run's choice,
-  and the reason to record for each choice kept.
 * :func:`differences`: what differs between two signatures, one ``field: then, now`` each (an
   option of a component's block by its dotted name).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
 from .records import RunSignature
-
-#: where the earlier choice is said to come from
-KEPT = "auto's choice for the run already in --out (its run.json), kept so that this run matches it"
-
 
 def earlier_signature(out: Path) -> Optional[RunSignature]:
     """The signature of the run whose run.json is in ``out``; None where there is none or it cannot
@@ -31,37 +25,6 @@ def earlier_signature(out: Path) -> Optional[RunSignature]:
         return RunSignature.from_dict(loads((Path(out) / "run.json").read_bytes())["signature"])
     except Exception:  # no run, or a damaged one: nothing to keep
         return None
-
-
-def _still_available(part: str, name: str, config, target: str) -> bool:
-    if part == "perturber":
-        if name == "wordnet":
-            return True
-        from .perturb.mlm import mlm_available
-
-        return name == "mlm" and mlm_available(config.mlm_model)[0]
-    if name == "spacy":
-        from .models import find_spacy_model
-
-        return bool(find_spacy_model(target))
-    from .parse.stanza_parser import stanza_fetchable, stanza_models_present
-
-    return name == "stanza" and (stanza_models_present(target, config.parser_model) or stanza_fetchable(target)[0])
-
-
-def keep_auto_choices(config, out: Path, target: str) -> tuple[Any, dict[str, str]]:
-    """``config`` with its ``auto`` perturber and parser set to what the run already in ``out``
-    chose, where that is still available (not with ``--force``, which chooses afresh), and
-    {part: reason} for each kept."""
-    earlier = None if config.force else earlier_signature(out)
-    if earlier is None or earlier.target_lang != target:
-        return config, {}
-    changes, kept = {}, {}
-    for part, name in (("perturber", earlier.perturber), ("parser", earlier.parser)):
-        if getattr(config, part) == "auto" and name != "none" and _still_available(part, name, config, target):
-            changes[part] = name
-            kept[part] = f"{name}: {KEPT}"
-    return (replace(config, **changes) if changes else config), kept
 
 
 def differences(old: RunSignature, new: RunSignature) -> list[str]:

@@ -23,6 +23,7 @@ import json
 import os
 from array import array
 import re
+import stat
 import tempfile
 import secrets
 from dataclasses import dataclass, field, replace
@@ -55,7 +56,12 @@ def check_writable(path: str | os.PathLike, option: str, *, directory: bool = Fa
         fail("exists and is not a directory")
     if not directory and path.is_dir():
         fail("is a directory, not a file")
-    probe = path if directory else path.parent
+    target = path if directory else destination(path)
+    if target is None:  # a device, FIFO or standard output: written through (_write_through)
+        if not os.access(path, os.W_OK):
+            fail("cannot be written (permission denied)")
+        return path
+    probe = target if directory else target.parent
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     if not probe.is_dir():
@@ -68,11 +74,13 @@ def check_writable(path: str | os.PathLike, option: str, *, directory: bool = Fa
     return path
 
 
-def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bool = False) -> None:
+def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bool = False, inputs=None) -> None:
     """Refuse to write over another run: ``out`` holds a run.json whose signature or input differs
     from this run's (re-running the same command writes over its own run and keeps the triage
     marks saved beside it); ``force`` allows it. Settings that do not change results (the
-    versions of packages) are not compared."""
+    versions of packages) are not compared. ``inputs`` (:class:`sit.plan.Inputs`): the sentences
+    of this run, compared with those the earlier run recorded (their source, ``--limit``, their
+    count and digest; a run.json of before that record, by its input and ``--limit``)."""
     meta_path = Path(out) / "run.json"
     if force or not meta_path.is_file():
         return
@@ -82,13 +90,16 @@ def check_same_run(out: Path, signature: RunSignature, source: str, *, force: bo
     except (OSError, ValueError, TypeError, AttributeError, JsonDamage):
         raise OutputError(f"--out {out}: holds a run.json sit cannot read; choose another directory or pass --force "
                           "to replace it") from None
-    same = ({**old.to_dict(), "versions": {}} == {**signature.to_dict(), "versions": {}}
-            and meta.input == source)
-    if not same:
-        from .rerun import differences
+    from .rerun import differences
 
-        differ = differences(old, signature) + ([f"input: {meta.input} there, {source} now"]
-                                                if meta.input != source else [])
+    differ = differences(old, signature)
+    if inputs is not None:
+        recorded = meta.inputs if isinstance(meta.inputs, dict) and meta.inputs else {
+            "name": meta.input, **({"limit": meta.config["limit"]} if "limit" in meta.config else {})}
+        differ += inputs.differences(recorded, meta.input)
+    elif meta.input != source:
+        differ.append(f"input: {meta.input} there, {source} now")
+    if differ:
         raise OutputError(f"--out {out}: holds another run that differs in {'; '.join(differ)}; "
                           "choose another directory, or pass --force to replace it")
 
@@ -169,8 +180,15 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 def _write_atomic(path: Path, chunks: Iterable[bytes]) -> None:
     """Write ``chunks`` (already redacted) to a temporary file beside ``path``, ``fsync`` it and
     rename it over ``path`` (:func:`write_bytes_atomic`); an error on the way (in the writing or in
-    what makes the chunks) leaves ``path`` as it was and no temporary file."""
+    what makes the chunks) leaves ``path`` as it was and no temporary file. What is not a regular
+    file is written through, never replaced (:func:`destination`): a link's file is replaced and
+    the link kept; a device, FIFO or socket (``/dev/null``, ``/dev/stdout``) gets the bytes."""
     path = Path(path)
+    target = destination(path)
+    if target is None:
+        _write_through(path, chunks)
+        return
+    path = target
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
@@ -194,6 +212,59 @@ def _write_atomic(path: Path, chunks: Iterable[bytes]) -> None:
         raise
     _fsync_dir(path.parent)
     _remove_orphans(path)
+
+
+def destination(path: Path) -> Optional[Path]:
+    """The file an atomic write of ``path`` replaces: ``path``, or for a symbolic link the file it
+    names at the end of its chain (the link itself is kept), or None where the bytes must go
+    through an open file instead: ``path`` names a device, FIFO or socket (a replaced device would
+    turn ``/dev/null`` into a file, as root), or it leads through ``/proc`` (``/dev/stdout``: the
+    command's own standard output, whatever that is)."""
+    try:
+        mode = os.stat(path).st_mode  # follows links
+    except OSError:
+        mode = None  # a new file (or a dangling link: its file is made)
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        return None
+    if not path.is_symlink():
+        return path
+    hops, current = 0, path
+    while current.is_symlink() and hops < 40:
+        if _proc(current):
+            return None
+        current, hops = Path(os.path.join(current.parent, os.readlink(current))), hops + 1
+    return None if _proc(current) else Path(os.path.realpath(path))
+
+
+def _proc(path: Path) -> bool:
+    return Path(os.path.abspath(path)).parts[1:2] == ("proc",)
+
+
+def _write_through(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` into what ``path`` opens (a device, a FIFO, which waits for its reader,
+    the command's standard output), appended where that is a file; a failure (``/dev/full``: no
+    space) is an OutputError naming ``path``."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
+    try:
+        for chunk in chunks:
+            view = memoryview(chunk)
+            while view:
+                try:
+                    view = view[os.write(fd, view):]
+                except InterruptedError:
+                    continue
+                except OSError as exc:
+                    raise _unwritable(path, exc) from None
+    finally:
+        os.close(fd)
+
+
+def _unwritable(path: Path, exc: OSError) -> OutputError:
+    return OutputError(f"{path}: cannot write it ({exc.strerror or exc}); choose another output, "
+                       "or free space there and run the same command again")
 
 
 def _remove_orphans(path: Path) -> None:

@@ -116,6 +116,9 @@ class RunMeta:
     signature: RunSignature
     signature_line: str = ""
     input: str = ""
+    #: the identity of the sentences tested (:meth:`sit.plan.Inputs.identity`: their source,
+    #: ``--limit``, how many and their digest), which a re-run into the same --out must match
+    inputs: dict[str, Any] = field(default_factory=dict)
     counts: RunCounts = field(default_factory=RunCounts)
     perturber_reason: str = ""
     parser_reason: str = ""

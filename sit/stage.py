@@ -8,12 +8,12 @@ cache (``valid``, ``encode``, ``decode`` given to :meth:`Stage.batch_job`).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .batching import BatchJob, BatchStats, Counted, remote
 from .errors import ModelError
+from .records import Need  # noqa: F401 (a record; stage.Need is its old home)
 
 #: the weight files a local model directory is stamped by (transformers, CTranslate2)
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.bin")
@@ -28,33 +28,6 @@ def weights_stamp(model: Any) -> str:
         if (path / name).exists():
             return f"mtime-{int((path / name).stat().st_mtime)}"
     return ""
-
-
-@dataclass(frozen=True)
-class Need:
-    """One model or piece of data a stage needs, declared by the stage (:meth:`Declares.needs`):
-    ``part`` (``translator``, ``mlm``, ``parser``, ``spacy``, ``wordnet``: what ``sit download
-    --only`` names), what it is, whether the run cannot go without it, where it would load from
-    (``local``; ``hub``: fetchable from its source, a model hub, a package index or a data index;
-    None: nowhere), why, the command that fetches it (``sit download ...``, filled in by
-    :mod:`sit.models.downloads`), how it is fetched (``hf``, ``stanza``, ``pip``, ``wordnet``) and what
-    (a hub id, a language, pip's arguments)."""
-
-    part: str
-    what: str
-    required: bool
-    where: Optional[str]
-    why: str
-    fix: str = ""
-    fetch: str = ""
-    spec: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Need":
-        return cls(**d)
 
 
 class Declares:

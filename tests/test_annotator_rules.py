@@ -105,22 +105,15 @@ def test_a_number_the_source_repeats_and_the_translation_writes_fewer_times_is_m
 
 
 def test_the_min_grouping_table_is_built_from_cldr_json(tmp_path):
-    import io
     import json
     import subprocess
     import sys
-    import tarfile
 
-    tgz = tmp_path / "cldr-numbers-full-0.tgz"
-    with tarfile.open(tgz, "w:gz") as tar:
-        files = {"package/package.json": {"name": "cldr-numbers-full", "version": "0", "license": "Unicode-3.0"}}
-        for locale, digits in (("en", "1"), ("es", "2"), ("es-MX", "1"), ("es-ES", "2"), ("pt", "1"), ("pt-PT", "2")):
-            files[f"package/main/{locale}/numbers.json"] = {"main": {locale: {"numbers": {"minimumGroupingDigits": digits}}}}
-        for name, doc in files.items():
-            data = json.dumps(doc).encode()
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
+    from cldr_fakes import npm_package
+
+    tgz = npm_package(tmp_path, "cldr-numbers-full", "numbers", {
+        locale: {"numbers": {"minimumGroupingDigits": digits}}
+        for locale, digits in (("en", "1"), ("es", "2"), ("es-MX", "1"), ("es-ES", "2"), ("pt", "1"), ("pt-PT", "2"))})
     out = tmp_path / "table.json"
     root = Path(__file__).resolve().parents[1]
     subprocess.run([sys.executable, str(root / "scripts" / "cldr_min_grouping.py"), "--package", str(tgz), "--out", str(out)],

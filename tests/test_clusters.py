@@ -176,6 +176,90 @@ def test_exported_cases_run_again_from_the_cache_find_every_finding(news_run, ca
     assert f"{len(exported)} of {len(exported)} exported case(s) still fail" in err
 
 
+@pytest.fixture(scope="module")
+def news_default(tmp_path_factory):
+    """A news run with the default relations (sit and the single-translation checks of every
+    translation included), every finding kept."""
+    if not shutil.which("apertium"):
+        pytest.skip("needs Apertium (apt-get install apertium apertium-eng-spa)")
+    root = tmp_path_factory.mktemp("replay")
+    out, cache = root / "run", root / "cache"
+    assert main(["run", "--dataset", "news", "--limit", "12", "--top-k", "0", "--translator", "apertium",
+                 "--cache-dir", str(cache), "--out", str(out), "--no-progress"]) == 0
+    return root, out, cache
+
+
+def test_the_export_of_a_default_run_replays_and_fails_on_every_exported_finding(news_default, capsys):
+    # every exported finding is found again on replay; --fail-on gates on them as sit check's does
+    root, out, cache = news_default
+    cases = root / "cases.jsonl"
+    assert main(["export", str(out), "-o", str(cases)]) == 0
+    exported = [json.loads(line) for line in cases.read_text(encoding="utf-8").splitlines()]
+    assert {r["relation"] for r in exported} >= {"sit", "language", "case"}
+    keys = {(r["case_id"], f["group"]) for r in exported for f in r["failures"]}
+    again, args = root / "again", ["run", "--cases", str(cases), "--translator", "apertium", "--cache-dir", str(cache),
+                                   "--no-progress", "--force"]
+    capsys.readouterr()
+    assert main(args + ["--out", str(again), "--fail-on", "any"]) == 7  # the suite's cases fail: the gate says so
+    err = capsys.readouterr().err
+    assert f"sit: regression: apertium: {len(keys)} finding(s) in any, more than the 0 --fail-on allows" in err
+    from sit.regression import case_id
+
+    found = {(case_id(i["relation"], i["source_id"], i["original"], i["perturbed"]), i["group"])
+             for i in map(json.loads, (again / "issues.jsonl").read_text(encoding="utf-8").splitlines())}
+    assert keys <= found  # every exported finding, found again
+    results = [json.loads(line) for line in (again / "regression.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(results) == len(exported) and all(r["still_fails"] for r in results)
+    assert main(args + ["--out", str(root / "again2"), "--fail-on", f"any:{len(keys)}"]) == 0
+    sit_findings = sum(1 for _, group in keys if group.split(".")[0] == "sit")
+    assert main(args + ["--out", str(root / "again3"), "--fail-on", f"language,case:{len(keys) - sit_findings}"]) == 0
+    assert main(args + ["--out", str(root / "again4"), "--fail-on", "sit:0"]) == 7
+    capsys.readouterr()
+    assert main(["run", "--dataset", "news", "--limit", "2", "--fail-on", "any", "--out", str(root / "o")]) == 2
+    assert "--fail-on gates a regression suite: give it with --cases FILE" in capsys.readouterr().err
+    assert main(args + ["--out", str(root / "o"), "--fail-on", "any:x"]) == 2
+
+
+def test_the_perturber_line_follows_the_summary_without_the_perturbers_settings(news_default, capsys):
+    # the perturber and why it was chosen, after the summary it explains; its settings (hundreds of
+    # characters) stay in run.json and the reports
+    root, out, cache = news_default
+    capsys.readouterr()
+    assert main(["run", "--dataset", "news", "--limit", "12", "--top-k", "0", "--translator", "apertium",
+                 "--cache-dir", str(cache), "--out", str(root / "again-perturber"), "--no-progress"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    reason = json.loads((root / "again-perturber" / "run.json").read_text(encoding="utf-8"))["perturber_reason"]
+    said = next(i for i, line in enumerate(lines) if line.startswith("sit: perturber: "))
+    assert lines[0].startswith("sit: finished in ") and said > next(i for i, line in enumerate(lines) if "findings in" in line)
+    assert reason.startswith(lines[said][len("sit: perturber: "):]) and len(lines[said]) < 300 < len(reason)
+    assert "wordnet (WordNet 3.0" in reason and "WordNet 3.0" not in lines[said]
+
+
+def test_a_finding_on_another_relations_text_replays_beside_its_sentences_cases(tmp_path):
+    # the every-translation checks find something in a text another relation made (a phrase sit
+    # translated alone); the finding is exported with that text first, under its sentence's id:
+    # the cases file keeps the sentence of the other cases and replays the text as it is
+    from sit.regression import load_cases
+    from sit.relations.every import Origin, text_issue
+
+    sentence = "The people's capital was quiet on Monday."
+    variant = "the populace ' s capital"
+    origin = Origin(4, "sit", "perturbed", Pair(4, "the people ' s capital", variant, Edit(1, "people", "populace", "sit")))
+    found = text_issue("language", variant, "el populace ' s capital", origin, "copied", 1.0, {"words": ["populace"]})
+    own = Pair(4, sentence, sentence.lower(), Edit(0, "as written", "lower case", "case", level="sentence"),
+               relation="case")
+    rows = [{"relation": pair.relation, "source_id": pair.source_id, "source": pair.original,
+             "variant": pair.perturbed, "edit": pair.edit.to_dict(), "failures": []}
+            for pair in (found.pair, own)]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    cases = load_cases(path)
+    assert cases.ids == [4] and cases.texts == [sentence]
+    assert [p.original for p in cases.pairs["language"]] == [variant]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows[:1]), encoding="utf-8")
+    assert load_cases(path).texts == [variant]  # no other case gives the sentence: the text stands for it
+
+
 def test_rti_and_patinv_findings_cluster_on_their_phrase_and_change():
     def edited(sid, relation, before, after):
         return Issue(Pair(sid, "The big red car stopped.", "the big red car", Edit(0, before, after, relation),

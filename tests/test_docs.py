@@ -28,6 +28,17 @@ def test_ci_runs_the_readmes_test_command():
     assert "bash scripts/setup.sh --dev" in ci and command.group(1) in ci
 
 
+def test_every_mkdocs_command_of_the_readme_and_docs_says_where_mkdocs_comes_from():
+    # mkdocs is in the test extra only (.venv after setup.sh --dev): a bare `mkdocs build` fails in a
+    # user's shell; each place that builds the site says how to get it, at the version the extra pins
+    pinned = re.search(r'"mkdocs==([\d.]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8")).group(1)
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for m in re.finditer(r"mkdocs build", text):
+            around = text[max(0, m.start() - 200):m.end() + 200]
+            assert f"pip install mkdocs=={pinned}" in around, (path.name, around)
+
+
 def test_every_docs_page_is_in_the_sites_navigation():
     yaml = pytest.importorskip("yaml", reason="pip install pyyaml (the test extra)")
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))

@@ -202,7 +202,7 @@ def test_a_wordnet_index_that_fails_says_what_to_do_in_one_line(serve, tmp_path,
 def test_a_plugin_translator_declaring_a_hub_model_is_seen_by_the_missing_model_check():
     """A plugin translator that loads a hub model declares it: sit download and the missing-model
     check see it without naming it."""
-    from sit.models import check_needs, run_needs
+    from sit.plan import plan_run
     from sit.errors import MissingDependencyError
     from sit.pipeline import RunConfig
     from sit.translators import TRANSLATORS
@@ -218,10 +218,10 @@ def test_a_plugin_translator_declaring_a_hub_model_is_seen_by_the_missing_model_
 
     TRANSLATORS.register("hubplugin", HubPlugin)
     try:
-        config = RunConfig(translator="hubplugin", relations=("numbers",))
-        assert [n.what for n in run_needs(config, "es")] == ["the hubplugin model acme/tiny-mt"]
+        plan = plan_run(RunConfig(translator="hubplugin", relations=("numbers",), target_lang="es"), read=False)
+        assert [n.what for n in plan.needed()] == ["the hubplugin model acme/tiny-mt"]
         with pytest.raises(MissingDependencyError) as err:
-            check_needs(config, "es")
+            plan.check_needs()
         assert "the hubplugin model acme/tiny-mt" in str(err.value)
         assert "`sit download --only translator --translator hubplugin --target-lang es`" in str(err.value)
     finally:

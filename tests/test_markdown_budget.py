@@ -32,6 +32,18 @@ def run_dir(tmp_path_factory) -> Path:
                          cache_dir=str(root / "cache"), progress=False, command="test")).run_dir
 
 
+@pytest.fixture(scope="module")
+def no_findings(run_dir, tmp_path_factory) -> Path:
+    """The same run with its findings taken out (issues.jsonl emptied): compared with it, every
+    finding of ``run_dir`` is new, as in a pull request that brings them."""
+    import shutil
+
+    base = tmp_path_factory.mktemp("budget-base") / "run"
+    shutil.copytree(run_dir, base)
+    (base / "issues.jsonl").write_text("", encoding="utf-8")
+    return base
+
+
 def test_the_report_keeps_to_max_chars_summary_first_and_says_what_it_left_out(run_dir):
     whole = _sit("report", str(run_dir), "-f", "markdown", "--max-chars", "10000000")
     assert whole.returncode == 0 and "left out" not in whole.stdout
@@ -50,20 +62,20 @@ def test_the_report_keeps_to_max_chars_summary_first_and_says_what_it_left_out(r
     assert bad.returncode == 2 and "--max-chars" in bad.stderr
 
 
-def test_a_summary_longer_than_the_budget_is_cut_with_its_sections_closed(run_dir):
-    cut = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "1500")
+def test_a_summary_longer_than_the_budget_is_cut_with_its_sections_closed(run_dir, no_findings):
+    cut = _sit("compare", str(no_findings), str(run_dir), "-f", "markdown", "--max-chars", "1500")
     assert cut.returncode == 0 and len(cut.stdout) <= 1500 and "**cut at 1,500 characters**" in cut.stdout
     assert cut.stdout.count("<details") == cut.stdout.count("</details>")
 
 
-def test_the_comparison_keeps_to_max_chars_and_the_default_is_60000(run_dir):
-    whole = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", "10000000")
+def test_the_comparison_keeps_to_max_chars_and_the_default_is_60000(run_dir, no_findings):
+    whole = _sit("compare", str(no_findings), str(run_dir), "-f", "markdown", "--max-chars", "10000000")
     assert whole.returncode == 0 and len(whole.stdout) > 4000 and "left out" not in whole.stdout
     listed = len(re.findall(r"^- \*\*\[", whole.stdout, flags=re.M))
 
-    budget = whole.stdout.index("</details>") + 2500  # the summary, tables, signatures, and room for a few cases
+    budget = whole.stdout.index("<details open>") + 2500  # the summary, tables, and room for a few cases
     assert len(whole.stdout) > budget + 1000  # a comparison worth cutting
-    cut = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown", "--max-chars", str(budget))
+    cut = _sit("compare", str(no_findings), str(run_dir), "-f", "markdown", "--max-chars", str(budget))
     assert cut.returncode == 0 and len(cut.stdout) <= budget
     assert cut.stdout.count("<details") == cut.stdout.count("</details>")  # every section closed
     said = re.search(r"\*\*(\d+) case\(s\) left out\*\*.*-f text", cut.stdout)
@@ -71,5 +83,22 @@ def test_the_comparison_keeps_to_max_chars_and_the_default_is_60000(run_dir):
 
     from sit.compare import compare_runs, render
 
-    default = render(compare_runs(run_dir, run_dir), "markdown")
+    default = render(compare_runs(no_findings, run_dir), "markdown")
     assert default == whole.stdout  # under the default 60,000: nothing cut
+
+
+def test_a_comparison_with_nothing_new_or_fixed_is_short_and_shows_what_it_says(run_dir):
+    # a run compared with itself: every finding persists. The markdown (a pull-request comment) says
+    # so in a few lines: no case listed, no empty signature table, no escape shown as written
+    from markdown_it import MarkdownIt
+
+    same = _sit("compare", str(run_dir), str(run_dir), "-f", "markdown")
+    assert same.returncode == 0
+    text = same.stdout
+    persisting = int(re.search(r"(\d+) persisting,", text).group(1))
+    assert persisting > 3 and f"{persisting} persisting finding(s), in both runs, are not listed here" in text
+    assert len(text) < 4000, len(text)
+    assert not re.search(r"^- \*\*\[", text, flags=re.M)  # no case listed
+    assert "every signature field is the same" in text and "| signature |" not in text
+    html = MarkdownIt("commonmark").enable("table").render(text)
+    assert "&amp;lt;" not in html and "&amp;gt;" not in html  # no entity shown as text (as in a code block)

@@ -150,6 +150,20 @@ def test_a_plugin_relation_takes_a_run_wide_option_from_the_command_line(verbati
     assert "no component of this run takes a run-wide option 'min_kep'; its run-wide options: min_kept" in proc.stderr
 
 
+def test_a_run_wide_option_declared_once_shows_in_the_help_and_the_listing(verbatim_env):
+    """The plugin declares min_kept once (an Option of its relation); sit run --help lists it
+    under --set, sit list -v under its relation (the signature: the test above)."""
+    said = "min_kept (float; default 0.5; at least 0; at most 1; run-wide: --set min_kept): the share of source words"
+    helped = sit(verbatim_env, "run", "--help")
+    assert helped.returncode == 0, helped.stderr
+    assert said in " ".join(helped.stdout.split()) and "[verbatim]" in helped.stdout
+    listed = sit(verbatim_env, "list", "relations", "-v")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split()[:1] == ["verbatim"])
+    assert lines[at + 1].strip().startswith(said)
+
+
 @pytest.fixture(scope="module")
 def copied_run(plugin_env, tmp_path_factory):
     """A run of the plugin's translator and relation (the plugin installed)."""

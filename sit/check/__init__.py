@@ -19,7 +19,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
-from .files import Segment, read_segments
+from .files import MAX_TEXT_CHARS, Segment, read_segments
 
 def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
     """The options of the check ``name`` in ``config``: those the check declares for ``sit check``
@@ -62,6 +62,8 @@ class CheckConfig:
     command: str = ""
     #: the ignore file whose suppressions are left out (sit.ignorefile); None: none read
     ignore_file: Optional[str] = None
+    #: characters in one text, at most (a longer one is refused: --max-line-chars)
+    max_line_chars: int = MAX_TEXT_CHARS
 
 
 @dataclass
@@ -85,7 +87,7 @@ def check(config: CheckConfig) -> CheckResult:
     start = time.perf_counter()
     out = check_writable(config.out or _default_out(config), "--out", directory=True)
     checks, warnings = usable_checks(config)
-    segments = read_segments(config.source, config.translation, config.format)
+    segments = read_segments(config.source, config.translation, config.format, config.max_line_chars)
     if not segments:
         raise ConfigError(f"{config.source}: no segment with a source text to check; give a file with translations")
     signature = _signature(config, checks)

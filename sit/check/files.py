@@ -8,14 +8,17 @@ TMX unit's element. A file sit cannot take is an :class:`~sit.errors.InputError`
 
 from __future__ import annotations
 
+import codecs
 import csv
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import InputError, MissingDependencyError
 from ..inputs import decode_lines, read_file
+from ..jsonio import regular_file
 
 #: the formats by name, and the file endings that choose them (``--format auto``)
 FORMATS = ("auto", "text", "tsv", "jsonl", "po", "xliff", "tmx")
@@ -24,6 +27,8 @@ ENDINGS = {".tsv": "tsv", ".jsonl": "jsonl", ".po": "po", ".pot": "po", ".xlf": 
 #: the column or key names a TSV header or a JSONL object may give the two texts
 SOURCE_NAMES = ("source", "src", "source_text")
 TRANSLATION_NAMES = ("translation", "target", "mt", "hyp", "tgt")
+#: characters in one source text or translation (``sit check --max-line-chars``)
+MAX_TEXT_CHARS = 20_000
 TOOLKIT_HINT = "pip install translate-toolkit==3.20.4 (it reads PO, XLIFF and TMX)"
 
 
@@ -50,17 +55,34 @@ def format_of(path: str | os.PathLike, given: str = "auto") -> str:
 
 
 def read_segments(source: str | os.PathLike, translation: Optional[str | os.PathLike] = None,
-                  fmt: str = "auto") -> list[Segment]:
+                  fmt: str = "auto", max_chars: int = MAX_TEXT_CHARS) -> list[Segment]:
     """The segments of ``source`` and ``translation`` (two aligned UTF-8 files), or of ``source``
-    alone in one of the formats that hold both texts; pairs whose source is blank are left out."""
+    alone in one of the formats that hold both texts; pairs whose source is blank are left out.
+    Each file must be a regular file (a FIFO would hang the reader, a device never end), and no
+    text may be longer than ``max_chars`` characters (an InputError naming the line)."""
+    for path in (source, translation):
+        if path is not None:
+            regular_file(path, "give a file")
     if translation is not None:
-        return _aligned(source, translation)
-    kind = format_of(source, fmt)
-    if kind == "text":
-        raise InputError(f"{source}: a text file holds only one side; give the translations with --translation, "
-                         "or a TSV, JSONL, PO, XLIFF or TMX file that holds both")
-    reader = {"tsv": _tsv, "jsonl": _jsonl}.get(kind, _toolkit)
-    return [s for s in reader(Path(source)) if s.source.strip()]
+        segments = _aligned(source, translation)
+    else:
+        kind = format_of(source, fmt)
+        if kind == "text":
+            raise InputError(f"{source}: a text file holds only one side; give the translations with --translation, "
+                             "or a TSV, JSONL, PO, XLIFF or TMX file that holds both")
+        reader = {"tsv": _tsv, "jsonl": _jsonl}.get(kind, _toolkit)
+        segments = [s for s in reader(Path(source)) if s.source.strip()]
+    return _bounded(segments, source, max_chars)
+
+
+def _bounded(segments: list[Segment], source, max_chars: int) -> list[Segment]:
+    for s in segments:
+        longest = max(len(s.source), len(s.translation))
+        if longest > max_chars:
+            side = "source" if len(s.source) == longest else "translation"
+            raise InputError(f"{source}: line {s.line}: the {side} has {longest:,} characters, over the limit of "
+                             f"{max_chars:,}; split it, or raise the limit with --max-line-chars")
+    return segments
 
 
 def _aligned(source, translation) -> list[Segment]:
@@ -77,8 +99,12 @@ def _aligned(source, translation) -> list[Segment]:
 
 def _tsv(path: Path) -> list[Segment]:
     # a header naming source and translation columns where the first row has them, else columns 1 and 2
-    rows = list(csv.reader(decode_lines(read_file(path, "TSV"), f"TSV file {path}"), delimiter="\t",
-                           quoting=csv.QUOTE_NONE))
+    reader = csv.reader(decode_lines(read_file(path, "TSV"), f"TSV file {path}"), delimiter="\t",
+                        quoting=csv.QUOTE_NONE)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # a field over the csv module's limit (128 KiB)
+        raise InputError(f"{path}: line {reader.line_num}: {exc}; split the line, or give the file as JSONL") from None
     first = [c.strip().lower() for c in rows[0]] if rows else []
     header = any(c in SOURCE_NAMES for c in first) and any(c in TRANSLATION_NAMES for c in first)
     s_col = next((first.index(c) for c in SOURCE_NAMES if c in first), 0) if header else 0
@@ -117,6 +143,8 @@ def _toolkit(path: Path) -> list[Segment]:
         from translate.storage import factory
     except ImportError:
         raise MissingDependencyError(f"{path}: reading it needs translate-toolkit; {TOOLKIT_HINT}") from None
+    po = path.suffix.lower() in (".po", ".pot")
+    lines = _po_lines(path) if po else {}  # a PO file decoded first: a bad byte is named by its line
     try:
         store = factory.getobject(str(path))
     except Exception as exc:  # the readers raise what their parsers raise (lxml, ValueError ...)
@@ -124,7 +152,6 @@ def _toolkit(path: Path) -> list[Segment]:
         where = f"line {line}: " if line else ""
         raise InputError(f"{path}: {where}{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; "
                          "give a well-formed PO, XLIFF or TMX file") from None
-    lines = _po_lines(path) if path.suffix.lower() in (".po", ".pot") else {}
     out = []
     for n, unit in enumerate(store.units, start=1):
         if unit.isheader() or not unit.source or not unit.target:
@@ -148,10 +175,23 @@ def _forms(line: int, unit) -> list[Segment]:
 
 def _po_lines(path: Path) -> dict[int, int]:
     """unit number (1-based, translate-toolkit's order, the header included) -> the line of its
-    ``msgid`` in the PO file."""
-    starts = [n for n, line in enumerate(decode_lines(read_file(path, "PO"), f"PO file {path}"), start=1)
+    ``msgid`` in the PO file, read in the charset its header declares (UTF-8 where none is)."""
+    data = read_file(path, "PO")
+    declared = _PO_CHARSET.search(data[:8192])
+    encoding = declared.group(1).decode("ascii").lower() if declared else "utf-8"
+    if encoding == "charset":  # gettext's template placeholder
+        encoding = "utf-8"
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise InputError(f"PO file {path}: its header declares charset={encoding}, which Python cannot read; "
+                         "convert the file to UTF-8 (msgconv -t UTF-8) and declare that") from None
+    starts = [n for n, line in enumerate(decode_lines(data, f"PO file {path}", encoding), start=1)
               if line.startswith("msgid ")]
     return {unit: line for unit, line in enumerate(starts, start=1)}
+
+
+_PO_CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
 
 
 __all__ = ["ENDINGS", "FORMATS", "Segment", "format_of", "read_segments"]

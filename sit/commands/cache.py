@@ -90,6 +90,7 @@ def _import(ops, cache, args) -> int:
 
 
 def _prune(ops, cache, args) -> int:
+    ops.check_whole(cache)  # a damaged page where no DELETE goes is found, repaired and said, as import does
     removed = ops.prune(cache, kind=args.kind, translator=args.translator, namespace=args.namespace,
                         older_than_days=args.older_than, empty=args.empty)
     if args.vacuum:

@@ -18,8 +18,8 @@ EXIT_STATUS = f"""exit status:
 
 def configure(p: argparse.ArgumentParser) -> None:
     from ..check import all_checks, check_needs
+    from ..check.files import FORMATS, MAX_TEXT_CHARS
     from ..ignorefile import IGNORE_FILE
-    from ..check.files import FORMATS
 
     checks = all_checks()
     needs = check_needs()
@@ -47,11 +47,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
     p.add_argument("--cache-dir", help="the cache (language identification results)")
     p.add_argument("--report", default="text,html", metavar="FORMATS", help="reports to write (default text,html)")
+    p.add_argument("--max-line-chars", type=int, default=MAX_TEXT_CHARS, metavar="N",
+                   help=f"refuse a source text or translation longer than N characters (default {MAX_TEXT_CHARS:,})")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..check import CheckConfig, check, gate
-    from ..validate import names_list
+    from ..validate import check_number, names_list
     from .run import parse_relation_options
 
     config = CheckConfig(source=args.source, translation=args.translation, source_lang=args.source_lang,
@@ -59,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
                          checks=names_list(args.checks, "--checks"),
                          relation_options=parse_relation_options(args.relation_option), cache_dir=args.cache_dir,
                          force=args.force, report_formats=names_list(args.report, "--report"),
-                         ignore_file=args.ignore_file or None)
+                         ignore_file=args.ignore_file or None,
+                         max_line_chars=check_number(args.max_line_chars, "--max-line-chars", integer=True, minimum=1))
     if args.fail_on:
         gate([], args.fail_on)  # a bad --fail-on fails before any work
     result = check(config)

@@ -41,11 +41,10 @@ def _parts(value: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from ..models import download
-    from ..translators import TRANSLATORS
+    from ..plan import plan_run
     from .run import config_from_args
 
-    config = config_from_args(args, source_required=False)
-    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+    plan = plan_run(config_from_args(args, source_required=False), read=False)
 
     def say(done) -> None:
         from ..models import FALLBACK
@@ -59,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
     def start(need) -> None:
         print(f"sit: {need.what}: fetching ({need.why}) ...", file=sys.stderr, flush=True)
 
-    fetched = download(config, target, _parts(args.only), on_done=say, on_start=start)
+    parts = _parts(args.only)
+    plan.check_needs(parts)  # every piece that is nowhere, named at once, before any is fetched
+    fetched = download([p for p in plan.needs if p.need.part in parts], on_done=say, on_start=start)
     if not fetched:
         print("sit: this command line needs nothing the package does not carry", file=sys.stderr)
     for done in fetched:

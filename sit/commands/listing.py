@@ -9,6 +9,7 @@ SECTIONS = ("datasets", "translators", "relations", "perturbers", "parsers", "en
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("what", nargs="?", default="all", choices=["all", *SECTIONS])
+    p.epilog = "with -v, each component's options as it declares them (type, default, rule, run-wide name)"
 
 
 def _registries() -> dict:
@@ -52,6 +53,32 @@ def _files(writers, name: str) -> str:
     return f"{files} {plugin}".strip()
 
 
+def options_of(section: str, cls: type) -> list:
+    """The :class:`sit.options.Option`\\ s a component of ``section`` declares, as the command
+    line, the signature and the checks read them (none for a section without options)."""
+    from ..options import named_options, option_specs
+
+    if section in ("translators", "judges"):
+        return list(named_options(cls).values())
+    if section == "relations":
+        return list(option_specs(cls, frozenset({"ctx"})).values())
+    if section == "perturbers":
+        return list(option_specs(cls).values())
+    return []
+
+
+def _option_lines(section: str, registry, name: str) -> list[str]:
+    """``sit list -v``: a line per option component ``name`` declares (one that does not load: why)."""
+    from ..errors import SitError
+    from ..options import described
+
+    try:
+        cls = registry.get(name)
+    except SitError as exc:
+        return [f"not usable: {exc}"]
+    return [described(spec) for spec in options_of(section, cls)]
+
+
 def run(args: argparse.Namespace) -> int:
     registries = _registries()
     for name in SECTIONS:
@@ -59,4 +86,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}:")
             for n, d in _rows(name, registries):
                 print(f"  {n:<20} {d}")
+                if getattr(args, "verbose", False) and name in registries:
+                    for line in _option_lines(name, registries[name], n):
+                        print(f"      {line}")
     return 0

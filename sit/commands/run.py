@@ -10,6 +10,9 @@ from ..inputs import MAX_LINE_CHARS
 from ..relations import DEFAULT_RELATIONS
 
 
+#: the exit status of ``--cases --fail-on`` when more findings failed an exported case again than allowed (as sit check's)
+EXIT_FAILED_AGAIN = 7
+
 EXIT_STATUS = """exit status:
   0    the run finished; every text was translated
   2    bad input or options
@@ -18,18 +21,56 @@ EXIT_STATUS = """exit status:
   5    a translator failed before the run could write its reports
   6    the run finished but left texts untranslated: the reports are written, the error is
        printed; run the same command again to resume (only the missing texts are sent)
+  7    --cases with --fail-on: more findings failed an exported case again than allowed (the run is
+       written first)
   130  interrupted (what was finished is kept in the cache)"""
+
+
+class RunHelp(argparse.RawDescriptionHelpFormatter):
+    """``sit run --help``: ``--set`` lists the run-wide options the components declare (sit's and
+    the plugins'), read from their declarations when the help is shown (:func:`run_wide_lines`)."""
+
+    def _get_help_string(self, action):
+        text = super()._get_help_string(action)
+        if "--set" not in action.option_strings:
+            return text
+        return f"{text}. Declared: " + "; ".join(line.replace("%", "%%") for line in run_wide_lines())
+
+
+def run_wide_lines() -> list[str]:
+    """Each run-wide option a component declares (:attr:`sit.options.Option.run_wide`), once by
+    its name, with the components that take it: what ``--set`` takes."""
+    from ..errors import SitError
+    from ..options import described, run_wide
+    from ..perturb import PERTURBERS
+    from ..relations import RELATIONS
+    from ..translators import TRANSLATORS
+
+    found: dict[str, tuple] = {}
+    for registry in (RELATIONS, PERTURBERS, TRANSLATORS):
+        for name in registry.names():
+            try:
+                specs = run_wide(registry.get(name), frozenset({"ctx"}))
+            except SitError:  # a plugin that does not load here: `sit list` says why
+                continue
+            for spec in specs:
+                found.setdefault(spec.key, (spec, []))[1].append(name)
+    return [f"{described(spec).replace(spec.name + ' (', spec.key + ' (', 1)} [{', '.join(owners)}]"
+            for key, (spec, owners) in sorted(found.items())]
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.epilog = EXIT_STATUS
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = RunHelp
     src = p.add_mutually_exclusive_group()
     src.add_argument("--dataset", help="a bundled corpus: politics or business (see `sit list`)")
     src.add_argument("--input", metavar="FILE", help="UTF-8 text, one English sentence per line")
     src.add_argument("--cases", metavar="CASES", help="run exactly the test cases of a file `sit export` wrote (a "
                      "regression suite), with their relations and options; the run says which still fail "
                      "(regression.jsonl)")
+    p.add_argument("--fail-on", metavar="GROUPS[:N]",
+                   help="with --cases: exit 7 when more than N (default 0) findings fail an exported case again, "
+                        "in GROUPS: any, a relation (sit) or a group (language.copied), comma-separated (as in sit check)")
     _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
@@ -246,7 +287,7 @@ def _cases_config(args: argparse.Namespace, given: dict) -> dict:
     from ..regression import load_cases
     from ..relations import RELATIONS
 
-    cases = load_cases(args.cases)
+    cases = load_cases(args.cases, *[n for n in (getattr(args, "max_line_chars", None),) if n])
     known = list(DEFAULT_RELATIONS) + [n for n in RELATIONS.names() if n not in DEFAULT_RELATIONS]
     in_order = tuple(sorted(cases.relations, key=lambda r: known.index(r) if r in known else len(known)))
     defaults = config_defaults()
@@ -325,24 +366,45 @@ def run(args: argparse.Namespace) -> int:
 
     from ..pipeline import run as run_pipeline
 
+    fail_on = _fail_on(args)
     config = config_from_args(args)
     chosen = systems(args)
     outs = _outs(config, chosen, args.out)
     if len(chosen) > 1:
         config = _same_target(config, chosen)
-    results = []
+    results, gated = [], []
     for (name, model), out in zip(chosen, outs):
         results.append(run_pipeline(replace(config, translator=name, model=model, out=out)))
         _print_summary(results[-1])
         if config.cases:
-            _regression(config.cases, results[-1])
+            again = _regression(config.cases, results[-1])
+            gated += [f"{name}: {why}"] if fail_on and (why := fail_on(again)) else []
     _compare(args.baseline or (results[0].run_dir if len(results) > 1 else None), results, config.cache_dir)
     incomplete = [r for r in results if r.incomplete]
     if incomplete:
         from ..errors import IncompleteRunError
 
         raise IncompleteRunError("; ".join(f"{r.incomplete}; the reports are in {r.run_dir}" for r in incomplete))
-    return 0
+    for why in gated:
+        print(f"sit: regression: {why}", file=sys.stderr)
+    return EXIT_FAILED_AGAIN if gated else 0
+
+
+
+def _fail_on(args: argparse.Namespace):
+    """``--fail-on GROUPS[:N]`` (with ``--cases`` only) as a function of the findings that fail an
+    exported case again -> why the gate fails, or None; checked before any work. None without it."""
+    spec = getattr(args, "fail_on", None)
+    if spec is None:
+        return None
+    from ..check import gate
+    from ..errors import ConfigError
+
+    if not getattr(args, "cases", None):
+        raise ConfigError("--fail-on gates a regression suite: give it with --cases FILE (to gate a new run against "
+                          "a baseline, use `sit compare BASE NEW --fail-on new`)")
+    gate([], spec)  # a bad spec is refused here
+    return lambda again: gate(again, spec)
 
 
 def _same_target(config, chosen: list[tuple[str, str | None]]):
@@ -351,13 +413,13 @@ def _same_target(config, chosen: list[tuple[str, str | None]]):
     models are checked before the first one runs, so that none fails half-way through."""
     from dataclasses import replace
 
-    from ..models import check_needs
+    from ..plan import plan_run
     from ..translators import TRANSLATORS
 
     target = config.target_lang or TRANSLATORS.get(chosen[0][0]).default_target
     config = replace(config, target_lang=target)
     for name, model in chosen:
-        check_needs(replace(config, translator=name, model=model), target)
+        plan_run(replace(config, translator=name, model=model), read=False).check_needs()
     return config
 
 
@@ -393,11 +455,12 @@ def _compare(reference, results, cache_dir) -> None:
               f"{c['changed']} changed: {written['text']}", file=sys.stderr)
 
 
-def _regression(cases_path: str, result) -> None:
-    """Which exported cases still fail on this run (regression.jsonl in its directory), on stderr."""
-    from ..regression import load_cases, regression_results, summary_line, write_results
+def _regression(cases_path: str, result) -> list:
+    """Which exported cases still fail on this run (regression.jsonl in its directory), on stderr;
+    returns the findings that fail a case again (what --fail-on counts)."""
+    from ..regression import load_cases, regression_check, summary_line, write_results
 
-    results = regression_results(load_cases(cases_path), result.issues)
+    results, again = regression_check(load_cases(cases_path), result.issues)
     path = write_results(result.run_dir, results)
     print(f"sit: regression: {summary_line(results)}: {path}", file=sys.stderr)
     for r in results[:20]:
@@ -405,6 +468,16 @@ def _regression(cases_path: str, result) -> None:
         print(f"  {state} {r['relation']} [{r['source_id']}] {'; '.join(r['bugs'])[:100]}", file=sys.stderr)
     if len(results) > 20:
         print(f"  ... {len(results) - 20} more in {path}", file=sys.stderr)
+    return again
+
+
+def perturber_choice(reason: str) -> str:
+    """The perturber a run used and why, without its settings (``wordnet: chosen with --perturber``;
+    ``wordnet: the masked LM is unavailable (...)``): the perturber's description that follows
+    (``; wordnet (WordNet 3.0 ...)``, hundreds of characters) is in run.json and the reports."""
+    name = reason.partition(":")[0]
+    cut = reason.rfind(f"; {name} (")
+    return reason[:cut] if cut > 0 else reason
 
 
 def _print_summary(result) -> None:
@@ -413,13 +486,13 @@ def _print_summary(result) -> None:
     from ..report.summary import summary_text
 
     err = sys.stderr
-    if result.perturber_reason:  # no perturber when no relation of the run substitutes words
-        print(f"sit: perturber: {result.perturber_reason}", file=err)
     for w in result.warnings:
         print(f"sit: warning: {w}", file=err)
     print(f"sit: finished in {sum(result.timings.values()):.1f} s:", file=err)
     for line in summary_text(result.meta, indent="  "):
         print(line, file=err)
+    if result.perturber_reason:  # no perturber when no relation of the run substitutes words
+        print(f"sit: perturber: {perturber_choice(result.perturber_reason)}", file=err)
     if result.cache:
         print(f"sit: cache: {result.cache}", file=err)
     print(f"sit: report: {result.run_dir / 'report.html'} (also report.txt)", file=err)

@@ -15,7 +15,7 @@ from ..report.markdown import md_escape
 from ..report.model import SIGNATURE_FIELDS
 from ..rundir import write_text_atomic
 from .model import STATUS_TITLES, STATUSES, ComparedCase, Comparison
-from ..text import printable, squeeze
+from ..text import printable
 
 #: where every case is, said where the markdown was cut to fit
 FULL_COMPARISON = "`sit compare BASE NEW -f text` (or `-f html`) lists every case"
@@ -23,12 +23,14 @@ FULL_COMPARISON = "`sit compare BASE NEW -f text` (or `-f html`) lists every cas
 MARKDOWN_LISTED = 25
 #: the statuses whose cases the text and markdown list (unchanged cases are only counted)
 LISTED = ("new", "fixed", "persisting", "changed")
+#: the statuses whose cases the markdown lists: what the pull request changed (persisting ones are counted)
+MARKDOWN_STATUSES = ("new", "fixed", "changed")
 
 
 def render(comparison: Comparison, fmt: str, max_chars: Optional[int] = MAX_CHARS) -> str:
     """``comparison`` as ``fmt`` (a format of the writer registry, :mod:`sit.formats`: text,
     markdown, html, jsonl, junit or a plugin's); markdown within ``max_chars``."""
-    from ..formats import writer
+    from ..writers import writer
 
     return writer(fmt, "comparison").comparison(comparison, max_chars)
 
@@ -37,7 +39,7 @@ def write_comparison(comparison: Comparison, folder: str | os.PathLike,
                      formats: Iterable[str] = ("text", "html")) -> dict[str, Path]:
     """Write ``formats`` into ``folder`` (``compare.txt``, ``compare.html``...: each writer's
     ``compare_file``); format -> path."""
-    from ..formats import writer
+    from ..writers import writer
 
     written = {}
     for fmt in formats:
@@ -223,14 +225,40 @@ def _case_text(case: ComparedCase) -> list[str]:
 
 def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED, max_chars: Optional[int] = MAX_CHARS) -> str:
     """Markdown for a pull-request comment: the verdict, the table per group and status, the
-    aggregates, the signatures side by side (the fields that differ) and up to ``listed`` cases per
-    status in collapsed ``<details>``, as many as fit in ``max_chars`` (:mod:`sit.report.budget`)."""
+    aggregates, the signature fields that differ (none: one line saying so) and up to ``listed``
+    cases per status in collapsed ``<details>``, as many as fit in ``max_chars``
+    (:mod:`sit.report.budget`). Only what the pull request changed is listed (new, fixed and
+    changed cases); the persisting findings, in both runs, are counted with where to see them."""
     c = comparison
     counts = c.status_counts()
     verdict = "regressions" if counts["new"] else "no new findings"
     lines = [f"## sit compare: {counts['new']} new, {counts['fixed']} fixed ({verdict})", "",
              f"{md_escape(summary_line(c))}", ""] + [md_escape(line) + "\n" for line in judge_lines(c)]
-    lines += ["| group | " + " | ".join(STATUSES) + " |", "| --- |" + " ---: |" * len(STATUSES)]
+    lines += _tables_md(c, listed)
+    lines += [""] + [f"> **warning:** {md_escape(w)}" + "\n" for w in c.warnings]
+    lines += _signatures_md(c)
+    budget = Budget(max_chars)
+    budget.fixed(lines)
+    for status, cases in listed_cases(c):
+        if status not in MARKDOWN_STATUSES:
+            continue
+        lines += budget.fixed(["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> "
+                               f"({len(cases)}): {STATUS_TITLES[status]}</summary>", ""])
+        for case in cases[:listed]:
+            lines += budget.item(_case_md(case))
+        if len(cases) > listed:
+            lines += budget.fixed([f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""])
+        lines.append("</details>")
+    if counts["persisting"]:
+        lines += budget.fixed(["", f"{counts['persisting']} persisting finding(s), in both runs, are not listed here: "
+                               "`sit compare BASE NEW -f text` (or `-f html`) lists them."])
+    lines += budget.note("case(s)", FULL_COMPARISON)
+    return fit("\n".join(lines).rstrip("\n") + "\n", max_chars, FULL_COMPARISON)
+
+
+def _tables_md(c: Comparison, listed: int) -> list[str]:
+    """The tables of the markdown: statuses per group, root causes, findings per group, scores."""
+    lines = ["| group | " + " | ".join(STATUSES) + " |", "| --- |" + " ---: |" * len(STATUSES)]
     lines += ["| " + md_escape(g) + " | " + " | ".join(str(row[s]) for s in STATUSES) + " |" for g, row in c.table().items()]
     if c.clusters:
         lines += ["", "| root cause (bug) | status | BASE | NEW | mark |", "| --- | --- | ---: | ---: | --- |"]
@@ -245,30 +273,18 @@ def render_markdown(comparison: Comparison, listed: int = MARKDOWN_LISTED, max_c
     if c.scores:
         lines += ["", "| score | BASE | NEW | delta | p (paired bootstrap) |", "| --- | ---: | ---: | ---: | ---: |"]
         lines += [f"| {s.metric} | {s.base:.2f} | {s.new:.2f} | {s.delta:+.2f} | {s.p_value:.4f} |" for s in c.scores]
-    lines += [""] + [f"> **warning:** {md_escape(w)}" + "\n" for w in c.warnings]
-    lines += ["| signature | BASE | NEW |", "| --- | --- | --- |"]
-    lines += [f"| {md_escape(label)} | {md_escape(a)} | {md_escape(b)} |"
-              for label, a, b, differs in signature_rows(c) if differs]
-    lines += ["", "<details><summary>signature lines</summary>", "", "```",
-              f"BASE {_one_line(c.base.signature_line)}", f"NEW  {_one_line(c.new.signature_line)}", "```", "",
-              "</details>"]
-    budget = Budget(max_chars)
-    budget.fixed(lines)
-    for status, cases in listed_cases(c):
-        lines += budget.fixed(["", f"<details{' open' if status == 'new' else ''}><summary><b>{status}</b> "
-                               f"({len(cases)}): {STATUS_TITLES[status]}</summary>", ""])
-        for case in cases[:listed]:
-            lines += budget.item(_case_md(case))
-        if len(cases) > listed:
-            lines += budget.fixed([f"… and {len(cases) - listed} more (`sit compare -f text` lists them all).", ""])
-        lines.append("</details>")
-    lines += budget.note("case(s)", FULL_COMPARISON)
-    return fit("\n".join(lines).rstrip("\n") + "\n", max_chars, FULL_COMPARISON)
+    return lines
 
 
-def _one_line(text: str) -> str:
-    """``text`` for a fenced code block: one line, no backticks that could close the fence."""
-    return squeeze(text).replace("`", "'")
+def _signatures_md(c: Comparison) -> list[str]:
+    """The signature fields that differ, BASE's and NEW's side by side; where none does, one line
+    saying the runs were made alike. Plain escaped text, not a code block: the safety net
+    (:func:`sit.text.inert_markdown`) writes ``<`` as ``&lt;``, which a code block would show as is."""
+    differ = [(label, a, b) for label, a, b, differs in signature_rows(c) if differs]
+    if not differ:
+        return ["The two runs were made alike (every signature field is the same).", ""]
+    lines = ["| signature | BASE | NEW |", "| --- | --- | --- |"]
+    return lines + [f"| {md_escape(label)} | {md_escape(a)} | {md_escape(b)} |" for label, a, b in differ] + [""]
 
 
 def _case_md(case: ComparedCase) -> list[str]:
@@ -276,7 +292,7 @@ def _case_md(case: ComparedCase) -> list[str]:
     lines = [f"- **[{case.source_id}] {md_escape(case.group)}** ({md_escape(change(case))}), {s_tgt_text(case)}"
              f"{md_escape(case_marks(case))}",
              f"  - {md_escape(a)}: {md_escape(case.key.source)}", f"  - {md_escape(b)}: {md_escape(case.key.case)}"]
-    lines += [f"  - {side} translation{_MD_WHICH[which]} {md_escape(text)}" for side, which, text in translation_rows(case)]
+    lines += [f"  - {md_escape(side)} translation{_MD_WHICH[which]} {md_escape(text)}" for side, which, text in translation_rows(case)]
     return lines + [""]
 
 

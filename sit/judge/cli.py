@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+#: characters in one line of a file ``sit judge`` reads (``--max-line-chars``)
+MAX_LINE_CHARS = 20_000
+
 
 def configure(p: argparse.ArgumentParser) -> None:
     from . import DEFAULT_JUDGE
@@ -27,15 +30,18 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here instead of standard output ('-')")
     p.add_argument("--cache-dir", help="where verdicts are cached (default: sit's cache, $SIT_CACHE_DIR)")
     p.add_argument("--no-cache", action="store_true", help="judge every pair again, caching nothing")
+    p.add_argument("--max-line-chars", type=int, default=MAX_LINE_CHARS, metavar="N",
+                   help=f"refuse a line longer than N characters (default {MAX_LINE_CHARS:,})")
 
 
-def read_triples(source: str, a: str, b: str) -> list[tuple[str, str, str]]:
-    """The (source, a, b) of each line of the three files; an InputError where their line counts differ."""
+def read_triples(source: str, a: str, b: str, max_chars: int = MAX_LINE_CHARS) -> list[tuple[str, str, str]]:
+    """The (source, a, b) of each line of the three files; an InputError where their line counts
+    differ or a line is longer than ``max_chars`` (the judge's word diff grows faster than a line)."""
     from ..errors import InputError
     from ..inputs import read_lines
 
-    files = {"--source": read_lines(source, "source"), "--a": read_lines(a, "translation a"),
-             "--b": read_lines(b, "translation b")}
+    files = {"--source": read_lines(source, "source", max_chars), "--a": read_lines(a, "translation a", max_chars),
+             "--b": read_lines(b, "translation b", max_chars)}
     counts = {k: len(v) for k, v in files.items()}
     if len(set(counts.values())) != 1:
         raise InputError("the files must have one line each per source line: "
@@ -58,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
     output: Optional[str] = None if args.output in (None, "-") else args.output
     if output:
         check_writable(output, "--output")
-    triples = read_triples(args.source, args.a, args.b)
+    from ..validate import check_number
+
+    limit = check_number(args.max_line_chars, "--max-line-chars", integer=True, minimum=1)
+    triples = read_triples(args.source, args.a, args.b, limit)
     options = judge_options(args.judge, parse_key_values(args.judge_option, "--judge-option"))
     cache = None if args.no_cache else Cache(args.cache_dir)
     with get_judge(args.judge, source_lang=args.source_lang, target_lang=args.target_lang, cache=cache,

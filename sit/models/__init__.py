@@ -10,7 +10,7 @@ Code outside this package imports from here; each name loads its module on first
 * :mod:`.memory`: handing the memory of released models back to the system;
 * :mod:`.wordnetdb`: WordNet's database and NLTK's reader of it;
 * :mod:`.spacymodels`: spaCy pipelines;
-* :mod:`.downloads`: what a run needs, whether it is here, and ``sit download``.
+* :mod:`.downloads`: fetching what a run needs (``sit download``; :mod:`sit.plan` says what).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import importlib
 
 #: each public name, and the module of this package that defines it
 NAMES = {
+    "ABSENT": "hub",
     "FALLBACK": "downloads",
     "PARTS": "downloads",
     "WORDNET_FILES": "wordnetdb",
-    "check_needs": "downloads",
     "checked_device": "devices",
     "download": "downloads",
     "fetch_data": "downloads",
@@ -39,7 +39,6 @@ NAMES = {
     "nltk_module": "wordnetdb",
     "pip_install": "downloads",
     "resolve_device": "devices",
-    "run_needs": "downloads",
     "spacy_model_version": "spacymodels",
     "spacy_need": "spacymodels",
     "url_reachable": "hub",

@@ -11,7 +11,7 @@ from typing import Optional
 from .. import hints
 from ..errors import MissingDependencyError
 from ..hints import spacy_hint
-from ..stage import Need
+from ..records import Need
 
 
 # spaCy pipelines by language, best first (sit.hints keeps them with their install hints).

@@ -18,7 +18,7 @@ from typing import Optional
 
 from .. import hints
 from ..errors import MissingDependencyError, ModelError
-from ..stage import Need
+from ..records import Need
 
 
 # The 45 standard WordNet lexicographer files (number, name, syntactic category). Debian's

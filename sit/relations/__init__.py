@@ -8,6 +8,8 @@
   Invariance, ESEC/FSE 2020).
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
+- single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
+  quotation marks).
 
 ``--relation all`` runs every registered relation.
 """
@@ -49,6 +51,10 @@ RELATIONS = Registry(
                         "no loops, empty or cut-off outputs, no outlying length ratios (every translation)"),
         "language": Entry("sit.relations.language:LanguageRelation", hints.LANGID,
                           "the translation is in the target language, no source words copied"),
+        "spelling": Entry("sit.relations.spelling:SpellingRelation", hints.SPYLLS,
+                          "every translation's words are in the target language's hunspell dictionary"),
+        "typography": Entry("sit.relations.typography:TypographyRelation", "",
+                            "every translation quotes with the target language's marks (CLDR)"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },
@@ -62,7 +68,7 @@ def create_relation(name: str, ctx: RunContext, options: dict) -> Relation:
     from ..options import check_given
 
     cls = RELATIONS.get(name)
-    return cls(ctx, **check_given(options, relation_options(cls), f"the {name} relation"))
+    return RELATIONS.build(name, ctx, **check_given(options, relation_options(cls), f"the {name} relation"))
 
 
 def relation_options(cls: type) -> dict:

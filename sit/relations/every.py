@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
+from .base import Relation
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,31 @@ def _variant(issue: Issue, origins: Mapping[str, Origin]) -> dict[str, Any]:
             "role": origin.role, "evidence": {k: v for k, v in issue.evidence.items() if k != "variants"}}
 
 
+class TextsAlone(Relation):
+    """A relation with no cases of its own that checks every text the run translated, each by
+    itself (``spelling``, ``typography``): nothing to translate, findings merged per sentence and
+    kind, each naming the MQM category and severity its kind stands for (:attr:`mqm`)."""
+
+    blockwise = True  # each text by itself, checked once where first met
+    sides = ("source", "source")
+    severity = {"": 1.0}
+    #: kind -> (MQM category, severity), written into each finding's evidence
+    mqm: Mapping[str, tuple[str, str]] = {}
+
+    def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
+        return []
+
+    def sources(self, cases: Sequence[Pair]) -> list[str]:
+        return []
+
+    def finding(self, text: str, translation: str, origin: Origin, kind: str, evidence: dict[str, Any],
+                distance: float) -> Issue:
+        """A finding of ``kind`` on ``text`` by itself, its evidence naming the kind's MQM category."""
+        category, severity = self.mqm[kind]
+        return text_issue(self.name, text, translation, origin, kind, float(distance),
+                          {**evidence, "mqm": category, "mqm_severity": severity})
+
+
 def merge_untranslated(checked: Mapping[str, Any]) -> None:
     """One finding where ``sit.untranslated`` and ``language.copied`` name the same word of the
     same sentence: a ``sit`` finding that the original word stands untranslated in the sentence's
@@ -144,4 +170,4 @@ def named_texts(issue: Issue) -> set[str]:
             *(v.get("text", "") for v in issue.evidence.get("variants", ()) if isinstance(v, Mapping))}
 
 
-__all__ = ["Origin", "UNKNOWN", "merge_untranslated", "merged", "named_texts", "other_texts", "text_issue", "text_origins"]
+__all__ = ["Origin", "TextsAlone", "UNKNOWN", "merge_untranslated", "merged", "named_texts", "other_texts", "text_issue", "text_origins"]

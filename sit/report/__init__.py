@@ -36,7 +36,7 @@ def render(run: RunData, fmt: str, labels: Optional[dict] = None, max_chars: Opt
     :func:`~sit.text.printable` (no control character reaches a terminal) and Markdown
     :func:`~sit.text.inert_markdown` (no live HTML), whatever the run directory holds; Markdown
     within ``max_chars`` (:mod:`sit.report.budget`)."""
-    from ..formats import writer
+    from ..writers import writer
 
     return writer(fmt, "report").report(run, labels, max_chars)
 
@@ -53,7 +53,7 @@ def write_reports(
     if labels is None:
         labels = saved_labels(run)
     write_clusters(run)
-    from ..formats import writer
+    from ..writers import writer
 
     written: dict[str, Path] = {}
     for fmt in formats:

@@ -7,8 +7,8 @@ before and after, ROUGE against reference summaries where given, and TEAPOT's s_
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -77,14 +77,12 @@ def run(args: argparse.Namespace) -> int:
     perturber = perturber_from_args(args, cache=cache)  # checks --device first
     summarizer = SUMMARIZERS.create(args.summarizer, **opts)
     report = lead_bias(docs, summarizer, perturber, seed=args.seed, scope=args.scope, threshold=args.lead_threshold)
+    from ..rundir import write_json_atomic, write_jsonl_atomic  # sit's one writer: devices and links written through
+
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            for d in report.documents:
-                fh.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
+        write_jsonl_atomic(Path(args.output), (d.to_dict() for d in report.documents))
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as fh:
-            json.dump(report.to_dict(), fh, ensure_ascii=False, indent=2)
-            fh.write("\n")
+        write_json_atomic(Path(args.report), report.to_dict())
     print(report.format())
     if summarizer.cache_hits:
         print(f"sit: {summarizer.cache_hits} summaries came from the cache", file=sys.stderr)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 #: a number of the source: an optional currency symbol, digits with optional thousands groups and
 #: decimals, an optional percent sign; not glued to a letter, a digit or another separator
@@ -113,24 +113,9 @@ def min_grouping_digits(lang: str) -> int:
     it (and so groups Spanish ``5.000``); it comes from cldr-json through
     ``sit/data/cldr_min_grouping.json`` (``scripts/cldr_min_grouping.py``), looked up by the locale
     and then by its truncations (``es-MX`` 1, ``es`` 2, an unknown ``es-XX`` as ``es``)."""
-    table, default = _min_grouping_table()
-    parts = [p for p in re.split(r"[-_]", lang) if p]
-    parts = [parts[0].lower()] + [p.title() if len(p) == 4 else p.upper() for p in parts[1:]] if parts else []
-    for n in range(len(parts), 0, -1):
-        if "-".join(parts[:n]) in table:
-            return table["-".join(parts[:n])]
-    return default
+    from .cldr import by_locale
 
-
-@lru_cache(maxsize=1)
-def _min_grouping_table() -> tuple[dict[str, int], int]:
-    # the committed CLDR table, read once
-    import json
-    from importlib.resources import files
-
-    package = __package__.rpartition(".")[0]  # sit
-    doc = json.loads(files(package).joinpath("data", "cldr_min_grouping.json").read_text(encoding="utf-8"))
-    return {k: int(v) for k, v in doc["locales"].items()}, int(doc["default"])
+    return int(by_locale("cldr_min_grouping", lang))
 
 
 def cldr_grouped(value: Decimal, lang: str, *, at_least: int = 1) -> bool:
@@ -159,9 +144,55 @@ def find(form: str, translation: str, *, alone: bool = False) -> int:
     """How often ``form`` stands in ``translation`` as a whole number (not inside a longer one);
     with ``alone``, not glued to a letter either, as :data:`NUMBER` reads a source (a program's
     ``GPLv3`` holds no 3)."""
-    glue = _GLUE if alone else r"[\d]"
-    pattern = rf"(?<!{glue}|[.,]){re.escape(form)}(?!\d|[.,]\d{'|' + _GLUE if alone else ''})"
-    return len(re.findall(pattern, translation.translate(_SPACES)))
+    index = _numbers_in(translation)
+    places = index.places(form)
+    if not alone:
+        return len(places)
+    text, glue = index.text, re.compile(_GLUE)
+    return sum(1 for at in places
+               if not (at and glue.match(text, at - 1)) and not glue.match(text, at + len(form)))
+
+
+class _NumberIndex:
+    """Where a translation's numbers start, by their first run of digits: a long line's many
+    numbers are each looked up among the places that begin as they do, not searched for through
+    the whole line (issue 49: a 135 kB line took 27 s, its numbers times its length). A form
+    stands at a place as the pattern ``(?<![\d.,])FORM(?!\d|[.,]\d)`` finds it, from the left,
+    without overlaps; forms that begin with no digit are searched for with that pattern."""
+
+    def __init__(self, translation: str):
+        self.text = translation.translate(_SPACES)
+        self.starts: dict[str, list[int]] = {}
+        for m in _DIGIT_RUN.finditer(self.text):
+            self.starts.setdefault(m.group(), []).append(m.start())
+        self._places: dict[Any, list] = {}  # form -> its places; ("%", form) -> the gaps before its % signs
+
+    def places(self, form: str) -> list[int]:
+        if form not in self._places:
+            self._places[form] = self._find(form)
+        return self._places[form]
+
+    def _find(self, form: str) -> list[int]:
+        lead = _LEADING_DIGITS.match(form)
+        if lead is None:
+            return [m.start() for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}(?!\d|[.,]\d)", self.text)]
+        found, end = [], 0
+        for at in self.starts.get(lead.group(), ()):
+            if at >= end and self.text.startswith(form, at) and not _DIGIT_AFTER.match(self.text, at + len(form)):
+                found.append(at)
+                end = at + len(form)
+        return found
+
+
+_DIGIT_RUN = re.compile(r"(?<![\d.,])\d+")
+_LEADING_DIGITS = re.compile(r"\d+")
+_DIGIT_AFTER = re.compile(r"\d|[.,]\d")
+
+
+@lru_cache(maxsize=8)
+def _numbers_in(translation: str) -> _NumberIndex:
+    # one index a translation: each of its source's numbers, and their forms, look it up
+    return _NumberIndex(translation)
 
 
 def misspaced_percent(number: Number, translation: str, target_lang: str) -> str:
@@ -172,12 +203,33 @@ def misspaced_percent(number: Number, translation: str, target_lang: str) -> str
     spaced = _percent_spaced(target_lang)
     if spaced is None or not number.percent:
         return ""
-    text = translation.translate(_SPACES)
-    gaps = [m.group(1) for form in target_forms(number, target_lang)
-            for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", text)]
+    index = _numbers_in(translation)
+    gaps = [g for form in target_forms(number, target_lang) for g in _percent_gaps(index, form)]
     if not gaps or any(bool(g) == spaced for g in gaps):
         return ""
     return target_forms(number, target_lang)[0] + (" %" if spaced else "%")
+
+
+def _percent_gaps(index: _NumberIndex, form: str) -> frozenset[str]:
+    """What stands between ``form`` and the percent sign after it (``""`` or ``" "``) where the
+    pattern ``(?<![\d.,])FORM( ?)%`` finds it (:func:`misspaced_percent`); once a form and
+    translation (a line repeats its numbers)."""
+    key = ("%", form)
+    if key not in index._places:
+        index._places[key] = _find_percent(index, form)
+    return frozenset(index._places[key])
+
+
+def _find_percent(index: _NumberIndex, form: str) -> list[str]:
+    lead = _LEADING_DIGITS.match(form)
+    if lead is None:
+        return sorted({m.group(1) for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}( ?)%", index.text)})
+    gaps = {m.group(1) for at in index.starts.get(lead.group(), ()) if index.text.startswith(form, at)
+            for m in (_PERCENT_AFTER.match(index.text, at + len(form)),) if m}
+    return sorted(gaps)
+
+
+_PERCENT_AFTER = re.compile(r"( ?)%")
 
 
 @lru_cache(maxsize=64)
@@ -312,7 +364,7 @@ def naming_number(text: str, number: Number) -> bool:
     """Whether ``number`` names something rather than counting (a version ``SPSS 22.0``, ``phase 2``,
     ``figure 3``, a citation ``[12]``, a code glued to a dot and letters ``600884.SH``): such a number may stand as the source writes it, or as a
     Roman numeral."""
-    before = text[:number.start]
+    before = text[max(0, number.start - 30):number.start]  # what is read of it: a line's many numbers
     if before.endswith("[") and text[number.end:number.end + 1] in ("]", ","):
         return True
     if re.match(r"\.[A-Za-z]", text[number.end:number.end + 2]):  # a code: 600884.SH, a file 2023.pdf
@@ -327,15 +379,27 @@ def spelled(number: Number, translation: str, target_lang: str, *, roman: bool =
     names, :func:`naming_number`: ``phase 2`` -> ``fase II``) as a Roman numeral."""
     if number.decimals or number.value != number.value.to_integral_value() or not 0 <= number.value <= 10 ** 6:
         return False
-    n = int(number.value)
+    return _spelled(int(number.value), translation, target_lang.split("-")[0].split("_")[0], roman)
+
+
+@lru_cache(maxsize=4096)
+def _spelled(n: int, translation: str, lang: str, roman: bool) -> bool:
+    # spelled() once a value and translation (a long line repeats its numbers); a stem that is
+    # not in the text at all is not searched for with the pattern (a line's many numbers)
     if roman and 1 <= n <= 50 and re.search(rf"(?<![\w.]){_roman(n)}(?![\w.])", translation):
         return True
-    lang = target_lang.split("-")[0].split("_")[0]
+    folded = _folded(translation)
     for word in (_spelled_word(n, lang), _ordinal_word(n, lang)):
-        stem = re.escape(word[:max(3, len(word) - 1)])
-        if word and re.search(rf"(?<!\w){stem}", translation.casefold()):
+        stem = word[:max(3, len(word) - 1)]
+        if word and stem in folded and re.search(rf"(?<!\w){re.escape(stem)}", folded):
             return True
     return False
+
+
+@lru_cache(maxsize=8)
+def _folded(translation: str) -> str:
+    # a translation case-folded once, for every number of its source
+    return translation.casefold()
 
 
 def _roman(n: int) -> str:
@@ -351,7 +415,10 @@ def month_of(text: str, number: Number, source_lang: str) -> int:
     names of ``source_lang`` do with digits (Chinese and Japanese ``2月``, Korean ``2월``, spaces
     aside), or the month of an ISO 8601 date (``2023-02-11``); 0 where it names none (English
     month names have no digits)."""
-    if re.search(r"(?<!\d)\d{4}-$", text[:number.start]) and re.match(r"-\d{2}(?!\d)", text[number.end:]) \
+    # (the 6 characters before the number: the pattern reads no further back, and a line's many
+    # numbers each searching the whole text before them cost its length squared)
+    if re.search(r"(?<!\d)\d{4}-$", text[max(0, number.start - 6):number.start]) \
+            and re.match(r"-\d{2}(?!\d)", text[number.end:number.end + 4]) \
             and len(number.text) == 2 and 1 <= int(number.text) <= 12:
         return int(number.text)  # ISO 8601: 2023-02-11
     after = re.sub(r"\s+", "", text[number.start:number.start + 10])  # "9 月" as "9月"
@@ -509,8 +576,11 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
         forms = {_format(str(head), lang), str(head.normalize())}
         if head == head.to_integral_value() and head <= 1000:
             forms.add(_spelled_word(int(head), lang))  # "fourteen billion"
+        folded = _folded(translation)
+        if word[:5] not in folded:  # no scale word in the text: nothing to search for
+            continue
         for form in forms - {""}:  # "12 million", or a range sharing the scale word: "12 to 14 million"
-            if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", translation.casefold()):
+            if re.search(rf"(?<![\d.,]){re.escape(form)}(?:{RANGE})?\s*{re.escape(word[:5])}", folded):
                 return True
     return False
 

@@ -1,0 +1,468 @@
+"""A run resolved once: :func:`plan_run` turns a run's configuration (the command line, ``--set``,
+the run.json of the run already in ``--out``) into one frozen :class:`RunPlan`, and everything
+that acts on a run reads the plan, not the configuration:
+
+* the pipeline builds and runs what the plan names (:func:`sit.pipeline.run`);
+* ``sit download`` and the missing-model error fetch or name :attr:`RunPlan.needs`;
+* the re-run check compares the plan's inputs (:class:`Inputs`) with the earlier run's.
+
+The plan holds the relations with their checked options, the translator's options, the perturber
+and parser chosen (``auto`` resolved once, honouring the choices of the run already in ``--out``,
+with the reason), the run-wide values each component takes, the inputs' identity and what the run
+needs that the package does not carry. :mod:`sit.models` fetches; it does not decide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from .errors import ConfigError, MissingDependencyError
+from .records import Need
+
+#: the run-wide options that were fields of ``RunConfig`` once, with their defaults (the same
+#: as their declarations': the sit relation's ``distance``/``discount``, the perturbers'
+#: ``num_perturb``, the mlm perturber's ``mlm_model``): a run reads them even where no component of
+#: it declares them (a relation of old that names them in ``run_options``)
+OLD_SETTINGS: dict[str, Any] = {"mlm_model": "bert-base-uncased", "num_perturb": 10, "distance": "relation",
+                                "discount": True}
+
+#: the numeric settings of a run: (field, option, check_number's rule)
+NUMBERS = (
+    ("threshold", "--threshold", {}),
+    ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
+    ("seed", "--seed", {"integer": True}),
+    ("batch_size", "--batch-size", {"integer": True, "minimum": 1}),
+    ("block", "--block-size", {"integer": True, "minimum": 1}),
+    ("qps", "--qps", {"above": 0, "what": "requests per second"}),
+    ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
+    ("limit", "--limit", {"integer": True, "minimum": 1}),
+    ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
+    ("concurrency", "--concurrency", {"integer": True, "minimum": 1, "what": "requests in flight"}),
+    ("workers", "--workers", {"integer": True, "minimum": 1}),
+    ("jobs", "--jobs", {"integer": True, "minimum": 1}),
+)
+
+#: where a choice kept from the run already in --out is said to come from
+KEPT = "auto's choice for the run already in --out (its run.json), kept so that this run matches it"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A component chosen for the run (``auto`` resolved), and why; ``name`` empty: none can be
+    had, ``reason`` says why (the error the run raises where it builds the component)."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlannedRelation:
+    """A relation of the run and its options, checked by its declarations (the run-wide values
+    it declares, then its own ``--relation-option``\\ s)."""
+
+    name: str
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The sentences a run tests and their identity: where they come from (a file, a bundled
+    corpus, a cases file), ``--limit`` and a digest of the sentences themselves, so that a re-run
+    into the same ``--out`` on other sentences is told apart (:meth:`differences`)."""
+
+    name: str
+    limit: Optional[int]
+    digest: str
+    ids: tuple[int, ...] = ()
+    texts: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    given: Any = None  # the cases of ``--cases`` (:mod:`sit.regression`), else None
+
+    def identity(self) -> dict[str, Any]:
+        """What run.json records of the inputs (``inputs``)."""
+        return {"name": self.name, "limit": self.limit, "sentences": len(self.ids), "digest": self.digest}
+
+    def differences(self, recorded: Mapping[str, Any], name: str) -> list[str]:
+        """``field: OLD there, NEW now`` of each part of the identity that differs from
+        ``recorded`` (an earlier run.json's ``inputs``; ``name``: its input, for a run.json of
+        before ``inputs``, which is compared by name and ``--limit`` only)."""
+        now = self.identity()
+        then = dict(recorded) if recorded else {"name": name}
+        out = []
+        for key in ("name", "limit", "sentences", "digest"):
+            if key in then and then[key] != now[key]:
+                label = {"name": "input", "digest": "input's sentences", "sentences": "input's sentence count",
+                         "limit": "--limit"}[key]
+                said = (lambda v: str(v)[:12]) if key == "digest" else _said
+                out.append(f"{label}: {said(then[key])} there, {said(now[key])} now")
+        return out
+
+
+def _said(value: Any) -> str:
+    return "none" if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A need and the component that declared it, with the languages and model it would be
+    built with (the component fetches it: :meth:`sit.stage.Declares.fetch`)."""
+
+    need: Need
+    component: type
+    source_lang: str
+    target_lang: str
+    model: Optional[str]
+
+    def fetch(self) -> str:
+        return self.component.fetch(self.need, self.source_lang, self.target_lang, self.model)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything a run will use, resolved once (:func:`plan_run`).
+
+    ``config`` is the run's configuration with its values checked; the pipeline reads from it
+    only what needs no resolving (batch size, device, engine, cache, progress); every choice is
+    a field of the plan."""
+
+    config: Any  # sit.pipeline.RunConfig, checked
+    out: Optional[Path]
+    target_lang: str
+    translator_options: Mapping[str, Any]
+    relations: tuple[PlannedRelation, ...]
+    perturber: Optional[Choice]  # None: no relation of the run perturbs
+    perturber_options: Mapping[str, Any]
+    parser: Optional[Choice]  # None: no relation of the run parses
+    needs: tuple[Planned, ...]
+    inputs: Optional[Inputs]  # None: a plan without sentences (sit download)
+
+    def needed(self, only: tuple[str, ...] = ()) -> list[Need]:
+        """What the run needs, piece by piece (``only``: these parts)."""
+        return [p.need for p in self.needs if not only or p.need.part in only]
+
+    def missing(self, only: tuple[str, ...] = ()) -> list[Need]:
+        """The pieces the run cannot go without that are neither here nor fetchable."""
+        return [n for n in self.needed(only) if n.where is None and n.required]
+
+    def check_needs(self, only: tuple[str, ...] = ()) -> list[Need]:
+        """Raise :func:`missing_error` naming every missing piece; else the needs."""
+        missing = self.missing(only)
+        if missing:
+            raise missing_error(missing, self.config, self.target_lang)
+        return self.needed(only)
+
+    def relation_names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.relations)
+
+
+def plan_run(config, out: Optional[Path] = None, *, read: bool = True) -> RunPlan:
+    """``config`` (a :class:`sit.pipeline.RunConfig`) resolved once into a :class:`RunPlan` for a
+    run into ``out`` (None: no run directory, as ``sit download``): its values checked (a
+    ConfigError naming the option, before any work), the target language, the relations and
+    their options, ``auto`` resolved (the perturber and parser the run already in ``out`` chose
+    are kept where still available), the needs, and the inputs read (``read``; not without
+    --dataset, --input or --cases)."""
+    from .translators import TRANSLATORS, translator_options
+    from .validate import check_language
+
+    config = checked_settings(checked_numbers(config))
+    for lang, option in ((config.source_lang, "--source-lang"), (config.target_lang, "--target-lang")):
+        check_language(lang, option)
+    target = config.target_lang or TRANSLATORS.get(config.translator).default_target
+    inputs = read_inputs(config) if read and (config.dataset or config.input or config.cases) else None
+    config, kept = keep_auto_choices(config, out, target) if out is not None else (config, {})
+    relations = _planned_relations(config)
+    uses = _uses(config, relations)
+    needs = tuple(_needs(config, target, relations, uses))
+    missing = any(p.need.where is None and p.need.required for p in needs)
+    perturber = plan_perturber(config, kept.get("perturber")) if "perturber" in uses else None
+    parser = _parser_choice(config, target, kept.get("parser")) if "parser" in uses and not missing else None
+    return RunPlan(config=config, out=out, target_lang=target,
+                   translator_options=translator_options(config.translator, config.translator_options),
+                   relations=relations, perturber=perturber,
+                   perturber_options=perturber_options_of(config, perturber.name) if perturber else {},
+                   parser=parser, needs=needs, inputs=inputs)
+
+
+def checked_numbers(config):
+    """``config`` with its numbers checked by :func:`sit.validate.check_number` (strings parsed):
+    a value that is not finite, not an integer where one is needed or out of range is a
+    ConfigError naming the option, before any work."""
+    from .validate import check_number
+
+    return replace(config, **{f: check_number(getattr(config, f), opt, **rule) for f, opt, rule in NUMBERS})
+
+
+def checked_settings(config):
+    """``config`` with its run-wide options (``RunConfig.options``) checked by the
+    declarations of the run's components (a ConfigError naming the flag or ``--set NAME``), before
+    any work; a name that no component of the run declares is refused, listing those that do (the
+    old settings of :data:`OLD_SETTINGS` aside: a run without a perturber ignores --num-perturb)."""
+    from .options import run_wide_of
+
+    declared = run_wide_of(_component_classes(config), frozenset({"ctx"}))
+    checked = {}
+    for key, value in config.options.items():
+        spec = declared.get(key)
+        if spec is None and key not in OLD_SETTINGS:
+            raise ConfigError(f"--set {key}: no component of this run takes a run-wide option {key!r}; its run-wide "
+                              f"options: {', '.join(sorted(declared)) or 'none'}")
+        checked[key] = spec.check(value, spec.flag or f"--set {key}") if spec is not None else value
+    return replace(config, options=checked)
+
+
+def _component_classes(config) -> list[type]:
+    """The classes of the run's relations, perturber (``auto``: both it may choose) and
+    translator, whose declarations say which run-wide options the run takes."""
+    from .perturb import PERTURBERS
+    from .relations import RELATIONS, parse_relations
+    from .translators import TRANSLATORS
+
+    perturbers = ("mlm", "wordnet") if config.perturber == "auto" else (config.perturber,)
+    return ([RELATIONS.get(n) for n in parse_relations(config.relations)] + [PERTURBERS.get(n) for n in perturbers]
+            + [TRANSLATORS.get(config.translator)])
+
+
+def run_wide_values(config, cls: type, old: Mapping[str, str], machinery: frozenset = frozenset()) -> dict[str, Any]:
+    """The run-wide options component class ``cls`` declares (:class:`sit.options.Option`,
+    ``run_wide``), at their values in this run, then its ``run_options`` of old (``old``: option ->
+    RunConfig field, or a run-wide setting that was one)."""
+    from .options import run_wide
+
+    values = {spec.name: config.setting(spec.key, spec.default) for spec in run_wide(cls, machinery)}
+    values.update({option: getattr(config, f) if hasattr(config, f) else config.setting(f) for option, f in old.items()})
+    return values
+
+
+def _planned_relations(config) -> tuple[PlannedRelation, ...]:
+    """The run's relations, each with its options checked by its declarations: the run-wide
+    options it declares (``Relation.run_options`` of old, by RunConfig field), then its own
+    ``--relation-option``\\ s; an option for a relation the run does not test is refused."""
+    from .options import check_given
+    from .relations import RELATIONS, parse_relations, relation_options
+
+    names = parse_relations(config.relations)
+    unknown = [n for n in config.relation_options if n not in names]
+    if unknown:
+        raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
+                          f"(--relation {','.join(names)})")
+    out = []
+    for name in names:
+        cls = RELATIONS.get(name)
+        given = {**run_wide_values(config, cls, {f: f for f in cls.run_options}, frozenset({"ctx"})),
+                 **config.relation_options.get(name, {})}
+        out.append(PlannedRelation(name, check_given(given, relation_options(cls), f"the {name} relation")))
+    return tuple(out)
+
+
+def _uses(config, relations: tuple[PlannedRelation, ...]) -> set[str]:
+    """What the run's relations build from the run (``perturber``, ``parser``)."""
+    from .relations import RELATIONS
+
+    return set().union(*(RELATIONS.get(r.name).uses for r in relations))
+
+
+def plan_perturber(config, kept: Optional[str] = None) -> Choice:
+    """The perturber: ``auto`` is the masked LM where it loads, else WordNet; ``kept``: the
+    reason of a perturber chosen by the run already in --out."""
+    name = config.perturber
+    if name != "auto":
+        return Choice(name, kept or f"{name}: chosen with --perturber")
+    from .perturb.mlm import mlm_available
+
+    ok, why = mlm_available(config.mlm_model)
+    if ok:
+        return Choice("mlm", f"mlm: {why}")
+    return Choice("wordnet", f"wordnet: the masked LM is unavailable ({why})")
+
+
+def perturber_options_of(config, name: str) -> dict[str, Any]:
+    """The options to build perturber ``name`` with: the run-wide values it takes, then its
+    ``--perturber-option``\\ s (checked)."""
+    from .perturb import PERTURBERS
+    from .perturb.options import perturber_options
+
+    cls = PERTURBERS.get(name)
+    return perturber_options(name, config.perturber_options, run_wide_values(config, cls, cls.run_options))
+
+
+def _parser_choice(config, target: str, kept: Optional[str] = None) -> Choice:
+    """The target-language parser (``auto``: :func:`sit.parse.choose_parser`); ``kept``: the
+    reason of a parser chosen by the run already in --out."""
+    from .parse import choose_parser
+
+    try:
+        name, reason = choose_parser(target, config.parser, config.parser_model, translator=config.translator)
+    except MissingDependencyError as exc:  # said where the run builds its parser, after the translator's errors
+        return Choice("", str(exc))
+    return Choice(name, kept or reason)
+
+
+def read_inputs(config) -> Inputs:
+    """The sentences of the run (``--cases``: its file's; else ``--dataset``/``--input``, the
+    first ``--limit``), with their identity."""
+    if config.cases:
+        from .regression import load_cases
+
+        given = load_cases(config.cases, config.max_line_chars)
+        return Inputs(str(Path(config.cases).resolve()), config.limit, _digest(given.ids, given.texts),
+                      tuple(given.ids), tuple(given.texts), given=given)
+    from .inputs import read_sentences
+
+    sentences = read_sentences(dataset=config.dataset, path=config.input, max_chars=config.max_line_chars)
+    ids, texts = list(sentences.ids), list(sentences.texts)
+    if config.limit:
+        ids, texts = ids[: config.limit], texts[: config.limit]
+    warnings = ((f"skipped {sentences.skipped_empty} empty line(s) of {sentences.name}",)
+                if sentences.skipped_empty else ())
+    return Inputs(sentences.name, config.limit, _digest(ids, texts), tuple(ids), tuple(texts), warnings)
+
+
+def _digest(ids, texts) -> str:
+    """sha256 of the sentences (their ids and texts), as hex."""
+    h = hashlib.sha256()
+    for i, text in zip(ids, texts):
+        h.update(f"{i}\t{text}\n".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def keep_auto_choices(config, out: Path, target: str) -> tuple[Any, dict[str, str]]:
+    """``config`` with its ``auto`` perturber and parser set to what the run already in ``out``
+    chose, where that is still available (not with ``--force``, which chooses afresh), and
+    {part: reason} for each kept."""
+    from .rerun import earlier_signature
+
+    earlier = None if config.force else earlier_signature(out)
+    if earlier is None or earlier.target_lang != target:
+        return config, {}
+    changes, kept = {}, {}
+    for part, name in (("perturber", earlier.perturber), ("parser", earlier.parser)):
+        if getattr(config, part) == "auto" and name != "none" and _still_available(part, name, config, target):
+            changes[part] = name
+            kept[part] = f"{name}: {KEPT}"
+    return (replace(config, **changes) if changes else config), kept
+
+
+def _still_available(part: str, name: str, config, target: str) -> bool:
+    if part == "perturber":
+        if name == "wordnet":
+            return True
+        from .perturb.mlm import mlm_available
+
+        return name == "mlm" and mlm_available(config.mlm_model)[0]
+    if name == "spacy":
+        from .models import find_spacy_model
+
+        return bool(find_spacy_model(target))
+    from .parse.stanza_parser import stanza_fetchable, stanza_models_present
+
+    return name == "stanza" and (stanza_models_present(target, config.parser_model) or stanza_fetchable(target)[0])
+
+
+def _opt(name: str, value: Any, default: Any = None) -> list[str]:
+    return [name, str(value)] if value not in (None, "", default) else []
+
+
+def download_command(config, target: str, only: Optional[str] = None) -> str:
+    """The ``sit download`` command line that fetches what ``config`` needs (``only`` one part)."""
+    args = ["sit", "download"] + (["--only", only] if only else [])
+    if only in (None, "translator"):
+        args += ["--translator", config.translator] + _opt("--model", config.model)
+        args += _opt("--source-lang", config.source_lang, "en")
+    if only in (None, "spacy", "wordnet"):
+        args += _opt("--perturber", config.perturber, "auto") + _opt("--parser", config.parser, "auto")
+    if only in (None, "mlm"):
+        args += _opt("--mlm-model", config.mlm_model, None if only else OLD_SETTINGS["mlm_model"])
+    if only in (None, "parser"):
+        args += _opt("--parser-model", config.parser_model)
+    if only in (None, "translator", "parser", "spacy"):
+        args += ["--target-lang", target]
+    return " ".join(shlex.quote(a) for a in args)
+
+
+#: what a run can do instead of each part, said with what is missing
+INSTEAD = {"translator": "or use --translator apertium, which works offline", "mlm": "or use --perturber wordnet",
+           "parser": "or use --parser spacy with a spaCy pipeline for the language",
+           "spacy": "or use --parser stanza where Stanza has the language",
+           "wordnet": "or use --perturber mlm (which needs WordNet only for patinv)"}
+
+
+def missing_error(missing: list[Need], config, target: str) -> MissingDependencyError:
+    """One error naming every piece of ``missing``, each with the command that fetches it."""
+    from .models import ABSENT
+
+    if len(missing) == 1:
+        n = missing[0]
+        if ABSENT in n.why or n.fetch in ("pip", "wordnet"):  # no download will bring it
+            return MissingDependencyError(f"this command needs {n.what}: {n.why}, {INSTEAD[n.part]}")
+        return MissingDependencyError(f"this command needs {n.what}: {n.why}; fetch it where the hub is reachable: "
+                                      f"`{n.fix}`, {INSTEAD[n.part]}")
+    lines = [f"{len(missing)} models this command needs are missing; fetch them where the hub is reachable:"]
+    lines += [f"  {n.what}: {n.why}; fetch it: `{n.fix}`" for n in missing]
+    lines.append(f"  or all at once: `{download_command(config, target)}`")
+    return MissingDependencyError("\n".join(lines))
+
+
+def _declared(component: type, config, target: str, model: Optional[str]) -> list[Planned]:
+    return [Planned(need, component, config.source_lang, target, model)
+            for need in component.needs(config.source_lang, target, model)]
+
+
+def _auto(first: list[Planned], fallback: list[Planned]) -> list[Planned]:
+    """What ``auto`` takes, as a run chooses: the first choice where all it needs can be had;
+    else the fallback (the first's pieces kept, not required: said not fetched); with neither,
+    the first choice's pieces, required (what the error names)."""
+    if all(p.need.where is not None for p in first):
+        return first
+    optional = [replace(p, need=replace(p.need, required=False)) for p in first]
+    if all(p.need.where is not None for p in fallback):
+        return optional + fallback
+    return [replace(p, need=replace(p.need, required=True)) for p in first]
+
+
+def _perturber_needs(config, target: str) -> list[Planned]:
+    import importlib.util
+
+    from .perturb import PERTURBERS
+
+    name = config.perturber
+    model = config.mlm_model if name in ("auto", "mlm") else None
+    if name != "auto":
+        return _declared(PERTURBERS.get(name), config, target, model)
+    wordnet = _declared(PERTURBERS.get("wordnet"), config, target, None)
+    if any(importlib.util.find_spec(m) is None for m in ("torch", "transformers")):
+        return wordnet  # auto is WordNet without them
+    return _auto(_declared(PERTURBERS.get("mlm"), config, target, model), wordnet)
+
+
+def _parser_needs(config, target: str) -> list[Planned]:
+    from .parse import PARSERS
+
+    if config.parser != "auto":
+        return _declared(PARSERS.get(config.parser), config, target, config.parser_model)
+    return _auto(_declared(PARSERS.get("stanza"), config, target, config.parser_model),
+                 _declared(PARSERS.get("spacy"), config, target, None))
+
+
+def _needs(config, target: str, relations: tuple[PlannedRelation, ...], uses: set[str]) -> list[Planned]:
+    """Every piece the components of the run (into ``target``) declare, once each (required
+    where any asks for it), with its ``sit download`` command."""
+    from .relations import RELATIONS
+    from .translators import TRANSLATORS
+
+    out = _declared(TRANSLATORS.get(config.translator), config, target, config.model)
+    out += [p for r in relations for p in _declared(RELATIONS.get(r.name), config, target, None)]
+    out += _perturber_needs(config, target) if "perturber" in uses else []
+    out += _parser_needs(config, target) if "parser" in uses else []
+    seen: dict[tuple[str, str, str], Planned] = {}
+    for p in out:
+        key = (p.need.part, p.need.fetch, p.need.spec or p.need.what)
+        required = p.need.required or (key in seen and seen[key].need.required)
+        seen.setdefault(key, p)
+        seen[key] = replace(seen[key], need=replace(seen[key].need, required=required,
+                                                    fix=download_command(config, target, p.need.part)))
+    return list(seen.values())

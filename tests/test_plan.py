@@ -1,0 +1,63 @@
+"""A run resolved once (issue 47): :func:`sit.plan.plan_run` turns the configuration into one
+frozen plan, which the pipeline, ``sit download`` and the re-run check read."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from conftest import requires_apertium
+
+from sit.cli import main
+from sit.errors import ConfigError
+from sit.pipeline import RunConfig
+from sit.plan import plan_run
+
+
+def test_a_plan_resolves_the_run_once_and_is_frozen(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_text("The old man bought a red car.\n\nShe paid 1,500 dollars for it.\nA third line.\n")
+    plan = plan_run(RunConfig(input=str(src), relations=("numbers", "rti"), limit=2,
+                              relation_options={"rti": {"compare": "all-words"}}), tmp_path / "run")
+    assert plan.target_lang == "es"  # apertium's default, resolved once
+    assert plan.relation_names() == ("numbers", "rti")
+    assert plan.relations[1].options["compare"] == "all-words"
+    assert plan.perturber is None  # neither relation perturbs words: nothing chosen, nothing needed
+    assert plan.inputs.texts == ("The old man bought a red car.", "She paid 1,500 dollars for it.")
+    assert plan.inputs.identity()["limit"] == 2 and plan.inputs.warnings == (f"skipped 1 empty line(s) of {src}",)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.target_lang = "fr"
+    with pytest.raises(ConfigError, match="the rti relation"):  # options are checked as the plan is made
+        plan_run(RunConfig(input=str(src), relations=("rti",), relation_options={"rti": {"nonsense": 1}}))
+
+
+def test_a_plan_without_sentences_is_what_sit_download_reads():
+    plan = plan_run(RunConfig(relations=("sit",), perturber="wordnet", parser="spacy"), read=False)
+    assert plan.inputs is None
+    assert plan.perturber.name == "wordnet" and plan.perturber.reason == "wordnet: chosen with --perturber"
+    assert plan.perturber_options["num_perturb"] == 10  # the run-wide value the perturber takes
+    assert {n.part for n in plan.needed()} >= {"wordnet", "spacy"}
+
+
+@requires_apertium
+def test_another_limit_or_other_sentences_into_the_same_out_is_refused_naming_what_differs(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text("The old man bought 3 red cars.\nShe paid 1,500 dollars for it.\nThey met at 10:30.\n")
+    out = tmp_path / "run"
+    args = ["run", "--input", str(src), "--translator", "apertium", "--relation", "numbers", "--out", str(out),
+            "--no-progress", "--cache-dir", str(tmp_path / "cache")]
+    assert main(args + ["--limit", "2"]) == 0
+    recorded = json.loads((out / "run.json").read_text())["inputs"]
+    assert (recorded["limit"], recorded["sentences"]) == (2, 2)
+    capsys.readouterr()
+    assert main(args + ["--limit", "3"]) == 4  # a --limit of its own was not in the signature: it replaced the run
+    err = capsys.readouterr().err
+    assert "--limit: 2 there, 3 now" in err and "--force" in err
+    assert main(args + ["--limit", "2"]) == 0  # the same run again: resumed over itself
+    src.write_text("The old man bought 4 red cars.\nShe paid 1,500 dollars for it.\nThey met at 10:30.\n")
+    capsys.readouterr()
+    assert main(args + ["--limit", "2"]) == 4  # the same file name, other sentences
+    err = capsys.readouterr().err
+    assert "input's sentences: " in err and "--limit" not in err.split("differs in")[1].split(";")[0]
+    assert main(args + ["--limit", "2", "--force"]) == 0

@@ -1,0 +1,103 @@
+"""The spelling check (issue 45): Debian's hunspell dictionaries (hunspell-es, hunspell-de-de, which
+scripts/setup.sh installs) read through spylls, on real sentences, by itself and through ``sit check``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sit.check import CheckConfig, check
+from sit.errors import ConfigError
+from sit.relations.spelling import SpellingRelation
+from sit.textcheck.spelling import Speller, find_dictionary, glued_marks, repeated_words
+
+
+@pytest.fixture(scope="module")
+def spanish():
+    return Speller(find_dictionary("es"))
+
+
+@pytest.fixture(scope="module")
+def german():
+    return Speller(find_dictionary("de"))
+
+
+def test_a_misspelled_spanish_word_is_found_and_a_right_one_is_not(spanish):
+    found = spanish.misspelled("He received the letter.", "Él recivió la carta y la recibió.")
+    assert found == ["recivió"]
+
+
+def test_source_words_acronyms_and_short_words_are_left_to_other_checks(spanish, german):
+    # "Blinken" stands in the source (a name, or language.copied's untranslated word); ONU is an acronym
+    found = spanish.misspelled("Blinken met the UN.", "Blinken se reunió con la ONU y xq.")
+    assert found == []
+    assert german.misspelled("Smith met the UN.", "Debevoice traf die UNO.") == ["Debevoice"]  # German: checked
+
+
+def test_capitalised_words_are_names_where_nouns_are_not_capitalised(spanish, german):
+    # a transliterated name in a translation from Chinese: no word of the source
+    assert spanish.misspelled("李峰说", "Lifeng dijo que sí.") == []
+    assert german.misspelled("李峰说", "Lifeng sagte ja.") == ["Lifeng"]
+
+
+def test_a_mark_glued_to_the_next_word_but_not_a_decimal_or_a_file_name():
+    assert glued_marks("On 16 December, 3.5 percent.", "El 16.Diciembre, 3.5 por ciento.") == ["16.Diciembre,"]
+    assert glued_marks("Visit node.js today.", "Visite node.js hoy.") == []
+    assert glued_marks("中新网", "the process-Chinanews.com") == []
+    assert glued_marks("He left. Then she came.", "Se fue.Luego ella vino.") == ["fue.Luego"]
+
+
+def test_german_compounds_of_known_words_are_known(german):
+    assert german.compound("Lautstärkeregler") and german.compound("Schnappschussserie")
+    found = german.misspelled("the volume knob", "der Lautstärkeregler und der Lautstärkerexler")
+    assert found == ["Lautstärkerexler"]
+
+
+def test_spanish_does_not_compound_so_glued_words_are_misspellings(spanish):
+    # Apertium glues "una cumbre de dos días" into "cumbrededos"; "cumbre" + "dedos" are both words
+    assert not spanish.compounds and not spanish.compound("cumbrededos")
+    assert spanish.misspelled("a two-day summit", "una cumbrededos días") == ["cumbrededos"]
+
+
+def test_a_word_attested_in_the_target_language_is_not_a_misspelling(german):
+    text = "Eine Kuriosität"
+    assert german.misspelled("A curiosity", text) == ["Kuriosität"]  # the dictionary lacks it
+    assert german.misspelled("A curiosity", text, attested=lambda w: w == "Kuriosität") == []
+
+
+def test_repeated_words_but_not_german_relative_pronouns_or_a_doubled_source():
+    assert repeated_words("The house is red.", "La casa casa es roja.") == ["casa"]
+    assert repeated_words("The ones that the women saw.", "Die, die die Frauen sahen.") == []
+    assert repeated_words("Very very good.", "Muy muy bueno.") == []
+
+
+def test_sit_check_reports_spelling_with_its_mqm_category(tmp_path):
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("source\ttranslation\nHe received the letter.\tÉl recivió la carta.\n"
+                   "A curiosity.\tUna curiosidad.\nThe house is red.\tLa casa casa es roja.\n", encoding="utf-8")
+    result = check(CheckConfig(source=str(tsv), target_lang="es", out=str(tmp_path / "run"),
+                               cache_dir=str(tmp_path / "cache"), checks=("spelling",), report_formats=()))
+    rows = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+    got = {(r["source_id"], r["kind"]): r["evidence"] for r in rows}
+    assert set(got) == {(2, "spelling"), (4, "repeated")}
+    assert got[(2, "spelling")]["words"] == ["recivió"] and got[(2, "spelling")]["mqm"] == "Fluency/Spelling"
+    assert got[(4, "repeated")]["mqm"] == "Fluency/Grammar"
+    assert result.segments == 3
+
+
+def test_a_language_without_a_dictionary_is_left_out_with_the_package_to_install():
+    assert SpellingRelation.usable("en", "es") == ""
+    assert SpellingRelation.usable("en", "eo") == ("spelling left out: no hunspell dictionary for 'eo' "
+                                                   "(a hunspell dictionary for 'eo' (eo_XX.dic and .aff))")
+
+
+def test_a_run_without_the_target_language_s_dictionary_goes_on_and_says_so(tmp_path):
+    from sit.relations import RunContext, create_relation
+
+    relation = create_relation("spelling", RunContext(None, "en", "eo"), {})
+    assert relation.describe() == ("spelling: nothing checked (no hunspell dictionary for 'eo' "
+                                   "(a hunspell dictionary for 'eo' (eo_XX.dic and .aff)))")
+    assert relation.check([], {"The house.": "La domo domo."}).issues == []
+    with pytest.raises(ConfigError, match="spelling.dictionary: .* has no .dic and .aff pair"):
+        create_relation("spelling", RunContext(None, "en", "es"), {"dictionary": str(tmp_path / "nothing")})
