@@ -224,7 +224,7 @@ def test_a_plugin_report_format(plugin_env, copied_run):
     import csv
     import io
 
-    proc = sit(plugin_env, "report", str(copied_run), "-f", "csv")
+    proc = sit(plugin_env, "report", str(copied_run), "-f", "rows")
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.reader(io.StringIO(proc.stdout)))
     issues = [json.loads(line) for line in (copied_run / "issues.jsonl").read_text().splitlines()]
@@ -233,13 +233,13 @@ def test_a_plugin_report_format(plugin_env, copied_run):
                          "Quarterly revenue rose sharply yesterday.", "Quarterly revenue rose sharply yesterday.",
                          "Quarterly revenue rose sharply yesterday."]]
     assert len(issues) == 1
-    assert "csv" in sit(plugin_env, "list", "formats").stdout
+    assert "rows" in sit(plugin_env, "list", "formats").stdout
     # it writes no comparison, and without the plugin the format is unknown: one line each
-    proc = sit(plugin_env, "compare", str(copied_run), str(copied_run), "-f", "csv")
-    assert proc.returncode != 0 and "the format 'csv' writes no comparison; use one of: html, jsonl, junit, markdown, " \
+    proc = sit(plugin_env, "compare", str(copied_run), str(copied_run), "-f", "rows")
+    assert proc.returncode != 0 and "the format 'rows' writes no comparison; use one of: html, jsonl, junit, markdown, " \
                                     "text" in proc.stderr and "Traceback" not in proc.stderr
-    proc = sit({**os.environ, "PYTHONPATH": str(ROOT)}, "report", str(copied_run), "-f", "csv")
-    assert proc.returncode != 0 and "unknown report format 'csv'; use one of: html, jsonl, markdown, text" in proc.stderr
+    proc = sit({**os.environ, "PYTHONPATH": str(ROOT)}, "report", str(copied_run), "-f", "rows")
+    assert proc.returncode != 0 and "unknown report format 'rows'; use one of: csv, html, jsonl, markdown, sarif, text" in proc.stderr
 
 
 EXTRAS = {  # a package of its own: a scorer and a summarizer, found through entry points

@@ -21,6 +21,14 @@ from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
 from .files import MAX_TEXT_CHARS, Segment, read_segments
 
+def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
+    """The options of the check ``name`` in ``config``: those the check declares for ``sit check``
+    (:attr:`sit.relations.base.Relation.alone_options`: a program's messages) under the user's."""
+    from ..relations import RELATIONS
+
+    return {**RELATIONS.get(name).alone_options, **config.relation_options.get(name, {})}
+
+
 def all_checks() -> tuple[str, ...]:
     """The checks of one translation by itself, in the order they run: the relations that declare
     they can check a translation alone (:attr:`sit.relations.base.Relation.alone`)."""
@@ -52,6 +60,8 @@ class CheckConfig:
     force: bool = False
     report_formats: tuple[str, ...] = ("text", "html")
     command: str = ""
+    #: the ignore file whose suppressions are left out (sit.ignorefile); None: none read
+    ignore_file: Optional[str] = None
     #: characters in one text, at most (a longer one is refused: --max-line-chars)
     max_line_chars: int = MAX_TEXT_CHARS
 
@@ -65,6 +75,8 @@ class CheckResult:
     issues: list[Issue]
     warnings: list[str]
     segments: int
+    #: the findings the ignore file left out
+    ignored: int = 0
 
 
 def check(config: CheckConfig) -> CheckResult:
@@ -83,7 +95,14 @@ def check(config: CheckConfig) -> CheckResult:
     check_same_run(out, signature, source_name, force=config.force)
     cache = Cache(config.cache_dir)
     relations, checked = _run_checks(config, checks, segments, cache)
-    issues = [i for name in checks for i in checked[name]]
+    issues, ignored = _singular_counts([i for name in checks for i in checked[name]], segments,
+                                       config.target_lang), []
+    if config.ignore_file:
+        from ..ignorefile import IgnoreFile
+
+        issues, ignored = IgnoreFile.load(config.ignore_file).split(issues)
+        if ignored:
+            warnings.append(f"{len(ignored)} finding(s) left out: suppressed in {config.ignore_file}")
     counts = RunCounts(sentences=len(segments), translations=len(segments), compared=len(segments),
                        relations={name: c for name, c in _counts(relations, checked, segments).items()})
     meta = RunMeta(signature=signature, signature_line=signature.format(), input=source_name,
@@ -97,7 +116,37 @@ def check(config: CheckConfig) -> CheckResult:
                            if config.translation else None, "format": config.format, "checks": list(checks)},
                    timings={"check": round(time.perf_counter() - start, 4)})
     ranked = _write(out, meta, segments, issues, config.report_formats)
-    return CheckResult(out, meta, ranked, warnings, len(segments))
+    return CheckResult(out, meta, ranked, warnings, len(segments), len(ignored))
+
+
+def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_lang: str) -> list[Issue]:
+    """``issues`` less the format specifiers a PO unit's singular translation leaves out where the
+    target language uses that form for the number 1 alone (CLDR's plural rule for "one": German,
+    Spanish ``i = 1 and v = 0``; not Russian's 21, 31 ..., nor French's 0 and 1): gettext allows
+    "ein Byte" for "%lu byte" there (what each check may leave out: its
+    :meth:`~sit.relations.base.Relation.without_counts`); its plural forms are checked as any message."""
+    from ..relations import RELATIONS
+
+    singular = {s.source for s in segments if s.plural == "one"} if _one_is_one(target_lang) else set()
+    if not singular:
+        return issues
+    out = []
+    for issue in issues:
+        kept = RELATIONS.get(issue.relation).without_counts(issue) if issue.pair.original in singular else issue
+        if kept is not None:
+            out.append(kept)
+    return out
+
+
+def _one_is_one(lang: str) -> bool:
+    # whether CLDR's plural category "one" of ``lang`` holds the number 1 alone
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        rule = Locale.parse(lang.replace("-", "_")).plural_form.rules.get("one", "")
+    except (UnknownLocaleError, ValueError):
+        return False
+    return bool(rule) and not any(w in rule.split() for w in ("mod", "or")) and not any(c in rule for c in "%,.")
 
 
 def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
@@ -125,24 +174,29 @@ def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
 def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
     """Each check over every segment: ({name: relation}, {name: its ranked findings}). A source
     that stands on several lines with several translations is checked once per translation
-    (the segments are taken in layers, each source once a layer)."""
+    (the segments are taken in layers, each source once a layer; the singular forms of plural
+    units in layers of their own)."""
     from ..relations import RunContext, create_relation
     from ..relations.every import Origin
 
     layers: list[list[Segment]] = []
-    seen: dict[str, int] = {}
-    for seg in segments:
-        n = seen[seg.source] = seen.get(seg.source, -1) + 1
-        if n == len(layers):
-            layers.append([])
-        layers[n].append(seg)
+    for part in ([s for s in segments if s.plural != "one"], [s for s in segments if s.plural == "one"]):
+        # a plural unit's singular apart: its findings and its plural form's share a line, and one
+        # check merges the findings of a line (sit.relations.every.merged)
+        seen: dict[str, int] = {}
+        start = len(layers)
+        for seg in part:
+            n = seen[seg.source] = seen.get(seg.source, -1) + 1
+            if start + n == len(layers):
+                layers.append([])
+            layers[start + n].append(seg)
     relations, checked = {}, {name: [] for name in checks}
     for layer in layers:
         ctx = RunContext(cache, config.source_lang, config.target_lang, top_k=0, progress=False)
         ctx.origins = {s.source: Origin(s.line) for s in layer}
         translation = {s.source: s.translation for s in layer}
         for name in checks:
-            relation = relations.get(name) or create_relation(name, ctx, config.relation_options.get(name, {}))
+            relation = relations.get(name) or create_relation(name, ctx, check_options(config, name))
             relation.ctx = ctx
             relations[name] = relation
             checked[name].extend(relation.check([], translation).issues)
@@ -162,8 +216,7 @@ def _signature(config: CheckConfig, checks: Sequence[str]) -> RunSignature:
     return RunSignature(translator="file", translator_model=name, source_lang=config.source_lang,
                         target_lang=config.target_lang, perturber="none", perturber_model="none",
                         parser="none", parser_model="none", threshold=0.0, top_k=0, seed=0,
-                        versions=package_versions(), relations={n: dict(config.relation_options.get(n, {}))
-                                                                for n in checks})
+                        versions=package_versions(), relations={n: check_options(config, n) for n in checks})
 
 
 def _default_out(config: CheckConfig) -> Path:
@@ -182,23 +235,35 @@ def _write(out: Path, meta: RunMeta, segments, issues, formats) -> list[Issue]:
             for s in segments]
     write_jsonl_atomic(out / "pairs.jsonl", [])
     write_jsonl_atomic(out / "translations.jsonl", rows)
-    write_jsonl_atomic(out / "issues.jsonl", (i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind)
-                                              for i in ranked))
+    write_jsonl_atomic(out / "issues.jsonl", ({**i.to_dict(meta.sides(i.relation), meta.told(i.relation).kind),
+                                               **_severity(i)} for i in ranked))
     write_json_atomic(out / "run.json", meta.to_dict())
     write_reports(RunData(out, meta, ranked, [], rows), formats=formats)
     return ranked
 
 
+def _severity(issue: Issue) -> dict[str, str]:
+    from ..ignorefile import issue_fingerprint
+    from ..severity import severity_of
+
+    found = severity_of(issue)
+    return {"severity": found.level, "category": found.category, "fingerprint": issue_fingerprint(issue)}
+
+
 def gate(issues: Sequence[Issue], spec: str) -> Optional[str]:
     """``--fail-on GROUPS[:N]``: why the gate fails (more than N findings in the named groups:
-    ``any``, a check such as ``numbers``, or a group such as ``language.untranslated``, comma
-    separated), else None."""
+    ``any``, a check such as ``numbers``, a group such as ``language.untranslated``, or a severity,
+    ``major`` counting major and critical findings; comma separated), else None."""
+    from ..severity import SEVERITIES, severity_of
+
     names, colon, allowed = spec.rpartition(":") if ":" in spec else (spec, "", "0")
     if not names or not allowed.isdigit():
-        raise ConfigError(f"--fail-on takes GROUPS or GROUPS:N (any, a check or a group such as numbers.missing, "
-                          f"comma-separated; N findings allowed), got {spec!r}")
+        raise ConfigError(f"--fail-on takes GROUPS or GROUPS:N (any, a check, a group such as numbers.missing, or a "
+                          f"severity: {', '.join(SEVERITIES)}; comma-separated; N findings allowed), got {spec!r}")
     wanted = {n.strip() for n in names.split(",") if n.strip()}
-    hits = [i for i in issues if "any" in wanted or i.relation in wanted or i.group in wanted]
+    levels = [n for n in wanted if n in SEVERITIES]
+    hits = [i for i in issues if "any" in wanted or i.relation in wanted or i.group in wanted
+            or any(severity_of(i).at_least(level) for level in levels)]
     if len(hits) > int(allowed):
         return f"{len(hits)} finding(s) in {', '.join(sorted(wanted))}, more than the {allowed} --fail-on allows"
     return None

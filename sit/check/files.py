@@ -39,6 +39,10 @@ class Segment:
     line: int
     source: str
     translation: str
+    #: of a PO unit with plural forms: "one" (msgid and msgstr[0], whose translation may leave the
+    #: count out, as gettext's manual allows: "ein Byte") or "other" (msgid_plural and each other
+    #: msgstr); "" for any other unit
+    plural: str = ""
 
 
 def format_of(path: str | os.PathLike, given: str = "auto") -> str:
@@ -154,8 +158,19 @@ def _toolkit(path: Path) -> list[Segment]:
             continue
         element = getattr(unit, "xmlelement", None)
         line = getattr(element, "sourceline", None) or lines.get(n) or n
-        out.append(Segment(int(line), str(unit.source), str(unit.target)))
+        out += _forms(int(line), unit)
     return out
+
+
+def _forms(line: int, unit) -> list[Segment]:
+    # a unit's segment, or, of a PO unit with plural forms, one for msgstr[0] (the singular) and one
+    # for each other form that has a translation (the plural msgid)
+    sources = getattr(unit.source, "strings", None) if unit.hasplural() else None
+    targets = getattr(unit.target, "strings", None) if sources else None
+    if not sources or not targets:
+        return [Segment(line, str(unit.source), str(unit.target))]
+    return [Segment(line, str(sources[0]), str(targets[0]), "one")] + [
+        Segment(line, str(sources[-1]), str(t), "other") for t in targets[1:] if str(t)]
 
 
 def _po_lines(path: Path) -> dict[int, int]:

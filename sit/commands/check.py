@@ -19,6 +19,7 @@ EXIT_STATUS = f"""exit status:
 def configure(p: argparse.ArgumentParser) -> None:
     from ..check import all_checks, check_needs
     from ..check.files import FORMATS, MAX_TEXT_CHARS
+    from ..ignorefile import IGNORE_FILE
 
     checks = all_checks()
     needs = check_needs()
@@ -37,8 +38,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--relation-option", action="append", default=[], metavar="CHECK.KEY=VALUE",
                    help="an option of one check, e.g. language.confidence=0.95 (docs/relations.md)")
     p.add_argument("--fail-on", metavar="GROUPS[:N]",
-                   help="exit 7 when more than N (default 0) findings are in GROUPS: any, a check (numbers) or a group "
-                        "(language.untranslated), comma-separated")
+                   help="exit 7 when more than N (default 0) findings are in GROUPS: any, a check (numbers), a group "
+                        "(language.untranslated) or a severity (major: major and critical findings), comma-separated")
+    p.add_argument("--ignore-file", default=IGNORE_FILE, metavar="FILE",
+                   help=f"suppressions to leave out, as `sit mark --as not_bug` writes them (default {IGNORE_FILE}, "
+                        "read where it exists; '' reads none)")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/check-<source>-<time>)")
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
     p.add_argument("--cache-dir", help="the cache (language identification results)")
@@ -57,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
                          checks=names_list(args.checks, "--checks"),
                          relation_options=parse_relation_options(args.relation_option), cache_dir=args.cache_dir,
                          force=args.force, report_formats=names_list(args.report, "--report"),
+                         ignore_file=args.ignore_file or None,
                          max_line_chars=check_number(args.max_line_chars, "--max-line-chars", integer=True, minimum=1))
     if args.fail_on:
         gate([], args.fail_on)  # a bad --fail-on fails before any work
@@ -66,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     groups = result.meta.counts.groups
     told = ", ".join(f"{g} {c.findings}" for g, c in groups.items()) or "none"
     print(f"checked {result.segments} translation(s): {len(result.issues)} finding(s) ({told}) on "
-          f"{result.meta.counts.flagged_sentences} line(s)")
+          f"{result.meta.counts.flagged_sentences} line(s)" + (f"; {result.ignored} suppressed" if result.ignored else ""))
     print(f"report: {result.run_dir / 'report.txt'}")
     why = gate(result.issues, args.fail_on) if args.fail_on else None
     if why:

@@ -16,6 +16,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--as", dest="label", required=True, choices=("bug", "not_bug", "clear"),
                    help="the mark: bug, not_bug, or clear to take it off")
     p.add_argument("--category", help="the error category of a bug (as report.html offers them)")
+    p.add_argument("--ignore-file", default=".sitignore", metavar="FILE",
+                   help="the suppressions file: not_bug adds the clusters' findings to it, bug and clear take them "
+                        "out; sit check, --fail-on and sit compare leave them out (default .sitignore; '' writes none)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,6 +29,24 @@ def run(args: argparse.Namespace) -> int:
     run_data = load_run(args.run_dir)
     marks = mark_clusters(run_data, args.clusters, None if args.label == "clear" else args.label, args.category)
     write_reports(run_data)
+    if args.ignore_file:
+        _suppress(run_data, args.clusters, args.label, args.ignore_file)
     print(f"sit: {len(args.clusters)} cluster(s) marked {args.label}; {len(marks)} marked in all; "
           f"reports written in {args.run_dir}", file=sys.stderr)
     return 0
+
+
+def _suppress(run_data, clusters, label: str, path: str) -> None:
+    """Add the findings of ``clusters`` to the ignore file at ``path`` (``not_bug``), or take them
+    out (``bug``, ``clear``)."""
+    from ..ignorefile import IgnoreFile
+    from ..report.clusters import run_clusters
+
+    wanted = set(clusters)
+    found = [i for c in run_clusters(run_data) if c.cluster_id in wanted for i in c.issues]
+    ignore = IgnoreFile.load(path)
+    changed = ignore.add(found) if label == "not_bug" else ignore.remove(found)
+    if changed or label == "not_bug":
+        ignore.save()
+        verb = "suppressed in" if label == "not_bug" else "no longer suppressed in"
+        print(f"sit: {changed} finding(s) {verb} {path}", file=sys.stderr)

@@ -62,6 +62,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help=f"exit with status {EXIT_NEW_FINDINGS} when more than N (default 0) new findings appear; "
                         f"worse[:N] (with --judge): with status {EXIT_WORSE} when the judge finds more than N test "
                         "cases worse in NEW")
+    p.add_argument("--ignore-file", default=".sitignore", metavar="FILE",
+                   help="suppressions (`sit mark --as not_bug` writes them): a new finding suppressed there is not "
+                        "counted by --fail-on new (default .sitignore, read where it exists; '' reads none)")
     p.add_argument("--judge", metavar="NAME",
                    help="judge every test case whose translations changed: is NEW's translation worse or better "
                         "than BASE's? (use: offline sentence encoder; gemba-mqm: an LLM; see docs/judge.md)")
@@ -115,11 +118,19 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return EXIT_WORSE
         return 0
-    new = comparison.status_counts()["new"]
+    new = _new_findings(comparison, args.ignore_file)
     if allowed is not None and new > allowed:
         print(f"sit: {new} new finding(s), more than the {allowed} --fail-on allows", file=sys.stderr)
         return EXIT_NEW_FINDINGS
     return 0
+
+
+def _new_findings(comparison, ignore_file: str) -> int:
+    """The new findings of ``comparison`` that ``ignore_file`` does not suppress (sit.ignorefile)."""
+    from ..ignorefile import IgnoreFile
+
+    ignore = IgnoreFile.load(ignore_file) if ignore_file else None
+    return sum(1 for c in comparison.by_status("new") if not (ignore and c.new is not None and ignore.ignores(c.new)))
 
 
 def _judge(args: argparse.Namespace, gate: str, signature):

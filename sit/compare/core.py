@@ -40,6 +40,8 @@ def compare_runs(base: str | os.PathLike | RunData, new: str | os.PathLike | Run
     if not allow_different:
         check_same_cases(base_run, new_run)
     base_cases, new_cases = _cases(base_run), _cases(new_run)
+    if not base_cases and not new_cases:  # two `sit check` runs, which make no case: each finding is one
+        base_cases = new_cases = _finding_cases([*base_run.issues, *new_run.issues])
     shared = [k for k in base_cases if k in new_cases]
     base_tr, new_tr = _translations(base_run), _translations(new_run)
     s_tgt = _s_tgt(shared, base_tr, new_tr, cache_dir)
@@ -184,6 +186,14 @@ def _cases(run: RunData) -> dict[CaseKey, Pair]:
     out: dict[CaseKey, Pair] = {}
     for p in run.pairs:
         out.setdefault(CaseKey(p.relation, p.original, p.perturbed), p)
+    return out
+
+
+def _finding_cases(issues: Sequence[Issue]) -> dict[CaseKey, Pair]:
+    """The cases of runs that built none (``sit check``'s): each text with a finding in either run."""
+    out: dict[CaseKey, Pair] = {}
+    for i in issues:
+        out.setdefault(CaseKey(i.relation, i.pair.original, i.pair.perturbed), i.pair)
     return out
 
 

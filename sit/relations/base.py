@@ -223,6 +223,12 @@ class Relation(Declares):
     #: what language data the relation needs to check a translation alone (``sit check --help``
     #: and docs/check.md say it)
     alone_needs: str = "none"
+    #: the options ``sit check`` gives the relation unless ``--relation-option`` says otherwise (a
+    #: program's messages: ``software``; docs/check.md)
+    alone_options: Mapping[str, Any] = {}
+    #: a finding's severity (minor, major, critical) and MQM category by kind ("" the relation's own
+    #: and every kind not named); none: :data:`sit.severity.DEFAULT` (docs/check.md)
+    mqm: Mapping[str, tuple[str, str]] = {}
     #: whether the relation's cases and findings of a sentence depend on that sentence alone (its
     #: own cases, ranked per sentence), so that a long run may check a block of sentences at a
     #: time (:mod:`sit.blocks`): :meth:`check` is then called once per block, its counts are added
@@ -250,6 +256,18 @@ class Relation(Declares):
         titled rows, which every report format renders as they are; by default one table per key,
         a row per value (:func:`sit.runmeta.plain_figures`). Override it to title and format them."""
         return plain_figures(extra)
+
+    @classmethod
+    def mqm_of(cls, issue: Issue) -> Optional[tuple[str, str]]:
+        """(severity, MQM category) of ``issue`` as the relation declares it (:attr:`mqm`), None
+        where it declares none."""
+        return cls.mqm.get(issue.kind) or cls.mqm.get("")
+
+    @classmethod
+    def without_counts(cls, issue: Issue) -> Optional[Issue]:
+        """``issue`` on a plural message's singular form, less what it may leave out there (the
+        count: "ein Byte" for "%lu byte"); None where nothing is left. By default the finding as it is."""
+        return issue
 
     @classmethod
     def usable(cls, source_lang: str, target_lang: str) -> str:

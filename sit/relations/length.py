@@ -27,6 +27,9 @@ from .base import Checked, Relation
 from .every import merged
 
 _ENDS = re.compile(r"[.!?…][\"'”’»)\]]*\s*$")
+#: a translation that ends by closing a bracket or a quotation closed what it began: not cut off
+#: ("(normalerweise »index.html«)", "enthält „..“")
+_CLOSED = re.compile(r"[)\]\"'”’»«“」』]\s*$")
 
 
 def longest_repeat(text: str, max_n: int = 6) -> tuple[int, int, str]:
@@ -69,6 +72,8 @@ class LengthRelation(Relation):
     sides = ("source", "source")
     sees_empty = True
     alone = 4
+    mqm = {"empty": ("critical", "Accuracy/Omission"), "cut": ("major", "Accuracy/Omission"),
+           "loop": ("major", "Accuracy/Addition"), "ratio": ("minor", "Accuracy/Omission")}
 
     def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
                  min_chars: int = 20, min_texts: int = 30):
@@ -118,7 +123,7 @@ class LengthRelation(Relation):
             if times >= before + 2:
                 return [self._issue(x, y, "loop", float(times), {"ngram": gram[:200], "times": times,
                                                                  "source_times": before})]
-        if _ENDS.search(x) and not _ENDS.search(y) and len(y.split()) < len(x.split()):
+        if _ENDS.search(x) and not _ENDS.search(y) and not _CLOSED.search(y) and len(y.split()) < len(x.split()):
             return [self._issue(x, y, "cut", 1.0, {"source_end": x.rstrip()[-20:], "translation_end": y.rstrip()[-20:]})]
         return []
 

@@ -34,6 +34,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..text import quoted
+from ..textcheck.software import code_number
 from ..textcheck.compare import normalized
 from ..textcheck.dates import misformatted_dates
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
@@ -60,6 +61,11 @@ class NumbersRelation(Relation):
     measured = {"format": (23, 23, "production-news.jsonl")}
     severity = {"": 3.0, "format": 2.0, "date": 2.0}
     alone = 1
+    alone_options = {"software": True, "repeats": True}
+    mqm = {"missing": ("major", "Accuracy/Mistranslation"), "currency": ("major", "Accuracy/Mistranslation"),
+           "format": ("minor", "Locale convention/Number format"), "grouping": ("minor", "Locale convention/Number format"),
+           "date": ("minor", "Locale convention/Date format"), "conversion": ("minor", "Locale convention/Measurement format"),
+           "unit": ("minor", "Locale convention/Measurement format")}
     alone_needs = "Babel's CLDR locale data for the source and the target language"
 
     @classmethod
@@ -98,10 +104,13 @@ class NumbersRelation(Relation):
         return f"numbers keep the source's format instead of the target's ({shown})"
 
     def __init__(self, ctx, *, changed: bool = True, units: bool = False, repeats: bool = False,
-                 four_digits: bool = False):
+                 four_digits: bool = False, software: bool = False):
         super().__init__(ctx)
         from ..validate import check_bool
 
+        #: read texts as a program's messages: a number in code (``0.5*WAIT``, ``HTTP/0.9``, ``tar <= 1.12``)
+        #: stands as written (:func:`sit.textcheck.software.code_number`)
+        self.software = check_bool(software, "numbers.software")
         self.changed = check_bool(changed, "numbers.changed")
         #: report imperial quantities kept in a metric target (``unit``); off by default: MQM
         #: annotators ask for the conversion on some sentences and not on others (docs/precision.md)
@@ -118,7 +127,8 @@ class NumbersRelation(Relation):
 
     def signature(self) -> dict[str, Any]:
         return {"changed": self.changed, **({"units": True} if self.units else {}),
-                **({"repeats": True} if self.repeats else {}), **({"four_digits": True} if self.four_digits else {})}
+                **({"repeats": True} if self.repeats else {}), **({"four_digits": True} if self.four_digits else {}),
+                **({"software": True} if self.software else {})}
 
     @property
     def _grouping(self) -> int:
@@ -183,11 +193,12 @@ class NumbersRelation(Relation):
         by_kind: dict[str, list[dict]] = {}
         for number in numbers_of(text, self.ctx.source_lang):
             forms = expected = target_forms(number, target)
-            if any(find(f, y) for f in forms):
+            if any(self._stands(f, y, text) for f in forms):
                 kind = "" if not number.currency or currency_kept(number.currency, y, target) else "currency"
                 if not kind and misspaced_percent(number, y, target):  # CLDR: German 18 %, English 18%
                     kind, expected = "format", (misspaced_percent(number, y, target),)
-                if not kind and ungrouped(number, y, target, at_least=self._grouping) and not naming_number(text, number):
+                if not kind and ungrouped(number, y, target, at_least=self._grouping) and not naming_number(text, number) \
+                        and not (self.software and code_number(text, number.start, number.end)):
                     kind = "grouping"  # 40000 where the target writes 40,000
                 if not kind and unconverted(number, text, y, target):  # 200 feet -> 200 Meter
                     kind, expected = "conversion", (unconverted(number, text, y, target),)
@@ -196,8 +207,11 @@ class NumbersRelation(Relation):
             elif number.text not in forms and find(number.text, y) and not scaled(number, y, target):
                 # a version stays as written, and so does a zero-padded number (CLDR writes no
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
-                kind = "" if naming_number(text, number) or _zero_padded(number) else "format"
-            elif (spelled(number, y, target, roman=naming_number(text, number)) or scaled(number, y, target)
+                kind = "" if (naming_number(text, number) or _zero_padded(number)
+                              or self.software and code_number(text, number.start, number.end)) else "format"
+            elif ((spelled_before(text, number, y, target) if self.software
+                   else spelled(number, y, target, roman=naming_number(text, number)))
+                  or scaled(number, y, target)
                   or converted_unit(text, number) or _month_in(text, number, y, self.ctx.source_lang, target)
                   or _century_written(number, y)):
                 kind = ""  # in words, a Roman numeral, a converted imperial quantity, a month's name, 80 as 1980s
@@ -207,7 +221,7 @@ class NumbersRelation(Relation):
                 by_kind.setdefault(kind, []).append(
                     {"number": (number.currency or "") + number.text, "expected": list(expected)})
         reported = {item["number"] for items in by_kind.values() for item in items}
-        for number, times in _fewer(text, y, self.ctx.source_lang, target) if self.repeats else ():  # 2月11日电2月11日
+        for number, times in _fewer(text, y, self.ctx.source_lang, target, words=not self.software) if self.repeats else ():  # 2月11日电2月11日
             if (number.currency or "") + number.text not in reported:
                 by_kind.setdefault("missing", []).append({"number": (number.currency or "") + number.text,
                                                           "expected": list(target_forms(number, target)), "times": times})
@@ -215,9 +229,19 @@ class NumbersRelation(Relation):
         for digits, grouped in ungrouped_in(y, text, target, at_least=self._grouping):  # the source wrote 两万
             if grouped not in seen:
                 by_kind.setdefault("grouping", []).append({"number": digits, "expected": [grouped]})
-        for misdate in misformatted_dates(y, target):  # 31 January 2023 in English (CLDR: January 31, 2023)
+        # 31 January 2023 in English (CLDR: January 31, 2023); a program's messages write dates as literals
+        for misdate in () if self.software else misformatted_dates(y, target):
             by_kind.setdefault("date", []).append({"number": misdate.written, "expected": [misdate.expected]})
         return by_kind
+
+    def _stands(self, form: str, y: str, text: str) -> bool:
+        """Whether ``form`` stands in ``y``: a program's messages glue numbers to words (``GPLv3``),
+        so there one glued to a letter counts only beyond the source's own glued ones
+        (``Base64`` for ``base-64``, not ``GPLv3`` for ``version 3`` beside ``GPLv3``)."""
+        if not self.software:
+            return bool(find(form, y))
+        glued = find(form, y) - find(form, y, alone=True)
+        return bool(find(form, y, alone=True)) or glued > find(form, text) - find(form, text, alone=True)
 
     def _changed(self, pair: Pair, y: str, y2: str) -> list[Issue]:
         """The copy's translation should be the sentence's with the one number changed, written
@@ -251,12 +275,14 @@ def _month_in(text: str, number: Number, y: str, source_lang: str, target_lang: 
     return bool(month) and month_named(month, y, target_lang)
 
 
-def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[tuple[Number, list[int]]]:
+def _fewer(text: str, y: str, source_lang: str, target_lang: str, *, words: bool = True) -> list[tuple[Number, list[int]]]:
     """The numbers ``text`` writes more often than ``y`` does (in digits, in any of the target's
     forms; written at least once, else they are missing already), each with [its times in
     ``text``, in ``y``]: a repeated date or amount of which the translation dropped one
     (``新华社北京2月11日电2月11日`` -> one ``February 11``). A number the translation also writes in
-    words, with a scale word or as a month is left out (its times cannot be counted)."""
+    words, with a scale word or as a month is left out (its times cannot be counted); with
+    ``words=False`` (a program's messages, which write numbers in digits) only in words where it
+    stood is (:func:`spelled_before`)."""
     numbers = numbers_of(text, source_lang)
     times = Counter(n.value for n in numbers)
     out, done = [], set()
@@ -267,10 +293,26 @@ def _fewer(text: str, y: str, source_lang: str, target_lang: str) -> list[tuple[
         written = _written(number, y, target_lang)
         if times[number.value] < 2 or not 0 < written < times[number.value]:
             continue
-        if spelled(number, y, target_lang) or scaled(number, y, target_lang) or month_of(text, number, source_lang):
+        if len({n.text for n in numbers if n.value == number.value}) > 1:
+            continue  # written two ways (0 and 00): the translation's count of one form is no count
+        if (spelled(number, y, target_lang) if words
+                else any(spelled_before(text, n, y, target_lang) for n in numbers if n.value == number.value)) \
+                or scaled(number, y, target_lang) \
+                or month_of(text, number, source_lang):
             continue
         out.append((number, [times[number.value], written]))
     return out
+
+
+def spelled_before(text: str, number: Number, y: str, target_lang: str) -> bool:
+    """Whether ``y`` writes ``number`` in words right before the word that follows it in ``text``
+    (``1 URL`` -> ``eine URL``, ``un URL``): a program's message writes its other numbers in digits,
+    so only a number written in words where it stood counts as written."""
+    after = re.match(r"\s*([^\W\d_]{2,})", text[number.end:])
+    if after is None:
+        return False
+    return any(spelled(number, y[max(0, m.start() - 16):m.start()], target_lang)
+               for m in re.finditer(rf"(?<!\w){re.escape(after.group(1))}(?!\w)", y, flags=re.IGNORECASE))
 
 
 def _written(number: Number, y: str, target_lang: str) -> int:

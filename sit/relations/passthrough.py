@@ -18,6 +18,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Edit, Issue, Pair
 from ..textcheck.compare import changed_words, difference, normalized
+from ..textcheck.software import localised_metavariables, lost_tokens, metavariables
 from ..textcheck.tokens import missing_tokens, tokens_of, without
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
@@ -46,11 +47,16 @@ class PassthroughRelation(Relation):
     name = "passthrough"
     title = "a pass-through token was not carried over verbatim"
     kinds = {"missing": "a URL, address, handle, hashtag, emoji, code, placeholder or tag is not in the translation verbatim",
-             "context": "inserting a pass-through token changed the rest of the translation"}
+             "context": "inserting a pass-through token changed the rest of the translation",
+             "changed": "a format specifier stands for its argument with another conversion, or in another order",
+             "localised": "a <metavariable> of the source was translated (passthrough.metavariables=verbatim)"}
     sides = ("source", "token_inserted")
     measured = {"missing": (19, 20, "production-news.jsonl"), "context": (19, 20, "production-news.jsonl")}
     severity = {"": 3.0, "context": 1.5}
     alone = 2
+    alone_options = {"software": True}
+    mqm = {"missing": ("major", "Accuracy/Omission"), "changed": ("critical", "Accuracy/Mistranslation"),
+           "localised": ("minor", "Locale convention"), "context": ("minor", "Accuracy/Mistranslation")}
 
     @classmethod
     def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
@@ -76,9 +82,37 @@ class PassthroughRelation(Relation):
             return f"inserting a {key[1]} token changes the rest of the sentence's translation"
         return ""
 
-    def __init__(self, ctx, *, inserts: Any = None):
+    @classmethod
+    def mqm_of(cls, issue: Issue):
+        """A lost format specifier is critical (the program fills it in: a crash or a wrong value)."""
+        if issue.kind == "missing" and any(isinstance(t, dict) and t.get("type") == "placeholder"
+                                           for t in issue.evidence.get("tokens") or ()):
+            return "critical", cls.mqm["missing"][1]
+        return super().mqm_of(issue)
+
+    @classmethod
+    def without_counts(cls, issue: Issue) -> Optional[Issue]:
+        """A singular form's lost format specifiers are its count, which it may leave out."""
+        from dataclasses import replace
+
+        tokens = issue.evidence.get("tokens") or []
+        if issue.kind != "missing":
+            return issue
+        kept = [t for t in tokens if not (isinstance(t, dict) and t.get("type") == "placeholder")]
+        if not kept:
+            return None
+        return replace(issue, distance=float(len(kept)), evidence={**issue.evidence, "tokens": kept})
+
+    def __init__(self, ctx, *, inserts: Any = None, software: bool = False, metavariables: str = "count"):
         super().__init__(ctx)
-        from ..validate import names_list
+        from ..validate import check_bool, names_list
+
+        #: read texts as a program's messages (sit.textcheck.software): format specifiers compared
+        #: by argument, options, paths, XLIFF codes carried over; quoted terms may be translated
+        self.software = check_bool(software, "passthrough.software")
+        if metavariables not in ("count", "verbatim"):
+            raise ConfigError(f"passthrough.metavariables: count or verbatim, got {metavariables!r}")
+        self.metavariables = metavariables
 
         chosen = tuple(INSERTS) if inserts is None else names_list(inserts, "passthrough.inserts")
         unknown = [n for n in chosen if n not in INSERTS]
@@ -88,7 +122,7 @@ class PassthroughRelation(Relation):
         self.inserts = chosen
 
     def signature(self) -> dict[str, Any]:
-        return {"inserts": list(self.inserts)}
+        return {"inserts": list(self.inserts), "software": self.software, "metavariables": self.metavariables}
 
     def describe(self) -> str:
         return (f"passthrough: tokens verbatim; copies with one of {', '.join(self.inserts)} inserted"
@@ -110,17 +144,12 @@ class PassthroughRelation(Relation):
         found = [issue for pair, y, y2 in done for issue in self._issues(pair, y, y2)]
         # every other text the run translated (variants of every relation), each by itself
         for x, y, origin in other_texts(self.ctx.origins, translation, (p.original for p in cases)):
-            lost = missing_tokens(x, y)
-            if lost:
-                found.append(text_issue(self.name, x, y, origin, "missing", len(lost), _lost(lost)))
+            found += self._lost(x, y, origin)
         return self.checked(merged(found, self.ctx.origins), cases=len(cases), compared=len(done),
                             kinds=list(self.kinds))
 
     def _issues(self, pair: Pair, y: str, y2: str) -> list[Issue]:
-        out = []
-        lost = missing_tokens(pair.original, y)
-        if lost:
-            out.append(text_issue(self.name, pair.original, y, Origin(pair.source_id), "missing", len(lost), _lost(lost)))
+        out = self._lost(pair.original, y, Origin(pair.source_id))
         token = pair.edit.after
         if not token or pair.perturbed == pair.original:
             return out
@@ -138,6 +167,26 @@ class PassthroughRelation(Relation):
             out.append(Issue(pair, y, y2, float(max(1, changed_words(y, rest))), {}, kind="context",
                              evidence={"token": token, "difference": difference(normalized(y), normalized(rest))}))
         return out
+
+
+    def _lost(self, x: str, y: str, origin: Origin) -> list[Issue]:
+        """The findings on ``x`` translated ``y`` by itself: tokens not carried over (``missing``),
+        and as a program's message, format specifiers ``changed``, and ``<metavariables>`` fewer
+        than the source's (``missing``) or, with ``metavariables=verbatim``, translated (``localised``)."""
+        if not self.software:
+            lost = missing_tokens(x, y)
+            return [text_issue(self.name, x, y, origin, "missing", len(lost), _lost(lost))] if lost else []
+        found = {"missing": [], "changed": [], "localised": []}
+        for t in lost_tokens(x, y):
+            found[t.what].append({"token": t.token[:200], "type": t.kind, **({"found": t.found} if t.found else {})})
+        ours, theirs = metavariables(x), metavariables(y)
+        if len(theirs) < len(ours):
+            found["missing"] += [{"token": m[:200], "type": "metavariable"} for m in ours[len(theirs):]]
+        elif self.metavariables == "verbatim":
+            found["localised"] = [{"token": a, "type": "metavariable", "found": b}
+                                  for a, b in localised_metavariables(x, y) or ()]
+        return [text_issue(self.name, x, y, origin, kind, len(tokens), {"tokens": tokens})
+                for kind, tokens in found.items() if tokens]
 
 
 def _lost(tokens) -> dict[str, Any]:

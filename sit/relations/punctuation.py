@@ -31,6 +31,8 @@ def final_changed(source: str, translation: str) -> Optional[tuple[str, str]]:
     a statement ends as a question or an exclamation; None where the final mark is kept (a
     translation that stops without one is ``length``'s ``cut``)."""
     a, b = final_mark(source), final_mark(translation)
+    if a in "?!" and b != a and not source.rstrip().endswith(")"):  # a prompt's answers after it: "? (s/n)"
+        b = final_mark(re.sub(r"\s*\([^()\n]{1,12}\)\s*$", "", translation)) or b
     if (a in "?!" and a and b != a) or (a == "." and b in "?!" and b):
         return a, b
     return None
@@ -77,6 +79,7 @@ class PunctuationRelation(VariantRelation):
              "final": "the translation does not end as the source does (a question, an exclamation, a statement)"}
     variant_names = ("period", "quotes", "space")
     alone = 5
+    mqm = {"final": ("minor", "Fluency/Punctuation"), "": ("minor", "Fluency/Punctuation")}
 
     def variants(self, text: str) -> list[tuple[str, str, str, str]]:
         out = []

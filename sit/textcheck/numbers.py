@@ -140,9 +140,17 @@ def _group_size(lang: str) -> int:
         return 3
 
 
-def find(form: str, translation: str) -> int:
-    """How often ``form`` stands in ``translation`` as a whole number (not inside a longer one)."""
-    return len(_numbers_in(translation).places(form))
+def find(form: str, translation: str, *, alone: bool = False) -> int:
+    """How often ``form`` stands in ``translation`` as a whole number (not inside a longer one);
+    with ``alone``, not glued to a letter either, as :data:`NUMBER` reads a source (a program's
+    ``GPLv3`` holds no 3)."""
+    index = _numbers_in(translation)
+    places = index.places(form)
+    if not alone:
+        return len(places)
+    text, glue = index.text, re.compile(_GLUE)
+    return sum(1 for at in places
+               if not (at and glue.match(text, at - 1)) and not glue.match(text, at + len(form)))
 
 
 class _NumberIndex:

@@ -1,5 +1,6 @@
-"""``csv``: a report format, one row per finding (relation, kind, source id, rank, the two source
-texts and their translations), for a spreadsheet. ``sit report RUN -f csv`` prints it."""
+"""``rows``: a report format, one row per finding (relation, kind, source id, rank, the two source
+texts and their translations), for a spreadsheet. ``sit report RUN -f rows`` prints it (sit's own ``csv`` adds
+severities and fingerprints)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ COLUMNS = ("relation", "kind", "source_id", "rank", "original", "perturbed", "or
 
 
 class CsvWriter(Writer):
-    report_file = "report.csv"  # no compare_file: this format renders runs only
+    report_file = "report-rows.csv"  # no compare_file: this format renders runs only
 
     def report(self, run: Any, labels: Optional[dict] = None, max_chars: Optional[int] = None) -> str:
         out = io.StringIO()
