@@ -37,6 +37,14 @@ def all_checks() -> tuple[str, ...]:
     return alone_checks()
 
 
+def default_checks() -> tuple[str, ...]:
+    """The checks ``sit check`` runs unless ``--checks`` names others
+    (:attr:`sit.relations.base.Relation.alone_default`)."""
+    from ..relations import default_alone_checks
+
+    return default_alone_checks()
+
+
 def check_needs() -> dict[str, str]:
     """Check -> the language data it needs, as each declares it (docs/check.md says the same)."""
     from ..relations import RELATIONS
@@ -54,7 +62,7 @@ class CheckConfig:
     target_lang: str = "es"
     out: Optional[str] = None
     format: str = "auto"
-    checks: tuple[str, ...] = field(default_factory=all_checks)
+    checks: tuple[str, ...] = field(default_factory=default_checks)
     relation_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     cache_dir: Optional[str] = None
     force: bool = False
@@ -269,4 +277,4 @@ def gate(issues: Sequence[Issue], spec: str) -> Optional[str]:
     return None
 
 
-__all__ = ["CheckConfig", "CheckResult", "all_checks", "check", "check_needs", "gate", "usable_checks"]
+__all__ = ["CheckConfig", "CheckResult", "all_checks", "check", "check_needs", "default_checks", "gate", "usable_checks"]

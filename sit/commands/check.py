@@ -17,7 +17,7 @@ EXIT_STATUS = f"""exit status:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from ..check import all_checks, check_needs
+    from ..check import all_checks, check_needs, default_checks
     from ..check.files import FORMATS, MAX_TEXT_CHARS
     from ..ignorefile import IGNORE_FILE
 
@@ -33,8 +33,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="the format of --source (default: by its ending: .tsv, .jsonl, .po, .xlf/.xliff, .tmx; else text)")
     p.add_argument("--source-lang", default="en", help="source language (default en)")
     p.add_argument("--target-lang", required=True, help="target language, e.g. es, de, zh")
-    p.add_argument("--checks", default=",".join(checks), metavar="NAMES",
-                   help=f"comma-separated, of: {', '.join(checks)} (default all)")
+    defaults = default_checks()
+    p.add_argument("--checks", default=",".join(defaults), metavar="NAMES",
+                   help=f"comma-separated, of: {', '.join(checks)} (default {', '.join(defaults)})")
     p.add_argument("--relation-option", action="append", default=[], metavar="CHECK.KEY=VALUE",
                    help="an option of one check, e.g. language.confidence=0.95 (docs/relations.md)")
     p.add_argument("--fail-on", metavar="GROUPS[:N]",

@@ -101,6 +101,12 @@ def alone_checks() -> tuple[str, ...]:
     return tuple(name for _, name in sorted(found))
 
 
+def default_alone_checks() -> tuple[str, ...]:
+    """Of :func:`alone_checks`, those ``sit check`` runs when ``--checks`` names none
+    (:attr:`Relation.alone_default`)."""
+    return tuple(name for name in alone_checks() if declared(name).alone_default)
+
+
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """``"sit,rti"`` -> ``("sit", "rti")``: known names, each once, in the order given; ``all``
     stands for sit's relations and those of the plugins ``$SIT_PLUGINS`` names (installing a
@@ -119,4 +125,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "UNNAMED", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "declared", "parse_relations", "relation_options"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "UNNAMED", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "default_alone_checks", "declared", "parse_relations", "relation_options"]

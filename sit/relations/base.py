@@ -220,6 +220,9 @@ class Relation(Declares):
     #: where the relation stands among ``sit check``'s checks of one translation by itself (1
     #: first); 0: it needs test cases, so ``sit check`` does not run it
     alone: int = 0
+    #: whether ``sit check`` runs it when ``--checks`` is not given (False: only where named, as for
+    #: checks that do not read a program's messages yet: docs/check.md)
+    alone_default: bool = True
     #: what language data the relation needs to check a translation alone (``sit check --help``
     #: and docs/check.md say it)
     alone_needs: str = "none"
