@@ -156,6 +156,23 @@ def test_a_mark_on_a_cluster_applies_to_its_findings_and_shows_in_compare(news_r
     assert '<td class="status-fixed">fixed</td>' in html
 
 
+def test_sit_precision_reads_the_marks_sit_mark_made_on_root_causes(news_run, tmp_path, capsys):
+    """Issue 49: `sit mark RUN ID --as not_bug` showed in report.txt, but `sit precision` said there
+    was no labels file. A finding's own label (labels.jsonl) still wins over its cluster's mark."""
+    _root, out, _cache = news_run
+    run = tmp_path / "run"
+    shutil.copytree(out, run)
+    (run / "labels.jsonl").unlink(missing_ok=True)
+    worst, second = [json.loads(x) for x in (run / "clusters.jsonl").read_text(encoding="utf-8").splitlines()[:2]]
+    assert main(["mark", str(run), worst["cluster_id"], "--as", "not_bug", "--ignore-file", ""]) == 0
+    assert main(["mark", str(run), second["cluster_id"], "--as", "bug", "--ignore-file", ""]) == 0
+    capsys.readouterr()
+    assert main(["precision", str(run), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["relations"].values()
+    assert sum(r["bugs"] for r in figures) == second["findings"]
+    assert sum(r["not_bugs"] for r in figures) == worst["findings"]
+
+
 def test_exported_cases_run_again_from_the_cache_find_every_finding(news_run, capsys):
     root, out, cache = news_run
     cases = root / "cases.jsonl"

@@ -191,7 +191,8 @@ def load_labels(path: str | os.PathLike) -> dict[LabelKey, Label]:
     p = Path(path)
     if not p.exists():
         raise InputError(f"{p}: no such labels file; export it from report.html (\"export labels.jsonl\") "
-                         "and save it in the run directory")
+                         "and save it in the run directory, or mark root causes with "
+                         "`sit mark RUN CLUSTER_ID --as bug|not_bug`")
     hint = "is this a labels.jsonl file exported from report.html?"
     rows = list(read_jsonl(regular_file(p, hint), hint=hint))  # a FIFO would hang the reader
     return parse_labels(rows, str(p))
