@@ -237,6 +237,22 @@ def test_the_export_of_a_default_run_replays_and_fails_on_every_exported_finding
     assert main(args + ["--out", str(root / "o"), "--fail-on", "any:x"]) == 2
 
 
+def test_findings_marked_not_a_bug_leave_the_regression_gate(news_default, capsys):
+    """Issue 49: marks count. `sit mark --as not_bug` on a replay's root causes writes the ignore
+    file, and `sit run --cases --fail-on` then leaves those findings out, as sit check's gate does."""
+    root, out, cache = news_default
+    cases, ignore = root / "cases-marked.jsonl", root / "marked.sitignore"
+    assert main(["export", str(out), "-o", str(cases)]) == 0
+    args = ["run", "--cases", str(cases), "--translator", "apertium", "--cache-dir", str(cache), "--no-progress",
+            "--force", "--fail-on", "any", "--ignore-file", str(ignore)]
+    assert main(args + ["--out", str(root / "marked")]) == 7
+    clusters = [json.loads(x)["cluster_id"] for x in (root / "marked" / "clusters.jsonl").read_text().splitlines()]
+    assert main(["mark", str(root / "marked"), *clusters, "--as", "not_bug", "--ignore-file", str(ignore)]) == 0
+    capsys.readouterr()
+    assert main(args + ["--out", str(root / "marked-again")]) == 0
+    assert main(args[:-2] + ["--ignore-file", "", "--out", str(root / "marked-unread")]) == 7
+
+
 def test_the_perturber_line_follows_the_summary_without_the_perturbers_settings(news_default, capsys):
     # the perturber and why it was chosen, after the summary it explains; its settings (hundreds of
     # characters) stay in run.json and the reports

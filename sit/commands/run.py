@@ -71,6 +71,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on", metavar="GROUPS[:N]",
                    help="with --cases: exit 7 when more than N (default 0) findings fail an exported case again, "
                         "in GROUPS: any, a relation (sit) or a group (language.copied), comma-separated (as in sit check)")
+    p.add_argument("--ignore-file", default=".sitignore", metavar="FILE",
+                   help="with --cases --fail-on: findings suppressed there (`sit mark RUN ID --as not_bug` writes them) "
+                        "do not count (default .sitignore, read where it exists; '' reads none)")
     _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
@@ -404,7 +407,12 @@ def _fail_on(args: argparse.Namespace):
         raise ConfigError("--fail-on gates a regression suite: give it with --cases FILE (to gate a new run against "
                           "a baseline, use `sit compare BASE NEW --fail-on new`)")
     gate([], spec)  # a bad spec is refused here
-    return lambda again: gate(again, spec)
+    if not getattr(args, "ignore_file", ""):
+        return lambda again: gate(again, spec)
+    from ..ignorefile import IgnoreFile
+
+    suppressed = IgnoreFile.load(args.ignore_file)  # a damaged file is refused before any work
+    return lambda again: gate(suppressed.split(again)[0], spec)
 
 
 def _same_target(config, chosen: list[tuple[str, str | None]]):
