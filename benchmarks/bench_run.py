@@ -27,7 +27,9 @@ each pair of runs one after the other, so both see the same load: on a shared ma
 paired figures only (CPU time, user + system, is less sensitive to the load than wall time; peak
 memory not at all). The load average is printed beside each figure. ``sit eval``'s figure is
 ``benchmarks/bench_eval.py``'s. Bytecode is written under the work folder (``PYTHONPYCACHEPREFIX``),
-as an installed sit has it, whatever ``PYTHONDONTWRITEBYTECODE`` says.
+as an installed sit has it, whatever ``PYTHONDONTWRITEBYTECODE`` says; the first run of an invocation compiles the libraries' bytecode
+(torch, transformers, spaCy: several seconds of CPU) unless ``--pycache DIR`` names a folder an
+earlier invocation filled, so in a pair run with a fresh folder the first checkout pays it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -50,20 +53,26 @@ STAGES = ("setup", "perturb", "cases", "translate", "check", "write", "report")
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
-def sit_run(code: Path, args: list[str], out: Path) -> dict:
+def sit_run(code: Path, args: list[str], out: Path, pycache: Path | None = None) -> dict:
     """``sit run ARGS --out OUT`` with the checkout ``code``, in a process of its own: run.json's
-    counts and timings, the process's wall time and peak memory (MB)."""
+    counts and timings, the process's wall time and peak memory (MB). Bytecode goes under
+    ``pycache`` (default: beside ``out``)."""
     env = {**os.environ, "PYTHONPATH": str(code), "HF_HUB_OFFLINE": os.environ.get("HF_HUB_OFFLINE", "1"),
            # compiled once, as an installed package is: a checkout run with PYTHONDONTWRITEBYTECODE
            # compiles sit's modules at every start (0.1-0.2 s of a cached run); kept outside the checkout
-           "PYTHONPYCACHEPREFIX": str(out.parent / "pycache")}
+           "PYTHONPYCACHEPREFIX": str(pycache or out.parent / "pycache")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     load = os.getloadavg()[0]
     start = time.perf_counter()
     with open(out.with_suffix(".log"), "wb") as log:
         proc = subprocess.Popen([sys.executable, "-m", "sit.cli", "run", *args, "--out", str(out), "--no-progress"],
                                 stdout=log, stderr=subprocess.STDOUT, cwd=code, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:  # interrupted: the run goes with the benchmark
+            proc.kill()
+            proc.wait()
+            raise
     wall = time.perf_counter() - start
     cpu = usage.ru_utime + usage.ru_stime
     if os.waitstatus_to_exitcode(status) != 0:
@@ -136,7 +145,7 @@ def default_run(work: Path, args) -> None:
             cache = work / f"cache-default-{label}-{rep}"
             for i, kind in enumerate(["cold"] + ["cached"] * args.cached_runs):
                 r = sit_run(code, [*source, "--translator", "apertium", "--cache-dir", str(cache)],
-                            work / f"default-{label}-{kind}-{rep}-{i}")
+                            work / f"default-{label}-{kind}-{rep}-{i}", args.pycache)
                 seen.setdefault((label, kind), []).append(r)
                 t = r["timings"]
                 print(f"{label:<9} {kind:<7} {r['load']:>5.1f} {r['wall']:>7.2f} {r['cpu']:>6.2f} {r['mb']:>8.0f}  "
@@ -165,7 +174,7 @@ def scale(work: Path, args) -> None:
                 for kind in ("cold", "cached"):
                     r = sit_run(code, ["--input", str(source), "--translator", "apertium", "--relation", "sit",
                                        "--perturber", "character_swap", "--engine", engine, "--cache-dir", str(cache)],
-                                work / f"scale-{engine}-{n}-{label}-{kind}")
+                                work / f"scale-{engine}-{n}-{label}-{kind}", args.pycache)
                     peaks[(label, engine, n, kind)] = r["mb"]
                     print(f"{label:<9} {engine:<6} {n:>9,} {kind:<7} {r['load']:>5.1f} {r['wall']:>8.2f} "
                           f"{r['mb']:>8.0f} {r['counts']['cases']:>7,}", flush=True)
@@ -188,10 +197,14 @@ def main() -> None:
                     help="the default run's input: a file of sentences, or 'long' (WordNet's longest examples)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of the default run")
     ap.add_argument("--cached-runs", type=int, default=3, help="cached re-runs after each cold default run")
+    ap.add_argument("--pycache", type=Path, default=None,
+                    help="bytecode folder kept between invocations (default: in the work folder, so the first "
+                         "run of an invocation compiles the libraries' bytecode and costs more)")
     ap.add_argument("--work", type=Path, default=None, help="keep the runs here (default: a temporary folder)")
     args = ap.parse_args()
     if args.against and args.against_commit:
         ap.error("give --against or --against-commit, not both")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a killed benchmark still removes its worktree
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
