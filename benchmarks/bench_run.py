@@ -38,7 +38,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import signal
 import statistics
 import subprocess
@@ -110,14 +109,9 @@ def checkouts(args) -> list[tuple[str, Path]]:
 def long_sentences(n: int = 200) -> list[str]:
     """The ``n`` longest WordNet example sentences (by words, ties by text), each once, capitalised and
     ended by a full stop as bench_cache's are."""
-    found: dict[str, None] = {}
-    for pos in ("noun", "verb", "adj", "adv"):
-        with open(f"/usr/share/wordnet/data.{pos}", encoding="latin-1") as fh:
-            for line in fh:
-                if not line.startswith("  "):
-                    for ex in re.findall(r'"([^"]{30,})"', line):
-                        found[ex[0].upper() + ex[1:].rstrip() + ("" if ex.rstrip()[-1] in ".?!" else ".")] = None
-    return sorted(found, key=lambda s: (-len(s.split()), s))[:n]
+    from bench_cache import wordnet_examples
+
+    return sorted(wordnet_examples(longest=None), key=lambda s: (-len(s.split()), s))[:n]
 
 
 def source_args(work: Path, args) -> tuple[str, list[str]]:
