@@ -108,15 +108,22 @@ def bench_a(work: Path, sizes: list[int]) -> None:
               flush=True)
 
 
-def _wordnet_sentences(n: int) -> list[str]:
+def wordnet_examples(longest: int | None = 200) -> list[str]:
+    """WordNet's example sentences of 30 to ``longest`` characters (None: no bound), each once, in
+    the files' order (/usr/share/wordnet), capitalised and ended by a full stop."""
     found: dict[str, None] = {}
+    pattern = re.compile(r'"([^"]{30,%s})"' % ("" if longest is None else longest))
     for pos in ("noun", "verb", "adj", "adv"):
         with open(f"/usr/share/wordnet/data.{pos}", encoding="latin-1") as fh:
             for line in fh:
                 if not line.startswith("  "):
-                    for ex in re.findall(r'"([^"]{30,200})"', line):
+                    for ex in pattern.findall(line):
                         found[ex[0].upper() + ex[1:].rstrip() + ("" if ex.rstrip()[-1] in ".?!" else ".")] = None
-    texts = list(found)
+    return list(found)
+
+
+def _wordnet_sentences(n: int) -> list[str]:
+    texts = wordnet_examples()
     random.Random(25).shuffle(texts)
     if len(texts) < n:
         raise SystemExit(f"WordNet's examples give {len(texts)} sentences, fewer than {n}")
