@@ -92,7 +92,14 @@ def penalty(category: str, severity: str) -> float:
 
 
 def load_segments(path: str) -> list[Segment]:
-    csv.field_size_limit(1 << 30)
+    old = csv.field_size_limit(1 << 30)  # the process's limit: put back once the file is read
+    try:
+        return _load_segments(path)
+    finally:
+        csv.field_size_limit(old)
+
+
+def _load_segments(path: str) -> list[Segment]:
     segments: dict[str, Segment] = {}
     rows = csv.reader(io.StringIO(read_tsv(path)), delimiter="\t", quoting=csv.QUOTE_NONE)
     next(rows)

@@ -113,8 +113,16 @@ def read_mqm(paths: list[str], limit: int = 0, numbers: str = "category",
     """The segments of MQM TSV files: the per-sentence files (system, doc, doc_id, seg_id, rater,
     source, target, category, severity[, comment]) and the side-by-side files of WMT23
     (``sxs_mqm_*``: system, doc, docSegId, globalSegId, rater, source, target, category, severity,
-    metadata; a segment is a paragraph)."""
-    csv.field_size_limit(10 ** 9)
+    metadata; a segment is a paragraph). csv's field limit is the process's: raised while the files
+    are read, then put back, so that no other reader in the process (a test's) sees it raised."""
+    old = csv.field_size_limit(10 ** 9)
+    try:
+        return _read_mqm(paths, limit, numbers, untranslated)
+    finally:
+        csv.field_size_limit(old)
+
+
+def _read_mqm(paths: list[str], limit: int, numbers: str, untranslated: str) -> list[Segment]:
     segments: dict[tuple, Segment] = {}
     for path in paths:
         with open(path, encoding="utf-8", newline="") as fh:
