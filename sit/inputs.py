@@ -10,6 +10,9 @@ from typing import Optional
 from .errors import ConfigError, InputError
 
 MAX_LINE_CHARS = 2000  # longer lines are almost always a missing newline or a binary file
+#: the largest text file sit reads whole (an input, a catalogue, references): 256 MiB, about two
+#: million sentences; a larger one is refused before it is read
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -39,11 +42,21 @@ def dataset_path(name: str):
     return path
 
 
-def read_file(path: str | os.PathLike, what: str = "input") -> bytes:
-    """The bytes of a file; InputError naming it when it is missing or unreadable."""
+def checked_size(path: str | os.PathLike, what: str = "input", limit: int = MAX_FILE_BYTES) -> Path:
+    """``path``, once it is a file of at most ``limit`` bytes; else an InputError saying what to do."""
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{what} file {p} does not exist (or is not a file)")
+    size = p.stat().st_size
+    if size > limit:
+        raise InputError(f"{what} file {p} has {size:,} bytes, over the {limit:,} sit reads whole; split it "
+                         f"(e.g. `split -l 100000 {p.name} part-`) and give the parts one at a time")
+    return p
+
+
+def read_file(path: str | os.PathLike, what: str = "input") -> bytes:
+    """The bytes of a file; InputError naming it when it is missing or unreadable."""
+    p = checked_size(path, what)
     try:
         return p.read_bytes()
     except OSError as exc:

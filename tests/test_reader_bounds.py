@@ -136,3 +136,31 @@ def test_a_tsv_field_over_the_csv_reader_s_limit_is_one_line(tmp_path):
     path.write_text("One.\tUno.\n" + "word " * 28_000 + "\tpalabra\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"line 2: field larger than field limit .*give the file as JSONL"):
         read_segments(path, max_chars=200_000)
+
+
+def _sparse(path, mib=300):
+    with open(path, "wb") as fh:
+        fh.truncate(mib * 1024 * 1024)  # no disk used
+    return str(path)
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize("name", ["big.txt", "big.po", "big.xlf"])
+def test_a_file_over_the_size_sit_check_reads_whole_is_one_line_before_it_is_read(tmp_path, capsys, name):
+    """Issue 49: every reader bounds what it takes: a 300 MiB file is refused by its size, saying
+    what to do (aligned text, and the formats translate-toolkit reads whole)."""
+    big = _sparse(tmp_path / name)
+    given = ["--translation", big] if name.endswith(".txt") else []
+    assert main(["check", "--source", big, *given, "--target-lang", "es", "--out", str(tmp_path / "out")]) == 2
+    assert "314,572,800 bytes, over the 268,435,456 sit reads whole; split it" in _one_line(capsys)
+
+
+def test_an_input_over_the_size_sit_run_reads_whole_is_one_line_before_it_is_read(tmp_path, capsys):
+    big = _sparse(tmp_path / "big.txt")
+    assert main(["run", "--input", big, "--translator", "apertium", "--out", str(tmp_path / "run")]) == 2
+    assert "314,572,800 bytes, over the 268,435,456 sit reads whole; split it" in _one_line(capsys)

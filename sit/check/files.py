@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import InputError, MissingDependencyError
-from ..inputs import decode_lines, read_file
+from ..inputs import checked_size, decode_lines, read_file
 from ..jsonio import regular_file
 
 #: the formats by name, and the file endings that choose them (``--format auto``)
@@ -144,6 +144,7 @@ def _toolkit(path: Path) -> list[Segment]:
     except ImportError:
         raise MissingDependencyError(f"{path}: reading it needs translate-toolkit; {TOOLKIT_HINT}") from None
     po = path.suffix.lower() in (".po", ".pot")
+    checked_size(path, "PO" if po else "XLIFF or TMX")  # translate-toolkit reads it whole
     lines = _po_lines(path) if po else {}  # a PO file decoded first: a bad byte is named by its line
     try:
         store = factory.getobject(str(path))
