@@ -18,7 +18,7 @@ FLOORS = (
      "distance", "inputs", "records", "runmeta", "redact", "writers"},
     {"cache", "batching", "stage", "models"},
     {"translators", "perturb", "parse", "textcheck", "eval", "relations", "judge", "summarize", "rank"},
-    {"plan", "pipeline", "rerun", "rundir", "blocks", "engine", "regression", "check", "report"},
+    {"plan", "pipeline", "rerun", "rundir", "blocks", "engine", "regression", "check", "report", "ignorefile", "severity"},
     {"compare", "formats"},
     {"commands", "cli", "commands:cli"},
 )
