@@ -110,10 +110,12 @@ def _has_userinfo(text: str) -> bool:
 
 
 def _word(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is a whole short word of letters (``google`` in a message
-    about the google translator): a fake key may contain one; a cut real key hardly is one."""
+    """Whether ``text[start:end]`` is a whole short word of letters, cased as words are (``google``,
+    ``Option``, ``NAME``: a fake key may contain one; a cut real key hardly is one). Letters cased
+    as no word is (``AIzaFAKE``, a Google key's start) are a key's, and masked."""
     run = text[start:end]
-    return (run.isalpha() and len(run) < 12 and (start == 0 or not text[start - 1].isalnum())
+    cased = run.islower() or run.isupper() or run.istitle()
+    return (run.isalpha() and cased and len(run) < 12 and (start == 0 or not text[start - 1].isalnum())
             and (end == len(text) or not text[end].isalnum()))
 
 
