@@ -26,6 +26,15 @@ from .records import Issue
 
 #: the ignore file sit reads and ``sit mark`` writes where none is named: in the working directory
 IGNORE_FILE = ".sitignore"
+
+
+def add_option(parser, what: str, where: str = "read where it exists; '' reads none") -> None:
+    """Add ``--ignore-file FILE`` (default :data:`IGNORE_FILE`) to a command's ``parser``: ``what``
+    the command does with it, ``where`` when it reads or writes it."""
+    parser.add_argument("--ignore-file", default=IGNORE_FILE, metavar="FILE",
+                        help=f"{what} (default {IGNORE_FILE}, {where})")
+
+
 _LINE = re.compile(r"([0-9a-f]{16})(?:\s+(\S+))?\s*(?:#.*)?")
 
 
@@ -107,4 +116,4 @@ class IgnoreFile:
         return self.path
 
 
-__all__ = ["IGNORE_FILE", "IgnoreFile", "fingerprint", "issue_fingerprint", "normalised"]
+__all__ = ["IGNORE_FILE", "IgnoreFile", "add_option", "fingerprint", "issue_fingerprint", "normalised"]

@@ -19,7 +19,7 @@ EXIT_STATUS = f"""exit status:
 def configure(p: argparse.ArgumentParser) -> None:
     from ..check import all_checks, check_needs, default_checks
     from ..check.files import FORMATS, MAX_TEXT_CHARS
-    from ..ignorefile import IGNORE_FILE
+    from ..ignorefile import add_option
 
     checks = all_checks()
     needs = check_needs()
@@ -41,9 +41,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on", metavar="GROUPS[:N]",
                    help="exit 7 when more than N (default 0) findings are in GROUPS: any, a check (numbers), a group "
                         "(language.untranslated) or a severity (major: major and critical findings), comma-separated")
-    p.add_argument("--ignore-file", default=IGNORE_FILE, metavar="FILE",
-                   help=f"suppressions to leave out, as `sit mark --as not_bug` writes them (default {IGNORE_FILE}, "
-                        "read where it exists; '' reads none)")
+    add_option(p, "suppressions to leave out, as `sit mark --as not_bug` writes them")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/check-<source>-<time>)")
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
     p.add_argument("--cache-dir", help="the cache (language identification results)")

@@ -10,15 +10,16 @@ import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from ..ignorefile import add_option
+
     p.add_argument("run_dir", metavar="RUN", help="a directory written by `sit run`")
     p.add_argument("clusters", metavar="CLUSTER_ID", nargs="+",
                    help="the clusters to mark (their ids: clusters.jsonl, report.txt, report.html)")
     p.add_argument("--as", dest="label", required=True, choices=("bug", "not_bug", "clear"),
                    help="the mark: bug, not_bug, or clear to take it off")
     p.add_argument("--category", help="the error category of a bug (as report.html offers them)")
-    p.add_argument("--ignore-file", default=".sitignore", metavar="FILE",
-                   help="the suppressions file: not_bug adds the clusters' findings to it, bug and clear take them "
-                        "out; sit check, --fail-on and sit compare leave them out (default .sitignore; '' writes none)")
+    add_option(p, "the suppressions file: not_bug adds the clusters' findings to it, bug and clear take them out; "
+                  "sit check, --fail-on and sit compare leave them out", "'' writes none")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -60,6 +60,8 @@ def run_wide_lines() -> list[str]:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from ..ignorefile import add_option
+
     p.epilog = EXIT_STATUS
     p.formatter_class = RunHelp
     src = p.add_mutually_exclusive_group()
@@ -71,9 +73,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on", metavar="GROUPS[:N]",
                    help="with --cases: exit 7 when more than N (default 0) findings fail an exported case again, "
                         "in GROUPS: any, a relation (sit) or a group (language.copied), comma-separated (as in sit check)")
-    p.add_argument("--ignore-file", default=".sitignore", metavar="FILE",
-                   help="with --cases --fail-on: findings suppressed there (`sit mark RUN ID --as not_bug` writes them) "
-                        "do not count (default .sitignore, read where it exists; '' reads none)")
+    add_option(p, "with --cases --fail-on: findings suppressed there (`sit mark RUN ID --as not_bug` writes them) "
+                  "do not count")
     _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "

@@ -50,6 +50,8 @@ def checked_max_chars(value: int) -> int:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from ..ignorefile import add_option
+
     p.epilog = EXIT_STATUS
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("base", metavar="BASE_RUN", help="the baseline run directory (written by `sit run`)")
@@ -62,9 +64,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help=f"exit with status {EXIT_NEW_FINDINGS} when more than N (default 0) new findings appear; "
                         f"worse[:N] (with --judge): with status {EXIT_WORSE} when the judge finds more than N test "
                         "cases worse in NEW")
-    p.add_argument("--ignore-file", default=".sitignore", metavar="FILE",
-                   help="suppressions (`sit mark --as not_bug` writes them): a new finding suppressed there is not "
-                        "counted by --fail-on new (default .sitignore, read where it exists; '' reads none)")
+    add_option(p, "suppressions (`sit mark --as not_bug` writes them): a new finding suppressed there is not "
+                  "counted by --fail-on new")
     p.add_argument("--judge", metavar="NAME",
                    help="judge every test case whose translations changed: is NEW's translation worse or better "
                         "than BASE's? (use: offline sentence encoder; gemba-mqm: an LLM; see docs/judge.md)")
