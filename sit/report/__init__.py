@@ -69,8 +69,7 @@ def saved_labels(run: RunData) -> Optional[dict]:
     directory, and for the findings it does not mark, their cluster's mark (``cluster-marks.jsonl``:
     :mod:`sit.report.clustermarks`); None where there are none."""
     from ..errors import InputError
-    from .clustermarks import cluster_labels, load_marks
-    from .clusters import run_clusters
+    from .clustermarks import load_marks, with_marks
     from .labels import for_run, load_labels, match_labels
 
     path = Path(run.path) / LABELS_FILE
@@ -82,8 +81,7 @@ def saved_labels(run: RunData) -> Optional[dict]:
     except InputError as exc:
         log.warning("%s not shown: %s", path, exc)
         return own or None
-    merged = {**cluster_labels(run_clusters(run), marks), **own} if marks else own
-    return merged or None
+    return with_marks(run, own, marks) or None
 
 
 __all__ = ["LABELS_FILE", "render", "saved_labels", "write_reports"]

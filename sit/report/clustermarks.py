@@ -89,4 +89,11 @@ def cluster_labels(clusters, marks: dict[str, dict]) -> dict[LabelKey, Label]:
     return out
 
 
-__all__ = ["MARKS_FILE", "cluster_labels", "load_marks", "mark_clusters", "save_marks"]
+def with_marks(run, own: dict[LabelKey, Label], marks: dict[str, dict]) -> dict[LabelKey, Label]:
+    """``own`` labels (labels.jsonl), and for each finding they do not judge, its cluster's mark."""
+    from .clusters import run_clusters
+
+    return {**cluster_labels(run_clusters(run), marks), **own} if marks else own
+
+
+__all__ = ["MARKS_FILE", "cluster_labels", "load_marks", "mark_clusters", "save_marks", "with_marks"]

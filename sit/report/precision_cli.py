@@ -44,11 +44,10 @@ def _labels(args: argparse.Namespace, run_data) -> dict:
     from pathlib import Path
 
     from . import LABELS_FILE
-    from .clustermarks import cluster_labels, load_marks
-    from .clusters import run_clusters
+    from .clustermarks import load_marks, with_marks
     from .labels import for_run, load_labels
 
     path = Path(args.labels) if args.labels else Path(args.run_dir) / LABELS_FILE
     marks = load_marks(args.run_dir)
     own = for_run(load_labels(path), run_data.meta) if (args.labels or path.is_file() or not marks) else {}
-    return {**cluster_labels(run_clusters(run_data), marks), **own} if marks else own
+    return with_marks(run_data, own, marks)
