@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from production_sample import sample  # noqa: E402
+from production_sample import PRODUCTION, sample  # noqa: E402
 
 
 def main() -> None:
@@ -23,10 +23,12 @@ def main() -> None:
     ap.add_argument("run", type=Path)
     ap.add_argument("--groups", required=True, help="comma list of groups (case.upper, passthrough.context ...)")
     ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--relations", default=",".join(sorted(PRODUCTION)),
+                    help="comma list of the relations sampled (default: the production relations)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     wanted = sorted(args.groups.split(","))  # a fixed order before the shuffle, whatever the order given
-    picked = sample(args.run, args.n)
+    picked = sample(args.run, args.n, set(args.relations.split(",")))
     items = [r for g in wanted for r in picked.get(g, [])]
     random.Random(2026).shuffle(items)
     args.out.mkdir(parents=True, exist_ok=True)

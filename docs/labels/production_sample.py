@@ -8,16 +8,17 @@ one compact block per finding, for labelling by docs/labels/GUIDE.md's strict ru
 import argparse
 import json
 import random
+from collections.abc import Collection
 from pathlib import Path
 
 PRODUCTION = ("numbers", "passthrough", "case", "punctuation", "length", "language", "batch")
 
 
-def sample(run: Path, n: int) -> dict[str, list[dict]]:
+def sample(run: Path, n: int, relations: Collection[str] = PRODUCTION) -> dict[str, list[dict]]:
     rows = [json.loads(line) for line in open(run / "issues.jsonl", encoding="utf-8")]
     groups: dict[str, list[dict]] = {}
     for r in rows:
-        if r["relation"] in PRODUCTION and r["rank"] == 1:
+        if r["relation"] in relations and r["rank"] == 1:
             groups.setdefault(r.get("group") or (f"{r['relation']}.{r['kind']}" if r["kind"] else r["relation"]),
                               []).append(r)
     out = {}
