@@ -3,6 +3,7 @@ scripts/setup.sh installs) read through spylls, on real sentences, by itself and
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -101,3 +102,14 @@ def test_a_run_without_the_target_language_s_dictionary_goes_on_and_says_so(tmp_
     assert relation.check([], {"The house.": "La domo domo."}).issues == []
     with pytest.raises(ConfigError, match="spelling.dictionary: .* has no .dic and .aff pair"):
         create_relation("spelling", RunContext(None, "en", "es"), {"dictionary": str(tmp_path / "nothing")})
+
+
+def test_a_spelling_finding_is_minor_fluency_spelling_in_the_csv_report(tmp_path):
+    """The severity a CI gate reads (--fail-on, SARIF, CSV) is the one spelling declares, not the
+    default (major, Accuracy/Mistranslation) a swapped (category, severity) pair fell back to."""
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("source\ttranslation\nHe received the letter.\tÉl recivió la carta.\n", encoding="utf-8")
+    check(CheckConfig(source=str(tsv), target_lang="es", out=str(tmp_path / "run"), cache_dir=str(tmp_path / "cache"),
+                      checks=("spelling",), report_formats=("csv",)))
+    rows = list(csv.DictReader((tmp_path / "run" / "report.csv").open(encoding="utf-8")))
+    assert [(r["group"], r["severity"], r["category"]) for r in rows] == [("spelling.spelling", "minor", "Fluency/Spelling")]

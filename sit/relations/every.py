@@ -116,8 +116,6 @@ class TextsAlone(Relation):
     blockwise = True  # each text by itself, checked once where first met
     sides = ("source", "source")
     severity = {"": 1.0}
-    #: kind -> (MQM category, severity), written into each finding's evidence
-    mqm: Mapping[str, tuple[str, str]] = {}
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
         return []
@@ -128,7 +126,7 @@ class TextsAlone(Relation):
     def finding(self, text: str, translation: str, origin: Origin, kind: str, evidence: dict[str, Any],
                 distance: float) -> Issue:
         """A finding of ``kind`` on ``text`` by itself, its evidence naming the kind's MQM category."""
-        category, severity = self.mqm[kind]
+        severity, category = self.mqm[kind]  # the order Relation.mqm declares: (severity, category)
         return text_issue(self.name, text, translation, origin, kind, float(distance),
                           {**evidence, "mqm": category, "mqm_severity": severity})
 

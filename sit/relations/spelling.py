@@ -19,9 +19,9 @@ from ..records import Issue, Pair
 from .base import Checked
 from .every import TextsAlone, merged, other_texts
 
-#: the MQM category and severity a finding of each kind stands for (what annotators call it)
-MQM = {"spelling": ("Fluency/Spelling", "minor"), "spacing": ("Fluency/Spelling", "minor"),
-       "repeated": ("Fluency/Grammar", "minor")}
+#: the severity and MQM category a finding of each kind stands for (what annotators call it)
+MQM = {"spelling": ("minor", "Fluency/Spelling"), "spacing": ("minor", "Fluency/Spelling"),
+       "repeated": ("minor", "Fluency/Grammar")}
 
 
 class SpellingRelation(TextsAlone):

@@ -18,9 +18,9 @@ from ..records import Pair
 from .base import Checked
 from .every import TextsAlone, merged, other_texts
 
-#: the MQM category and severity of each kind of finding
-MQM = {"quotes": ("Fluency/Punctuation", "minor"), "spaces": ("Fluency/Punctuation", "minor"),
-       "wide": ("Fluency/Punctuation", "minor"), "dash": ("Fluency/Punctuation", "minor")}
+#: the severity and MQM category of each kind of finding
+MQM = {"quotes": ("minor", "Fluency/Punctuation"), "spaces": ("minor", "Fluency/Punctuation"),
+       "wide": ("minor", "Fluency/Punctuation"), "dash": ("minor", "Fluency/Punctuation")}
 
 
 class TypographyRelation(TextsAlone):

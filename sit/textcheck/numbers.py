@@ -154,7 +154,7 @@ def find(form: str, translation: str, *, alone: bool = False) -> int:
 
 
 class _NumberIndex:
-    """Where a translation's numbers start, by their first run of digits: a long line's many
+    r"""Where a translation's numbers start, by their first run of digits: a long line's many
     numbers are each looked up among the places that begin as they do, not searched for through
     the whole line (issue 49: a 135 kB line took 27 s, its numbers times its length). A form
     stands at a place as the pattern ``(?<![\d.,])FORM(?!\d|[.,]\d)`` finds it, from the left,
@@ -211,7 +211,7 @@ def misspaced_percent(number: Number, translation: str, target_lang: str) -> str
 
 
 def _percent_gaps(index: _NumberIndex, form: str) -> frozenset[str]:
-    """What stands between ``form`` and the percent sign after it (``""`` or ``" "``) where the
+    r"""What stands between ``form`` and the percent sign after it (``""`` or ``" "``) where the
     pattern ``(?<![\d.,])FORM( ?)%`` finds it (:func:`misspaced_percent`); once a form and
     translation (a line repeats its numbers)."""
     key = ("%", form)
