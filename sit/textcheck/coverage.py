@@ -71,6 +71,8 @@ class Word:
         """A content word: some reading is a noun, verb, adjective, numeral or name, none a function
         word's; an unknown word counts where it has letters (a name, a word the dictionary lacks)."""
         tags = {t for _, t in self.readings}
+        if any(c.isdigit() for c in self.surface):  # a number in figures: the numbers relation's
+            return False
         if tags == {"?"}:
             return any(c.isalpha() for c in self.surface) and len(self.surface) > 1
         return bool(tags & CONTENT_TAGS) and not tags & FUNCTION_TAGS
@@ -193,35 +195,38 @@ class Lexicon:
         return [self._one(s, t, widened) for s, t in zip(sources, targets)]
 
     def _one(self, source: list[Word], target: list[Word], widened: Optional[dict] = None) -> Coverage:
+        # widened: a source word nothing covered -> the word with its WordNet synonyms' readings
         src = [w for w in source if w.content]
         tgt = [w for w in target if w.content]
-        target_words = set().union(*(w.lemmas for w in target)) if target else set()
-        source_words = set().union(*(w.lemmas for w in source)) if source else set()
+        target_words = set().union(*(w.lemmas for w in target))
+        source_words = set().union(*(w.lemmas for w in source))
         forward = {id(w): self.translated(w, "forward") for w in src}
         for w in src if widened else ():
             if id(w) in widened:
-                forward[id(w)] |= self.translated(widened[id(w)], "forward") | widened[id(w)].lemmas
+                forward[id(w)] |= self.translated(widened[id(w)], "forward")
         backward = {id(w): self.translated(w, "backward") for w in tgt}
-        covered_back = set().union(*backward.values()) if backward else set()
-        covered_forward = set().union(*forward.values()) if forward else set()
+        if widened is not None:  # a target word's English translations widened by their synonyms
+            backward = {k: english | self._synonyms_of(english) for k, english in backward.items()}
+        covered_back = set().union(*backward.values())
+        covered_forward = set().union(*forward.values())
         lost = tuple(w for w in src if not (forward[id(w)] & target_words or w.lemmas & covered_back
                                             or w.lemmas & target_words or _any_cognate(w, tgt)))
         added = tuple(w for w in tgt if not (w.lemmas & covered_forward or backward[id(w)] & source_words
-                                             or w.lemmas & source_words or _any_cognate(w, src)
-                                             or widened is not None and self._synonym_of(backward[id(w)], source_words)))
+                                             or w.lemmas & source_words or _any_cognate(w, src)))
         return Coverage(lost, added, len(src), len(tgt))
 
 
-    def _synonym_of(self, english: set[str], source_words: set[str]) -> bool:
-        # whether a WordNet synonym of one of a target word's English translations is a source word
-        return any(fold(s) in source_words for lemma in english for pos in WORDNET_POS
-                   for s in self.synonyms(lemma, pos))
+    def _synonyms_of(self, english: set[str]) -> set[str]:
+        # the folded WordNet synonyms, in any part of speech, of English lemmas
+        return {fold(s) for lemma in english for tag in WORDNET_POS for s in self.synonyms(lemma, tag)}
 
 
 def _widened(word: Word, synonyms: Synonyms) -> Word:
     # the word with its synonyms' readings for the bilingual dictionary (their lemmas as its own)
-    readings = {(fold(s), tag) for lemma, tag in word.readings if tag in WORDNET_POS
-                for s in synonyms(lemma, tag) if fold(s) != fold(lemma)}
+    asked = [(lemma, tag) for lemma, tag in word.readings if tag in WORDNET_POS]
+    if not asked and {t for _, t in word.readings} == {"?"}:  # a word Apertium lacks: WordNet's own lemmatiser
+        asked = [(word.surface.lower(), tag) for tag in WORDNET_POS]
+    readings = {(fold(s), tag) for lemma, tag in asked for s in synonyms(lemma, tag) if fold(s) != fold(lemma)}
     return Word(word.surface, tuple(sorted(readings)), tuple(f"{_escape(s)}<{t}>" for s, t in sorted(readings)))
 
 
@@ -250,7 +255,8 @@ def _split(unit: str) -> list[str]:
 
 def _lemmas(analysis: str) -> list[str]:
     # the lemmas of an analysis (a compound "de<pr>+el<det>" has two), unescaped
-    return [re.sub(r"\\(.)", r"\1", part.split("<", 1)[0]) for part in analysis.split("+") if part.split("<", 1)[0]]
+    return [re.sub(r"\\(.)", r"\1", part.split("<", 1)[0]).replace("#", "") for part in analysis.split("+")
+            if part.split("<", 1)[0]]
 
 
 def _word(unit: str) -> Word:
@@ -273,8 +279,9 @@ def _word(unit: str) -> Word:
 
 class WordNetSynonyms:
     """:data:`Synonyms` from an NLTK WordNet reader (:func:`sit.models.wordnetdb.wordnet`): the
-    lemmas of every synset of the word in that part of speech (adjectives with their satellites),
-    multiword lemmas with spaces, each word's answer kept."""
+    lemmas of every synset of the word in that part of speech (adjectives with their satellites)
+    and of their direct hypernyms and similar adjectives (``lawmaker``: ``legislator``), multiword
+    lemmas with spaces, each word's answer kept."""
 
     def __init__(self, reader):
         self.reader = reader
@@ -287,7 +294,8 @@ class WordNetSynonyms:
             synsets = self.reader.synsets(lemma.replace(" ", "_"), pos) if pos else []
             if pos == "a":
                 synsets += self.reader.synsets(lemma.replace(" ", "_"), "s")
-            self._known[key] = tuple(dict.fromkeys(n.replace("_", " ") for s in synsets for n in s.lemma_names()))
+            near = synsets + [h for s in synsets for h in s.hypernyms() + s.similar_tos()]
+            self._known[key] = tuple(dict.fromkeys(n.replace("_", " ") for s in near for n in s.lemma_names()))
         return self._known[key]
 
 

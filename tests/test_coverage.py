@@ -1,0 +1,107 @@
+"""The coverage check (issues 45 and 44): omitted and added content found through Apertium's real
+compiled dictionaries (apertium-eng-spa, apertium-eng-cat, which scripts/setup.sh installs) and
+WordNet, on translations Gemma 3 270M and Apertium really gave (docs/labels/neural-gemma/), by
+itself and through ``sit check``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sit.check import CheckConfig, check
+from sit.errors import ConfigError
+from sit.models.wordnetdb import wordnet
+from sit.relations.coverage import CoverageRelation
+from sit.textcheck.coverage import Lexicon, WordNetSynonyms, cognates, unbalanced
+
+#: Gemma 3 270M's translation of news sentence 29: "month", "report", "released", "Wednesday" dropped
+DROPPED = ("Consumer prices rose 0.3 percent in March from the previous month, the Labor Department said in a "
+           "report released on Wednesday.",
+           "El consumo de los precios aumentó un 0.3 por ciento en marzo, el Departamento de Trabajo dijo.")
+#: Gemma's: "the hostages are gone" (issue 44)
+HOSTAGES = ("The rebels released the foreign hostages after long negotiations.",
+            "Los rebeldes liberaron a los extranjeros después de largas negociaciones.")
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon("en", "es", synonyms=WordNetSynonyms(wordnet()))
+
+
+def words(found):
+    return [w.surface for w in found]
+
+
+def test_a_dropped_word_and_a_dropped_clause_are_uncovered_source_words(lexicon):
+    hostages, dropped = lexicon.cover([HOSTAGES, DROPPED])
+    assert words(hostages.uncovered_source) == ["hostages"] and words(hostages.uncovered_target) == []
+    assert words(dropped.uncovered_source) == ["month", "report", "released", "Wednesday"]
+    assert words(dropped.uncovered_target) == []
+    assert words(unbalanced(dropped)["omission"]) == ["month", "report", "released", "Wednesday"]
+    assert unbalanced(hostages) == {}  # one word: under the 3 a finding needs
+
+
+def test_apertium_s_own_translations_are_covered_by_its_own_dictionaries(lexicon):
+    # what the lexicon flags on Apertium's output is nearly nothing: its lexicon is the translator's
+    own = lexicon.cover([(HOSTAGES[0], "El se rebela liberado los rehenes extranjeros después de negociaciones largas."),
+                         (DROPPED[0], "Precios de consumidor ascendieron 0.3 por ciento en Marcha del mes anterior, el "
+                                      "Departamento de Trabajo dicho en un informe liberó el miércoles.")])
+    assert [(words(c.uncovered_source), words(c.uncovered_target)) for c in own] == [([], []), ([], [])]
+
+
+def test_a_paraphrase_leaves_words_on_both_sides_and_makes_no_finding(lexicon):
+    # a human translation from GnuPG's catalogue: right, in words the bilingual dictionary lacks
+    (c,) = lexicon.cover([("key %s: removed multiple subkey binding", "clave %s: borrado enlace de subclaves múltiples")])
+    assert words(c.uncovered_source) == ["removed", "subkey", "binding"]
+    assert words(c.uncovered_target) == ["borrado", "enlace", "subclaves"]
+    assert unbalanced(c) == {}
+
+
+def test_invented_content_is_an_addition(lexicon):
+    (c,) = lexicon.cover([("The president will travel to three states.",
+                           "El presidente viajará a tres estados de la península de Iowa, Ohio y Michigan.")])
+    assert words(unbalanced(c)["addition"]) == ["península", "Iowa", "Ohio", "Michigan"]
+
+
+def test_wordnet_synonyms_reach_translations_the_bilingual_dictionary_lacks():
+    pair = ("Officials rejected the proposal.", "Los funcionarios rechazaron la propuesta.")
+    (plain,) = Lexicon("en", "es").cover([pair])
+    (widened,) = Lexicon("en", "es", synonyms=WordNetSynonyms(wordnet())).cover([pair])
+    assert words(plain.uncovered_source) == ["Officials", "rejected"]  # apertium-eng-spa: "oficial", "rehusar"
+    assert words(widened.uncovered_source) == [] and words(widened.uncovered_target) == []
+
+
+def test_cognates_and_names_copied_cover_a_word():
+    assert cognates("rebel", "rebelde") and cognates("negotiation", "negociación") and cognates("Presentation", "presentar")
+    assert not cognates("house", "hoy") and not cognates("shares", "dividendos")
+    (c,) = Lexicon("en", "es").cover([("Linda Marsh visited Halvorsen Motors.", "Linda Marsh visitó Halvorsen Motors.")])
+    assert words(c.uncovered_source) == [] and words(c.uncovered_target) == []
+
+
+def test_catalan_works_and_a_pair_apertium_has_no_dictionaries_for_is_left_out():
+    (c,) = Lexicon("en", "ca", synonyms=WordNetSynonyms(wordnet())).cover([DROPPED[:1] + ("Els preus de consum van pujar un 0,3 per cent al març.",)])
+    assert words(c.uncovered_source) == ["previous", "month", "Labor", "Department", "said", "report", "released",
+                                         "Wednesday"]  # all it drops
+    assert CoverageRelation.usable("en", "es") == "" and CoverageRelation.usable("en", "ca") == ""
+    assert CoverageRelation.usable("en", "de").startswith("coverage left out: no Apertium dictionaries for en-de")
+
+
+def test_sit_check_reports_an_omission_with_its_mqm_category(tmp_path):
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("source\ttranslation\n" + "\t".join(DROPPED) + "\n" + "\t".join(HOSTAGES) + "\n", encoding="utf-8")
+    check(CheckConfig(source=str(tsv), target_lang="es", out=str(tmp_path / "run"), cache_dir=str(tmp_path / "cache"),
+                      checks=("coverage",), report_formats=()))
+    rows = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+    assert [(r["source_id"], r["kind"], r["evidence"]["words"], r["evidence"]["mqm"]) for r in rows] == [
+        (2, "omission", ["month", "report", "released", "Wednesday"], "Accuracy/Omission")]
+
+
+def test_a_bad_option_is_one_line_that_names_it():
+    from sit.relations import RunContext, create_relation
+
+    with pytest.raises(ConfigError, match="coverage.min_net"):
+        create_relation("coverage", RunContext(None, "en", "es"), {"min_net": 0})
+    relation = create_relation("coverage", RunContext(None, "en", "de"), {})
+    assert relation.describe().startswith("coverage: nothing checked (no Apertium dictionaries for en-de")
+    assert relation.check([], {"The house.": "Das Haus."}).issues == []
