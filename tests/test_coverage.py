@@ -11,7 +11,7 @@ import pytest
 
 from sit.check import CheckConfig, check
 from sit.errors import ConfigError
-from sit.models.wordnetdb import wordnet
+from sit.models import wordnet
 from sit.relations.coverage import CoverageRelation
 from sit.textcheck.coverage import Lexicon, WordNetSynonyms, cognates, unbalanced
 

@@ -59,10 +59,10 @@ class CoverageRelation(TextsAlone):
         return ""
 
     def signature(self) -> dict[str, Any]:
-        from ..translators.apertium import _package_version
+        from ..textcheck.coverage import dictionaries_hash
 
         return {"min_net": self.min_net, "synonyms": "wordnet" if self._wordnet() else "none",
-                "lexicon": f"apertium {_package_version('apertium-eng-spa') or '?'}/{_package_version('apertium-eng-cat') or '?'}"}
+                "lexicon": "" if self.missing else dictionaries_hash(self.ctx.source_lang, self.ctx.target_lang)}
 
     def describe(self) -> str:
         if self.missing:
@@ -75,7 +75,7 @@ class CoverageRelation(TextsAlone):
         if not self.synonyms or self.ctx.source_lang.split("-")[0] != "en":
             return False
         from ..errors import MissingDependencyError
-        from ..models.wordnetdb import wordnet_root
+        from ..models import wordnet_root
 
         try:
             wordnet_root()
@@ -89,7 +89,7 @@ class CoverageRelation(TextsAlone):
 
             synonyms = None
             if self._wordnet():
-                from ..models.wordnetdb import wordnet
+                from ..models import wordnet
 
                 synonyms = WordNetSynonyms(wordnet())
             self._lexicon = Lexicon(self.ctx.source_lang, self.ctx.target_lang, synonyms=synonyms)

@@ -142,6 +142,20 @@ def pair_files(source_lang: str, target_lang: str, datadir: Path = DATADIR) -> O
     return files if all(p.is_file() for p in files.values()) else None
 
 
+def dictionaries_hash(source_lang: str, target_lang: str, datadir: Path = DATADIR) -> str:
+    """The first 12 hex digits of the sha256 of the pair's four dictionaries (:func:`pair_files`),
+    in a run's signature: other dictionaries, other findings; "" where the pair has none."""
+    import hashlib
+
+    files = pair_files(source_lang, target_lang, datadir)
+    if files is None:
+        return ""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(files[name].read_bytes())
+    return "sha256-" + digest.hexdigest()[:12]
+
+
 class Lexicon:
     """Apertium's dictionaries of one language pair, asked through ``lt-proc``: one process per
     batch of texts, the bilingual dictionary's answers kept per lemma for the lexicon's life."""
@@ -242,7 +256,9 @@ def _run(argv: list[str], text: str) -> str:
     try:
         done = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=600)
     except FileNotFoundError as e:
-        raise MissingDependencyError("the coverage check needs Apertium's lt-proc (apt-get install lttoolbox)") from e
+        from .. import hints
+
+        raise MissingDependencyError(f"the coverage check needs Apertium's lt-proc ({hints.APERTIUM})") from e
     if done.returncode != 0:
         raise MissingDependencyError(f"{argv[0]} failed on {argv[-1]}: {done.stderr.strip()[:200]}")
     return done.stdout
@@ -299,5 +315,5 @@ class WordNetSynonyms:
         return self._known[key]
 
 
-__all__ = ["COGNATE_RATIO", "CONTENT_TAGS", "Coverage", "Lexicon", "MIN_NET", "unbalanced", "Synonyms", "Word", "WordNetSynonyms", "cognates", "fold",
+__all__ = ["COGNATE_RATIO", "CONTENT_TAGS", "Coverage", "Lexicon", "MIN_NET", "unbalanced", "Synonyms", "Word", "WordNetSynonyms", "cognates", "dictionaries_hash", "fold",
            "pair_files"]
