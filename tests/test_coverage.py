@@ -64,6 +64,15 @@ def test_invented_content_is_an_addition(lexicon):
     assert words(unbalanced(c)["addition"]) == ["península", "Iowa", "Ohio", "Michigan"]
 
 
+def test_capitals_a_loop_and_a_prefixed_word_are_read_as_words(lexicon):
+    # Gemma's ALL CAPS answer loops on an invented name; "exministro" is "ministro" with a prefix
+    caps, plain = lexicon.cover([
+        ("THE PRESIDENT WILL TRAVEL TO THREE STATES.", "EL PRESIDENTE DE LAURA DE LA CRUZ DE LA CRUZ DE LA CRUZ VIAJARÁ A TRES ESTADOS."),
+        ("The former minister resigned in March.", "El exministro renunció en marzo.")])
+    assert words(caps.uncovered_source) == [] and words(caps.uncovered_target) == ["laura", "cruz"]
+    assert words(plain.uncovered_source) == ["former"] and words(plain.uncovered_target) == []
+
+
 def test_wordnet_synonyms_reach_translations_the_bilingual_dictionary_lacks():
     pair = ("Officials rejected the proposal.", "Los funcionarios rechazaron la propuesta.")
     (plain,) = Lexicon("en", "es").cover([pair])

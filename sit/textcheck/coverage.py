@@ -44,6 +44,9 @@ COGNATE_RATIO = 0.8
 COGNATE_LETTERS = 4
 #: or where they share their first this many letters (``presentation``/``presentar``)
 COGNATE_PREFIX = 6
+#: a target lemma ending in a translation of at least this many letters is made from it with a
+#: prefix (``recortar`` from ``cortar``, ``exministro`` from ``ministro``)
+AFFIXED_STEM = 5
 
 #: an English lemma and its Apertium tag -> the lemmas of its WordNet synonyms (the same part of
 #: speech): words the bilingual dictionary lacks reached through one it has (``lawmaker`` through
@@ -175,7 +178,7 @@ class Lexicon:
     def analyse(self, texts: Sequence[str], side: str) -> list[list[Word]]:
         """Each text's words as the ``source`` or ``target`` language's analyser reads them."""
         lines = _run(["lt-proc", "-w", str(self.files[f"{side}_morph"])],
-                     "\n".join(_SPECIAL.sub(r"\\\1", " ".join(t.split())) for t in texts) + "\n")
+                     "\n".join(_SPECIAL.sub(r"\\\1", " ".join(_cased(t).split())) for t in texts) + "\n")
         out = [[_word(unit) for unit in _UNIT.findall(line)] for line in lines.split("\n")]
         return (out + [[] for _ in texts])[:len(texts)]
 
@@ -223,11 +226,11 @@ class Lexicon:
             backward = {k: english | self._synonyms_of(english) for k, english in backward.items()}
         covered_back = set().union(*backward.values())
         covered_forward = set().union(*forward.values())
-        lost = tuple(w for w in src if not (forward[id(w)] & target_words or w.lemmas & covered_back
+        lost = tuple(w for w in src if not (_meets(forward[id(w)], target_words) or w.lemmas & covered_back
                                             or w.lemmas & target_words or _any_cognate(w, tgt)))
-        added = tuple(w for w in tgt if not (w.lemmas & covered_forward or backward[id(w)] & source_words
+        added = tuple(w for w in tgt if not (_meets(covered_forward, w.lemmas) or backward[id(w)] & source_words
                                              or w.lemmas & source_words or _any_cognate(w, src)))
-        return Coverage(lost, added, len(src), len(tgt))
+        return Coverage(_once(lost), _once(added), len(src), len(tgt))
 
 
     def _synonyms_of(self, english: set[str]) -> set[str]:
@@ -246,6 +249,27 @@ def _widened(word: Word, synonyms: Synonyms) -> Word:
 
 def _escape(lemma: str) -> str:
     return _SPECIAL.sub(lambda m: "\\" + m.group(1), lemma)
+
+
+def _meets(translations: set[str], lemmas: set[str]) -> bool:
+    # whether a translation is one of the lemmas, or the end of one made from it with a prefix
+    # (``cortar``: ``recortar``; ``ministro``: ``exministro``)
+    return bool(translations & lemmas) or any(
+        lemma.endswith(t) and len(t) >= AFFIXED_STEM for t in translations for lemma in lemmas if " " not in lemma)
+
+
+def _once(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    # each word once (a loop repeats its words), as first written
+    first: dict[str, Word] = {}
+    for w in words:
+        first.setdefault(fold(w.surface), w)
+    return tuple(first.values())
+
+
+def _cased(text: str) -> str:
+    # a text in capitals as the analysers read it: lower case (they know "carta", not "CARTA")
+    letters = [c for c in text if c.isalpha()]
+    return text.lower() if letters and sum(c.isupper() for c in letters) > 0.8 * len(letters) else text
 
 
 def _any_cognate(word: Word, others: Sequence[Word]) -> bool:
