@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sit.models import wordnet  # noqa: E402
-from sit.textcheck.coverage import Lexicon, WordNetSynonyms, unbalanced  # noqa: E402
+from sit.textcheck.coverage import MIN_NET, Lexicon, WordNetSynonyms, unbalanced  # noqa: E402
 
 
 def catalogue_pairs(n: int, seed: int, lang: str = "es") -> list[tuple[str, str, str]]:
@@ -56,10 +56,10 @@ def catalogues(args) -> None:
     pairs = catalogue_pairs(args.n, args.seed)
     lex = lexicon("en", "es")
     start = time.perf_counter()
-    found = [unbalanced(c) for c in lex.cover([(s, t) for _, s, t in pairs])]
+    found = [unbalanced(c, args.min_net) for c in lex.cover([(s, t) for _, s, t in pairs])]
     took = time.perf_counter() - start
     kinds = Counter(k for f in found for k in f)
-    print(f"{len(pairs)} messages of GNU catalogues (es), seed {args.seed}: {took:.1f} s")
+    print(f"{len(pairs)} messages of GNU catalogues (es), seed {args.seed}, min_net {args.min_net}: {took:.1f} s")
     for kind in ("omission", "addition"):
         print(f"  {kind}: {kinds[kind]} ({1000 * kinds[kind] / len(pairs):.1f} per 1,000 messages)")
     for (name, s, t), f in zip(pairs, found):
@@ -75,7 +75,7 @@ def runs(args) -> None:
         lex = lexicon(meta["source_lang"], meta["target_lang"])
         lex.synonyms("start", "n")  # WordNet's load is not the lexicon's time
         start = time.perf_counter()
-        found = [unbalanced(c) for c in lex.cover([(r["text"], r["translation"]) for r in rows])]
+        found = [unbalanced(c, args.min_net) for c in lex.cover([(r["text"], r["translation"]) for r in rows])]
         took = time.perf_counter() - start
         kinds = Counter(k for f in found for k in f)
         originals = Counter(k for r, f in zip(rows, found) if r.get("role") == "original" for k in f)
@@ -92,6 +92,8 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=45)
     r = sub.add_parser("run")
     r.add_argument("run_dirs", nargs="+")
+    for q in (c, r):
+        q.add_argument("--min-net", type=int, default=MIN_NET, help="coverage.min_net (default %(default)s)")
     args = p.parse_args()
     (catalogues if args.what == "catalogues" else runs)(args)
 

@@ -19,6 +19,7 @@ import re
 import subprocess
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
@@ -80,11 +81,11 @@ class Word:
             return any(c.isalpha() for c in self.surface) and len(self.surface) > 1
         return bool(tags & CONTENT_TAGS) and not tags & FUNCTION_TAGS
 
-    @property
-    def lemmas(self) -> set[str]:
+    @cached_property
+    def lemmas(self) -> frozenset[str]:
         """Its lemmas and itself, folded, and the words of a multiword one (``in cash``: ``in``, ``cash``)."""
         whole = {fold(lemma) for lemma, _ in self.readings} | {fold(self.surface)}
-        return whole | {part for w in whole if " " in w for part in w.split()}
+        return frozenset(whole | {part for w in whole if " " in w for part in w.split()})
 
 
 @dataclass(frozen=True)
@@ -117,12 +118,14 @@ def unbalanced(coverage: Coverage, min_net: int = MIN_NET) -> dict[str, tuple[Wo
     return {}
 
 
+@lru_cache(maxsize=65536)
 def fold(word: str) -> str:
     """``word`` case-folded without accents (``Acción`` -> ``accion``)."""
     decomposed = unicodedata.normalize("NFD", word.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=65536)
 def cognates(a: str, b: str) -> bool:
     """Whether two words (any case or accents) look alike enough to be one word in two languages."""
     a, b = fold(a), fold(b)
@@ -130,7 +133,9 @@ def cognates(a: str, b: str) -> bool:
         return a == b
     if len(a) >= COGNATE_PREFIX and a[:COGNATE_PREFIX] == b[:COGNATE_PREFIX]:
         return True
-    return SequenceMatcher(None, a, b).ratio() >= COGNATE_RATIO
+    matcher = SequenceMatcher(None, a, b)
+    return matcher.real_quick_ratio() >= COGNATE_RATIO and matcher.quick_ratio() >= COGNATE_RATIO \
+        and matcher.ratio() >= COGNATE_RATIO
 
 
 def pair_files(source_lang: str, target_lang: str, datadir: Path = DATADIR) -> Optional[dict[str, Path]]:
@@ -174,6 +179,7 @@ class Lexicon:
         #: and for the English translations of a target word nothing covers
         self.synonyms = synonyms
         self._translations: dict[tuple[str, str], set[str]] = {}
+        self._synonyms: dict[str, frozenset[str]] = {}
 
     def analyse(self, texts: Sequence[str], side: str) -> list[list[Word]]:
         """Each text's words as the ``source`` or ``target`` language's analyser reads them."""
@@ -207,9 +213,11 @@ class Lexicon:
         first = [self._one(s, t) for s, t in zip(sources, targets)]
         if self.synonyms is None:
             return first
+        # synonyms only widen what covers: a text covered both ways stays so, the others are read again
         widened = {id(w): _widened(w, self.synonyms) for c in first for w in c.uncovered_source}
         self.translations(widened.values(), "forward")
-        return [self._one(s, t, widened) for s, t in zip(sources, targets)]
+        return [self._one(s, t, widened) if c.uncovered_source or c.uncovered_target else c
+                for s, t, c in zip(sources, targets, first)]
 
     def _one(self, source: list[Word], target: list[Word], widened: Optional[dict] = None) -> Coverage:
         # widened: a source word nothing covered -> the word with its WordNet synonyms' readings
@@ -235,7 +243,12 @@ class Lexicon:
 
     def _synonyms_of(self, english: set[str]) -> set[str]:
         # the folded WordNet synonyms, in any part of speech, of English lemmas
-        return {fold(s) for lemma in english for tag in WORDNET_POS for s in self.synonyms(lemma, tag)}
+        return set().union(*(self._all_synonyms(lemma) for lemma in english))
+
+    def _all_synonyms(self, lemma: str) -> frozenset[str]:
+        if lemma not in self._synonyms:
+            self._synonyms[lemma] = frozenset(fold(s) for tag in WORDNET_POS for s in self.synonyms(lemma, tag))
+        return self._synonyms[lemma]
 
 
 def _widened(word: Word, synonyms: Synonyms) -> Word:
@@ -254,8 +267,10 @@ def _escape(lemma: str) -> str:
 def _meets(translations: set[str], lemmas: set[str]) -> bool:
     # whether a translation is one of the lemmas, or the end of one made from it with a prefix
     # (``cortar``: ``recortar``; ``ministro``: ``exministro``)
-    return bool(translations & lemmas) or any(
-        lemma.endswith(t) and len(t) >= AFFIXED_STEM for t in translations for lemma in lemmas if " " not in lemma)
+    if translations & lemmas:
+        return True
+    longer = [lemma for lemma in lemmas if len(lemma) > AFFIXED_STEM and " " not in lemma]
+    return bool(longer) and any(lemma.endswith(t) for t in translations if len(t) >= AFFIXED_STEM for lemma in longer)
 
 
 def _once(words: tuple[Word, ...]) -> tuple[Word, ...]:
