@@ -58,6 +58,21 @@ def test_a_paraphrase_leaves_words_on_both_sides_and_makes_no_finding(lexicon):
     assert unbalanced(c) == {}
 
 
+def test_a_few_words_more_in_a_long_help_text_make_no_finding(lexicon):
+    # coreutils' human translation: four words more among many is a free translation, not an addition
+    (c,) = lexicon.cover([(
+        "  -b, --before             attach the separator before instead of after\n"
+        "  -r, --regex              interpret the separator as a regular expression\n"
+        "  -s, --separator=STRING   use STRING as the separator instead of newline\n",
+        "  -b,  --before           añade el separador antes de cada línea, en lugar\n"
+        "                          de añadirlo después\n"
+        "  -r,  --regex            interpreta el separador como una expresión regular\n"
+        "  -s,  --separator=CADENA usa CADENA como separador, en lugar de un salto de\n"
+        "                          línea\n")])
+    assert len(c.uncovered_target) - len(c.uncovered_source) >= 3
+    assert unbalanced(c) == {} and "addition" in unbalanced(c, min_share=0)
+
+
 def test_invented_content_is_an_addition(lexicon):
     (c,) = lexicon.cover([("The president will travel to three states.",
                            "El presidente viajará a tres estados de la península de Iowa, Ohio y Michigan.")])

@@ -3,7 +3,8 @@ translation lacks, or the other way round (MQM Accuracy/Omission, Accuracy/Addit
 Apertium's compiled dictionaries of the pair (:mod:`sit.textcheck.coverage`): the content words of
 each side that no dictionary translation, WordNet synonym's translation, copy or cognate on the
 other side covers. A paraphrase leaves words uncovered on both sides; a finding needs at least
-``min_net`` more on one side than on the other. No cases of its own, nothing to translate.
+``min_net`` more on one side than on the other, and at least ``min_share`` of that side's content words. No cases of its own, nothing to
+translate.
 
 Pairs: those whose Apertium package Debian ships with both analysers and both bilingual
 dictionaries (``apertium-eng-spa``: en-es, es-en; ``apertium-eng-cat``: en-ca, ca-en); WordNet
@@ -34,11 +35,12 @@ class CoverageRelation(TextsAlone):
     alone_default = False  # opt-in until its blind precision is measured at 90% or more
     alone_needs = "Apertium's dictionaries of the pair (apt: apertium-eng-spa or apertium-eng-cat) and lt-proc"
 
-    def __init__(self, ctx, *, min_net: int = 3, synonyms: bool = True):
+    def __init__(self, ctx, *, min_net: int = 3, min_share: float = 0.2, synonyms: bool = True):
         super().__init__(ctx)
         from ..validate import check_bool, check_number
 
         self.min_net = check_number(min_net, "coverage.min_net", integer=True, minimum=1)
+        self.min_share = check_number(min_share, "coverage.min_share", minimum=0, maximum=1)
         self.synonyms = check_bool(synonyms, "coverage.synonyms")
         #: why nothing is checked (no Apertium dictionaries for the pair), or ""
         self.missing = self.usable(ctx.source_lang, ctx.target_lang)
@@ -61,14 +63,14 @@ class CoverageRelation(TextsAlone):
     def signature(self) -> dict[str, Any]:
         from ..textcheck.coverage import dictionaries_hash
 
-        return {"min_net": self.min_net, "synonyms": "wordnet" if self._wordnet() else "none",
+        return {"min_net": self.min_net, "min_share": self.min_share, "synonyms": "wordnet" if self._wordnet() else "none",
                 "lexicon": "" if self.missing else dictionaries_hash(self.ctx.source_lang, self.ctx.target_lang)}
 
     def describe(self) -> str:
         if self.missing:
             return f"coverage: nothing checked ({self.missing.removeprefix('coverage left out: ')})"
         return (f"coverage: content words against Apertium's {self.ctx.source_lang}-{self.ctx.target_lang} dictionaries, "
-                f"{self.min_net} more uncovered on one side than the other")
+                f"{self.min_net} more uncovered on one side than the other, {self.min_share:g} of its content words")
 
     def _wordnet(self) -> bool:
         # whether WordNet synonyms widen the source: asked for, an English source, WordNet installed
@@ -103,7 +105,7 @@ class CoverageRelation(TextsAlone):
         done = [(x, y, o) for x, y, o in other_texts(self.ctx.origins, translation, ()) if y.strip()]
         found = []
         for (x, y, origin), coverage in zip(done, self._lexicon_of_run().cover([(x, y) for x, y, _ in done])):
-            for kind, words in unbalanced(coverage, self.min_net).items():
+            for kind, words in unbalanced(coverage, self.min_net, self.min_share).items():
                 level, category = MQM[kind]
                 evidence = {"words": [w.surface for w in words], "uncovered_source": len(coverage.uncovered_source),
                             "uncovered_target": len(coverage.uncovered_target),

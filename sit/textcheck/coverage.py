@@ -102,18 +102,23 @@ class Coverage:
 
 #: a finding needs at least this many more uncovered content words on its side than on the other:
 #: a paraphrase or a term the dictionary lacks leaves words uncovered on both sides, a dropped
-#: clause only in the source (GNU catalogues' human translations: 3 in 1,000 messages; docs/precision.md)
+#: clause only in the source (docs/precision.md, "Coverage")
 MIN_NET = 3
+#: ... and that many must be at least this share of its side's content words: a long program help
+#: text translated freely leaves a few more words on one side among fifty
+MIN_SHARE = 0.2
 
 
-def unbalanced(coverage: Coverage, min_net: int = MIN_NET) -> dict[str, tuple[Word, ...]]:
+def unbalanced(coverage: Coverage, min_net: int = MIN_NET, min_share: float = MIN_SHARE) -> dict[str, tuple[Word, ...]]:
     """The findings a :class:`Coverage` makes: ``omission`` (the uncovered source words) where
-    the source has at least ``min_net`` more uncovered content words than the target, ``addition``
-    (the uncovered target words) the other way round; none where the two nearly balance."""
+    the source has at least ``min_net`` more uncovered content words than the target, and they are
+    at least ``min_share`` of its content words; ``addition`` (the uncovered target words) the other
+    way round; none where the two nearly balance."""
     lost, added = coverage.uncovered_source, coverage.uncovered_target
-    if len(lost) - len(added) >= min_net:
+    net = len(lost) - len(added)
+    if net >= min_net and net >= min_share * coverage.source_content:
         return {"omission": lost}
-    if len(added) - len(lost) >= min_net:
+    if -net >= min_net and -net >= min_share * coverage.target_content:
         return {"addition": added}
     return {}
 
@@ -354,5 +359,5 @@ class WordNetSynonyms:
         return self._known[key]
 
 
-__all__ = ["COGNATE_RATIO", "CONTENT_TAGS", "Coverage", "Lexicon", "MIN_NET", "unbalanced", "Synonyms", "Word", "WordNetSynonyms", "cognates", "dictionaries_hash", "fold",
+__all__ = ["COGNATE_RATIO", "CONTENT_TAGS", "Coverage", "Lexicon", "MIN_NET", "MIN_SHARE", "unbalanced", "Synonyms", "Word", "WordNetSynonyms", "cognates", "dictionaries_hash", "fold",
            "pair_files"]
