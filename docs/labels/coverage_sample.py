@@ -4,6 +4,10 @@
         every text a coverage finding of the runs names (issues.jsonl), each (text, kind) once, shuffled
         with the seed; the first N go to FOLDER/items.txt as source, translation and a neutral
         claim, numbered V00..; FOLDER/members.json keeps which finding each item is (the key)
+    python3 docs/labels/coverage_sample.py translations RUN_DIR --out FOLDER [--from-id 31] [--n 30] [--seed 45]
+        the same from a run made without the coverage check: its translations.jsonl checked by
+        the coverage check here (Apertium's dictionaries and WordNet, the defaults), the texts of
+        sentences numbered from --from-id on (those the check's rules were not tuned on)
     python3 docs/labels/coverage_sample.py score FOLDER
         FOLDER/labels.jsonl ({"item": "V00", "real": true, "note": ...}) against members.json:
         real findings per kind
@@ -47,8 +51,29 @@ def findings(runs: list[str]) -> list[dict]:
     return out
 
 
+def checked(run: str, from_id: int) -> list[dict]:
+    """Every (text, kind) the coverage check finds in a run's translations, sentences from ``from_id`` on."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from sit.models import wordnet
+    from sit.textcheck.coverage import Lexicon, WordNetSynonyms, unbalanced
+
+    rows = [json.loads(line) for line in (Path(run) / "translations.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = [r for r in rows if r.get("translation") and (r.get("source_id") or 0) >= from_id]
+    meta = json.loads((Path(run) / "run.json").read_text(encoding="utf-8"))["signature"]
+    lexicon = Lexicon(meta["source_lang"], meta["target_lang"], synonyms=WordNetSynonyms(wordnet()))
+    out = []
+    for r, coverage in zip(rows, lexicon.cover([(r["text"], r["translation"]) for r in rows])):
+        for kind, words in unbalanced(coverage).items():
+            out.append({"run": run, "issue_id": "", "source_id": r["source_id"], "kind": kind,
+                        "made_by": r.get("relation") or r.get("role", ""), "source": r["text"],
+                        "translation": r["translation"], "words": [w.surface for w in words]})
+    return out
+
+
 def sample(args) -> None:
-    pool = findings(args.runs)
+    pool = findings(args.runs) if args.what == "sample" else checked(args.runs[0], args.from_id)
     random.Random(args.seed).shuffle(pool)
     chosen = pool[:args.n]
     out = Path(args.out)
@@ -86,10 +111,16 @@ def main() -> None:
     s.add_argument("--out", required=True)
     s.add_argument("--n", type=int, default=30)
     s.add_argument("--seed", type=int, default=45)
+    t = sub.add_parser("translations")
+    t.add_argument("runs", nargs=1)
+    t.add_argument("--out", required=True)
+    t.add_argument("--from-id", type=int, default=31)
+    t.add_argument("--n", type=int, default=30)
+    t.add_argument("--seed", type=int, default=45)
     c = sub.add_parser("score")
     c.add_argument("folder")
     args = p.parse_args()
-    (sample if args.what == "sample" else score)(args)
+    (score if args.what == "score" else sample)(args)
 
 
 if __name__ == "__main__":
