@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import subprocess
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -69,13 +69,15 @@ class Word:
     surface: str
     readings: tuple[tuple[str, str], ...]
     analyses: tuple[str, ...] = ()
+    #: part of a number expression ("year" and "old" of "35-year-old"): no content word of its own
+    bound: bool = False
 
     @property
     def content(self) -> bool:
         """A content word: some reading is a noun, verb, adjective, numeral or name, none a function
         word's; an unknown word counts where it has letters (a name, a word the dictionary lacks)."""
         tags = {t for _, t in self.readings}
-        if any(c.isdigit() for c in self.surface):  # a number in figures: the numbers relation's
+        if self.bound or any(c.isdigit() for c in self.surface):  # a number in figures: the numbers relation's
             return False
         if tags == {"?"}:
             return any(c.isalpha() for c in self.surface) and len(self.surface) > 1
@@ -189,8 +191,8 @@ class Lexicon:
     def analyse(self, texts: Sequence[str], side: str) -> list[list[Word]]:
         """Each text's words as the ``source`` or ``target`` language's analyser reads them."""
         lines = _run(["lt-proc", "-w", str(self.files[f"{side}_morph"])],
-                     "\n".join(_SPECIAL.sub(r"\\\1", " ".join(_cased(t).split())) for t in texts) + "\n")
-        out = [[_word(unit) for unit in _UNIT.findall(line)] for line in lines.split("\n")]
+                     "\n".join(_SPECIAL.sub(r"\\\1", " ".join(_read(t).split())) for t in texts) + "\n")
+        out = [_bound([_word(unit) for unit in _UNIT.findall(line)]) for line in lines.split("\n")]
         return (out + [[] for _ in texts])[:len(texts)]
 
     def translations(self, words: Iterable[Word], direction: str) -> None:
@@ -213,7 +215,7 @@ class Lexicon:
         """The :class:`Coverage` of each (source, translation) pair."""
         sources = self.analyse([s for s, _ in pairs], "source")
         targets = self.analyse([t for _, t in pairs], "target")
-        self.translations((w for ws in sources for w in ws if w.content), "forward")
+        self.translations((w for ws in sources for w in ws if w.content or w.bound), "forward")
         self.translations((w for ws in targets for w in ws if w.content), "backward")
         first = [self._one(s, t) for s, t in zip(sources, targets)]
         if self.synonyms is None:
@@ -238,11 +240,14 @@ class Lexicon:
         if widened is not None:  # a target word's English translations widened by their synonyms
             backward = {k: english | self._synonyms_of(english) for k, english in backward.items()}
         covered_back = set().union(*backward.values())
-        covered_forward = set().union(*forward.values())
+        # the words a cognate may be among: content words and multiword units ("sin incidentes")
+        near_target = [w for w in target if w.content or " " in w.surface]
+        near_source = [w for w in source if w.content or " " in w.surface]
+        covered_forward = set().union(*forward.values(), *(self.translated(w, "forward") for w in source if w.bound))
         lost = tuple(w for w in src if not (_meets(forward[id(w)], target_words) or w.lemmas & covered_back
-                                            or w.lemmas & target_words or _any_cognate(w, tgt)))
+                                            or w.lemmas & target_words or _any_cognate(w, near_target)))
         added = tuple(w for w in tgt if not (_meets(covered_forward, w.lemmas) or backward[id(w)] & source_words
-                                             or w.lemmas & source_words or _any_cognate(w, src)))
+                                             or w.lemmas & source_words or _any_cognate(w, near_source)))
         return Coverage(_once(lost), _once(added), len(src), len(tgt))
 
 
@@ -286,10 +291,23 @@ def _once(words: tuple[Word, ...]) -> tuple[Word, ...]:
     return tuple(first.values())
 
 
-def _cased(text: str) -> str:
-    # a text in capitals as the analysers read it: lower case (they know "carta", not "CARTA")
+def _read(text: str) -> str:
+    # a text as the analysers read it: in lower case where it is in capitals (they know "carta",
+    # not "CARTA")
     letters = [c for c in text if c.isalpha()]
     return text.lower() if letters and sum(c.isupper() for c in letters) > 0.8 * len(letters) else text
+
+
+def _bound(words: list[Word]) -> list[Word]:
+    # words joined by hyphens to a number make one number expression with it ("35-year-old",
+    # "12-month"), which a translation writes its own way ("de 35 años"): they cover target words
+    # but are not asked for themselves
+    out = list(words)
+    for i in range(2, len(out)):
+        before = out[i - 2]
+        if out[i - 1].surface == "-" and (before.bound or any(c.isdigit() for c in before.surface)):
+            out[i] = replace(out[i], bound=True)
+    return out
 
 
 def _any_cognate(word: Word, others: Sequence[Word]) -> bool:
