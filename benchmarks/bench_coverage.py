@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sit.models import wordnet  # noqa: E402
-from sit.textcheck.coverage import MIN_NET, Lexicon, WordNetSynonyms, unbalanced  # noqa: E402
+from sit.textcheck.coverage import MIN_NET, Lexicon, WordNetSynonyms, calendar_names, unbalanced  # noqa: E402
 
 
 def catalogue_pairs(n: int, seed: int, lang: str = "es") -> list[tuple[str, str, str]]:
@@ -56,11 +56,11 @@ def catalogues(args) -> None:
     pairs = catalogue_pairs(args.n, args.seed)
     lex = lexicon("en", "es")
     start = time.perf_counter()
-    found = [unbalanced(c, args.min_net) for c in lex.cover([(s, t) for _, s, t in pairs])]
+    found = [unbalanced(c, args.min_net, dates=calendar_names("en")) for c in lex.cover([(s, t) for _, s, t in pairs])]
     took = time.perf_counter() - start
     kinds = Counter(k for f in found for k in f)
     print(f"{len(pairs)} messages of GNU catalogues (es), seed {args.seed}, min_net {args.min_net}: {took:.1f} s")
-    for kind in ("omission", "addition"):
+    for kind in ("omission", "addition", "date"):
         print(f"  {kind}: {kinds[kind]} ({1000 * kinds[kind] / len(pairs):.1f} per 1,000 messages)")
     for (name, s, t), f in zip(pairs, found):
         for kind, words in f.items():
@@ -77,7 +77,8 @@ def runs(args) -> None:
         lex.synonyms("start", "n")  # WordNet's load, apart
         loaded = time.perf_counter() - loading
         start, cpu = time.perf_counter(), _cpu()
-        found = [unbalanced(c, args.min_net) for c in lex.cover([(r["text"], r["translation"]) for r in rows])]
+        dates = calendar_names(meta["source_lang"])
+        found = [unbalanced(c, args.min_net, dates=dates) for c in lex.cover([(r["text"], r["translation"]) for r in rows])]
         took, cpu = time.perf_counter() - start, _cpu() - cpu
         kinds = Counter(k for f in found for k in f)
         originals = Counter(k for r, f in zip(rows, found) if r.get("role") == "original" for k in f)

@@ -5,6 +5,7 @@
         with the seed; the first N go to FOLDER/items.txt as source, translation and a neutral
         claim, numbered V00..; FOLDER/members.json keeps which finding each item is (the key)
     python3 docs/labels/coverage_sample.py translations RUN_DIR --out FOLDER [--from-id 31] [--n 30] [--seed 45]
+            [--exclude EARLIER_FOLDER]
         the same from a run made without the coverage check: its translations.jsonl checked by
         the coverage check here (Apertium's dictionaries and WordNet, the defaults), the texts of
         sentences numbered from --from-id on (those the check's rules were not tuned on)
@@ -25,7 +26,8 @@ from collections import Counter
 from pathlib import Path
 
 CLAIMS = {"omission": "the translation has nothing for (or mistranslates) most of these source words",
-          "addition": "the translation adds content the source does not have, in most of these words"}
+          "addition": "the translation adds content the source does not have, in most of these words",
+          "date": "the translation has nothing for (or mistranslates) this day or month of the source"}
 
 
 def findings(runs: list[str]) -> list[dict]:
@@ -57,7 +59,7 @@ def checked(run: str, from_id: int) -> list[dict]:
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from sit.models import wordnet
-    from sit.textcheck.coverage import Lexicon, WordNetSynonyms, unbalanced
+    from sit.textcheck.coverage import Lexicon, WordNetSynonyms, calendar_names, unbalanced
 
     rows = [json.loads(line) for line in (Path(run) / "translations.jsonl").read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if r.get("translation") and (r.get("source_id") or 0) >= from_id]
@@ -65,7 +67,7 @@ def checked(run: str, from_id: int) -> list[dict]:
     lexicon = Lexicon(meta["source_lang"], meta["target_lang"], synonyms=WordNetSynonyms(wordnet()))
     out = []
     for r, coverage in zip(rows, lexicon.cover([(r["text"], r["translation"]) for r in rows])):
-        for kind, words in unbalanced(coverage).items():
+        for kind, words in unbalanced(coverage, dates=calendar_names(meta["source_lang"])).items():
             out.append({"run": run, "issue_id": "", "source_id": r["source_id"], "kind": kind,
                         "made_by": r.get("relation") or r.get("role", ""), "source": r["text"],
                         "translation": r["translation"], "words": [w.surface for w in words]})
@@ -74,6 +76,9 @@ def checked(run: str, from_id: int) -> list[dict]:
 
 def sample(args) -> None:
     pool = findings(args.runs) if args.what == "sample" else checked(args.runs[0], args.from_id)
+    for folder in args.exclude or ():  # texts an earlier sheet already showed
+        shown = {(m["source"], m["kind"]) for m in json.loads((Path(folder) / "members.json").read_text()).values()}
+        pool = [f for f in pool if (f["source"], f["kind"]) not in shown]
     random.Random(args.seed).shuffle(pool)
     chosen = pool[:args.n]
     out = Path(args.out)
@@ -111,12 +116,14 @@ def main() -> None:
     s.add_argument("--out", required=True)
     s.add_argument("--n", type=int, default=30)
     s.add_argument("--seed", type=int, default=45)
+    s.add_argument("--exclude", action="append", help="a folder of an earlier sheet whose texts are left out")
     t = sub.add_parser("translations")
     t.add_argument("runs", nargs=1)
     t.add_argument("--out", required=True)
     t.add_argument("--from-id", type=int, default=31)
     t.add_argument("--n", type=int, default=30)
     t.add_argument("--seed", type=int, default=45)
+    t.add_argument("--exclude", action="append", help="a folder of an earlier sheet whose texts are left out")
     c = sub.add_parser("score")
     c.add_argument("folder")
     args = p.parse_args()

@@ -21,14 +21,16 @@ from .base import Checked
 from .every import TextsAlone, merged, other_texts, text_issue
 
 #: (severity, MQM category) of each kind of finding
-MQM = {"omission": ("major", "Accuracy/Omission"), "addition": ("major", "Accuracy/Addition")}
+MQM = {"omission": ("major", "Accuracy/Omission"), "addition": ("major", "Accuracy/Addition"),
+       "date": ("major", "Accuracy/Omission")}
 
 
 class CoverageRelation(TextsAlone):
     name = "coverage"
     title = "a translation lacks content of the source, or adds content of its own (bilingual lexicon)"
     kinds = {"omission": "source content words nothing in the translation covers (Apertium's bilingual dictionary)",
-             "addition": "translation content words no source word accounts for (Apertium's bilingual dictionary)"}
+             "addition": "translation content words no source word accounts for (Apertium's bilingual dictionary)",
+             "date": "a day or month name of the source nothing in the translation covers"}
     mqm = MQM
     severity = {"": 3.0}
     alone = 8
@@ -100,12 +102,13 @@ class CoverageRelation(TextsAlone):
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         if self.missing:
             return self.checked([], cases=0, compared=0, kinds=list(self.kinds))
-        from ..textcheck.coverage import unbalanced
+        from ..textcheck.coverage import calendar_names, unbalanced
 
+        dates = calendar_names(self.ctx.source_lang)
         done = [(x, y, o) for x, y, o in other_texts(self.ctx.origins, translation, ()) if y.strip()]
         found = []
         for (x, y, origin), coverage in zip(done, self._lexicon_of_run().cover([(x, y) for x, y, _ in done])):
-            for kind, words in unbalanced(coverage, self.min_net, self.min_share).items():
+            for kind, words in unbalanced(coverage, self.min_net, self.min_share, dates).items():
                 level, category = MQM[kind]
                 evidence = {"words": [w.surface for w in words], "uncovered_source": len(coverage.uncovered_source),
                             "uncovered_target": len(coverage.uncovered_target),

@@ -111,18 +111,36 @@ MIN_NET = 3
 MIN_SHARE = 0.2
 
 
-def unbalanced(coverage: Coverage, min_net: int = MIN_NET, min_share: float = MIN_SHARE) -> dict[str, tuple[Word, ...]]:
+def unbalanced(coverage: Coverage, min_net: int = MIN_NET, min_share: float = MIN_SHARE,
+               dates: frozenset[str] = frozenset()) -> dict[str, tuple[Word, ...]]:
     """The findings a :class:`Coverage` makes: ``omission`` (the uncovered source words) where
     the source has at least ``min_net`` more uncovered content words than the target, and they are
     at least ``min_share`` of its content words; ``addition`` (the uncovered target words) the other
-    way round; none where the two nearly balance."""
+    way round; none where the two nearly balance. Else ``date``: the uncovered source words that
+    are among ``dates`` as written (the source language's day and month names: :func:`calendar_names`),
+    which a translation never leaves out by paraphrase."""
     lost, added = coverage.uncovered_source, coverage.uncovered_target
     net = len(lost) - len(added)
     if net >= min_net and net >= min_share * coverage.source_content:
         return {"omission": lost}
     if -net >= min_net and -net >= min_share * coverage.target_content:
         return {"addition": added}
-    return {}
+    named = tuple(w for w in lost if w.surface in dates)
+    return {"date": named} if named else {}
+
+
+@lru_cache(maxsize=16)
+def calendar_names(lang: str) -> frozenset[str]:
+    """CLDR's wide day and month names of ``lang`` as written (Babel; English ``Monday``, ``March``,
+    Spanish ``lunes``); none for a language CLDR does not know."""
+    from babel.core import UnknownLocaleError
+    from babel.dates import get_day_names, get_month_names
+
+    try:
+        names = {n for get in (get_day_names, get_month_names) for n in get("wide", locale=lang.replace("-", "_")).values()}
+    except (UnknownLocaleError, ValueError):
+        return frozenset()
+    return frozenset(names)
 
 
 @lru_cache(maxsize=65536)
@@ -377,5 +395,5 @@ class WordNetSynonyms:
         return self._known[key]
 
 
-__all__ = ["COGNATE_RATIO", "CONTENT_TAGS", "Coverage", "Lexicon", "MIN_NET", "MIN_SHARE", "unbalanced", "Synonyms", "Word", "WordNetSynonyms", "cognates", "dictionaries_hash", "fold",
+__all__ = ["COGNATE_RATIO", "CONTENT_TAGS", "Coverage", "Lexicon", "MIN_NET", "MIN_SHARE", "calendar_names", "unbalanced", "Synonyms", "Word", "WordNetSynonyms", "cognates", "dictionaries_hash", "fold",
            "pair_files"]
