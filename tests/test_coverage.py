@@ -13,7 +13,7 @@ from sit.check import CheckConfig, check
 from sit.errors import ConfigError
 from sit.models import wordnet
 from sit.relations.coverage import CoverageRelation
-from sit.textcheck.coverage import Lexicon, WordNetSynonyms, cognates, unbalanced
+from sit.textcheck.coverage import Lexicon, WordNetSynonyms, calendar_names, cognates, unbalanced
 
 #: Gemma 3 270M's translation of news sentence 29: "month", "report", "released", "Wednesday" dropped
 DROPPED = ("Consumer prices rose 0.3 percent in March from the previous month, the Labor Department said in a "
@@ -83,6 +83,20 @@ def test_a_number_compound_and_a_multiword_adverb_cover_what_they_say(lexicon):
     assert unbalanced(c) == {}
 
 
+def test_a_dropped_day_is_a_date_finding_where_the_net_rule_finds_nothing(lexicon):
+    # Gemma's original 2: "Monday" and the governor's name gone; Apertium's own translation keeps Monday
+    dropped, kept = lexicon.cover([
+        ("Governor Linda Marsh said on Monday that she would not seek a third term.",
+         "La Gobernadora dijo que no buscaría una tercera vez la candidatura."),
+        ("Governor Linda Marsh said on Monday that she would not seek a third term.",
+         "Gobernador Linda Marsh dijo el lunes que no buscaría un tercer plazo.")])
+    english = calendar_names("en")
+    assert "Monday" in english and "lunes" in calendar_names("es")
+    assert unbalanced(dropped) == {}
+    assert words(unbalanced(dropped, dates=english)["date"]) == ["Monday"]
+    assert unbalanced(kept, dates=english) == {}
+
+
 def test_invented_content_is_an_addition(lexicon):
     (c,) = lexicon.cover([("The president will travel to three states.",
                            "El presidente viajará a tres estados de la península de Iowa, Ohio y Michigan.")])
@@ -123,12 +137,16 @@ def test_catalan_works_and_a_pair_apertium_has_no_dictionaries_for_is_left_out()
 
 def test_sit_check_reports_an_omission_with_its_mqm_category(tmp_path):
     tsv = tmp_path / "t.tsv"
-    tsv.write_text("source\ttranslation\n" + "\t".join(DROPPED) + "\n" + "\t".join(HOSTAGES) + "\n", encoding="utf-8")
+    monday = ("Governor Linda Marsh said on Monday that she would not seek a third term.",
+              "La Gobernadora dijo que no buscaría una tercera vez la candidatura.")
+    tsv.write_text("source\ttranslation\n" + "".join("\t".join(p) + "\n" for p in (DROPPED, HOSTAGES, monday)),
+                   encoding="utf-8")
     check(CheckConfig(source=str(tsv), target_lang="es", out=str(tmp_path / "run"), cache_dir=str(tmp_path / "cache"),
                       checks=("coverage",), report_formats=()))
     rows = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
-    assert [(r["source_id"], r["kind"], r["evidence"]["words"], r["evidence"]["mqm"]) for r in rows] == [
-        (2, "omission", ["month", "report", "released", "Wednesday"], "Accuracy/Omission")]
+    assert sorted((r["source_id"], r["kind"], r["evidence"]["words"], r["evidence"]["mqm"]) for r in rows) == [
+        (2, "omission", ["month", "report", "released", "Wednesday"], "Accuracy/Omission"),
+        (4, "date", ["Monday"], "Accuracy/Omission")]
 
 
 def test_a_bad_option_is_one_line_that_names_it():
