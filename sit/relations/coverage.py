@@ -37,10 +37,15 @@ class CoverageRelation(TextsAlone):
     alone_default = False  # opt-in until its blind precision is measured at 90% or more
     alone_needs = "Apertium's dictionaries of the pair (apt: apertium-eng-spa or apertium-eng-cat) and lt-proc"
 
-    def __init__(self, ctx, *, min_net: int = 3, min_share: float = 0.2, synonyms: bool = True):
+    def __init__(self, ctx, *, min_net: int = 3, min_share: float = 0.2, synonyms: bool = True,
+                 similarity: float = 0.0):
         super().__init__(ctx)
         from ..validate import check_bool, check_number
 
+        #: a finding stands only where the multilingual encoder (the offline judge's, ``use``) puts
+        #: source and translation below this cosine; 0: no encoder (docs/precision.md, "Coverage")
+        self.similarity = check_number(similarity, "coverage.similarity", minimum=0, maximum=1)
+        self._encoder = None
         self.min_net = check_number(min_net, "coverage.min_net", integer=True, minimum=1)
         self.min_share = check_number(min_share, "coverage.min_share", minimum=0, maximum=1)
         self.synonyms = check_bool(synonyms, "coverage.synonyms")
@@ -65,7 +70,7 @@ class CoverageRelation(TextsAlone):
     def signature(self) -> dict[str, Any]:
         from ..textcheck.coverage import dictionaries_hash
 
-        return {"min_net": self.min_net, "min_share": self.min_share, "synonyms": "wordnet" if self._wordnet() else "none",
+        return {"min_net": self.min_net, "min_share": self.min_share, "similarity": self.similarity, "synonyms": "wordnet" if self._wordnet() else "none",
                 "lexicon": "" if self.missing else dictionaries_hash(self.ctx.source_lang, self.ctx.target_lang)}
 
     def describe(self) -> str:
@@ -115,4 +120,25 @@ class CoverageRelation(TextsAlone):
                             "content_words": [coverage.source_content, coverage.target_content],
                             "mqm": category, "mqm_severity": level}
                 found.append(text_issue(self.name, x, y, origin, kind, float(len(words)), evidence))
+        found = self._hedged(found)
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
+
+    def _hedged(self, found: list) -> list:
+        # with ``similarity``: the findings whose source and translation the encoder puts below it,
+        # each with its cosine in the evidence
+        if not self.similarity or not found:
+            return found
+        from dataclasses import replace
+
+        if self._encoder is None:
+            from ..judge import get_judge
+
+            self._encoder = get_judge("use", source_lang=self.ctx.source_lang, target_lang=self.ctx.target_lang,
+                                      threads=1)
+        vec = self._encoder.vectors([t for i in found for t in (i.pair.original, i.original_translation)])
+        out = []
+        for issue in found:
+            cosine = float(vec[issue.pair.original] @ vec[issue.original_translation])
+            if cosine < self.similarity:
+                out.append(replace(issue, evidence={**issue.evidence, "similarity": round(cosine, 3)}))
+        return out
