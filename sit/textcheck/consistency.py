@@ -1,10 +1,10 @@
 """Consistency over a whole file, both ways (issue 48; Xbench's "inconsistency in source" and "in
 target"): one source translated two ways, and two different sources given one translation.
 
-Texts are compared normalised (:func:`normalised`): case folded, whitespace collapsed, the marks
-at the end (``.``, ``:``, ``!``, ``?``, ``…``) and a menu's accelerator (``&File``, ``_File``)
-dropped, so that ``Done`` and ``Done.`` are one source, and ``Hecho`` and ``Hecho.`` one
-translation. Each group is reported once, with every line it stands on.
+Texts are compared normalised (:func:`normalised`): whitespace collapsed (a help text's column
+padding), the marks at the end (``.``, ``:``, ``!``, ``?``, ``…``) and a menu's accelerator
+(``&File``, ``_File``) dropped, so that ``Done`` and ``Done.`` are one source, and ``Hecho`` and
+``Hecho.`` one translation; case is kept (``-W`` and ``-w`` are two options). Each group is reported once, with every line it stands on.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ _ACCELERATOR = re.compile(r"(?<![\w&_])[&_](?=\w)")
 
 
 def normalised(text: str) -> str:
-    """``text`` as consistency compares it: NFC, case folded, whitespace collapsed, no final marks
-    nor accelerator."""
+    """``text`` as consistency compares it: NFC, whitespace collapsed, no final marks nor accelerator."""
     text = unicodedata.normalize("NFC", text)
-    return _END.sub("", " ".join(_ACCELERATOR.sub("", text).split())).casefold()
+    return _END.sub("", " ".join(_ACCELERATOR.sub("", text).split()))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ def unpaired_brackets(source: str, translation: str) -> list[str]:
     """The brackets whose balance (openings less closings) in ``translation`` differs from that in
     ``source``: each pair as written (``()``), with the two balances (``()`` 0 -> 1)."""
     out = []
+    if not _letters(source):  # a bracket or a quotation mark alone is translated as a mark
+        return out
     for pair in BRACKETS:
         want, got = _balance(source, pair), _balance(translation, pair)
         if want != got:
@@ -38,28 +40,36 @@ def _balance(text: str, pair: str) -> int:
 def unpaired_quotes(source: str, translation: str) -> bool:
     """Whether ``translation`` writes an odd number of double quotation marks (of any style)
     where ``source`` writes an even number: a quotation opened and not closed."""
-    return _quotes(source) % 2 == 0 and _quotes(translation) % 2 == 1
+    return _letters(source) and _quotes(source) % 2 == 0 and _quotes(translation) % 2 == 1
+
+
+def _letters(text: str) -> bool:
+    return any(c.isalpha() for c in text)
 
 
 def _quotes(text: str) -> int:
     return sum(text.count(c) for c in DOUBLE_QUOTES)
 
 
-def edge_whitespace(source: str, translation: str) -> list[str]:
+def edge_whitespace(source: str, translation: str, *, spaces: bool = False) -> list[str]:
     """How the whitespace at the start and at the end of ``translation`` differs from the
-    source's: ``start`` / ``end`` with both as written (``end '\\n' -> ''``). Spaces and tabs
-    count by kind and number, line breaks by number."""
+    source's: ``start`` / ``end`` with both as written (``end '\\n' -> ''``). By default a line
+    break there or none, as gettext's ``msgfmt -c`` compares them; with ``spaces``, line breaks by
+    number and spaces and tabs by presence too (``Directory   `` may be ``Directorio  ``: a
+    column's padding adapts to the word it pads)."""
     out = []
     for edge, pattern in (("start", r"^\s*"), ("end", r"\s*$")):
         want = re.search(pattern, source).group()
         got = re.search(pattern, translation).group()
-        if _shape(want) != _shape(got):
+        if _shape(want, spaces) != _shape(got, spaces):
             out.append(f"{edge} {want!r} -> {got!r}")
     return out
 
 
-def _shape(space: str) -> tuple:
-    return (space.count("\n"), space.replace("\r", "").replace("\n", "").replace("\u00a0", " "))
+def _shape(space: str, spaces: bool) -> tuple:
+    if not spaces:  # a line break at the edge or none
+        return ("\n" in space or "\r" in space,)
+    return space.count("\n"), bool(space.replace("\r", "").replace("\n", ""))
 
 
 def line_breaks(source: str, translation: str) -> tuple[int, int]:
@@ -80,10 +90,12 @@ def double_spaces(source: str, translation: str) -> list[str]:
     return [translation[max(0, m.start() - 12):m.end() + 12] for m in _DOUBLE.finditer(translation)]
 
 
-#: a word written twice back to back, only spaces between (not across a line break or a comma)
-_REPEATED = re.compile(r"(?<![\w'’-])([^\W\d_]+)[ \u00a0]+(\1)(?![\w'’-])", re.IGNORECASE)
-#: words that a language writes twice by its grammar, by language ("die die" after a comma is a
-#: German relative pronoun and its article; "nous nous" a French reflexive; "que que" is not Spanish)
+#: a word written twice back to back, one space between (not across a line break, a comma or a
+#: column's padding), a compound's last part too (``Paket-Infodatei Infodatei``); case aside, but a
+#: word against its capitals (``o O``, ``fichero FICHERO``) is two
+_REPEATED = re.compile(r"(?<![\w'’])([^\W\d_]+)[ \u00a0](\1)(?!\w|['’]\w)", re.IGNORECASE)
+#: words that a language writes twice by its grammar after a comma, by language (", die die" is a
+#: German relative pronoun and its article; ", nous nous" a French reflexive; "que que" is not Spanish)
 GRAMMATICAL_DOUBLES = {"de": frozenset({"die", "der", "das", "dem", "den", "des", "sie"}),
                        "fr": frozenset({"nous", "vous"}),
                        "nl": frozenset({"die", "dat"}),
@@ -93,11 +105,13 @@ GRAMMATICAL_DOUBLES = {"de": frozenset({"die", "der", "das", "dem", "den", "des"
 def repeated_words(source: str, translation: str, lang: str) -> list[str]:
     """Words ``translation`` writes twice back to back that the source does not double (``the
     the``, ``de de``), each once; of words the target language doubles by its grammar
-    (:data:`GRAMMATICAL_DOUBLES`), none."""
+    (:data:`GRAMMATICAL_DOUBLES`) after a comma, none."""
     doubled = Counter(m.group(1).lower() for m in _REPEATED.finditer(source))
     allowed = GRAMMATICAL_DOUBLES.get(lang.split("-")[0].lower(), frozenset())
     found = [m.group(1) for m in _REPEATED.finditer(translation)
-             if m.group(1).lower() not in allowed and m.group(1).lower() not in doubled]
+             if not (m.group(1).lower() in allowed and translation[:m.start()].rstrip().endswith(","))
+             and m.group(1).lower() not in doubled
+             and (m.group(1)[1:] == m.group(2)[1:] and m.group(2)[:1] in (m.group(1)[:1], m.group(1)[:1].lower()))]
     return list(dict.fromkeys(found))
 
 
