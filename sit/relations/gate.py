@@ -292,7 +292,7 @@ class TermsCheck(InputCheck):
             self._lemmas = Lemmas(self.ctx.target_lang)
         out = []
         for m in messages:
-            if lost := missing_terms(m.source, m.translation, self.glossary, self._lemmas):
+            if lost := missing_terms(m.source, m.translation, self.glossary, self._lemmas, self.do_not_translate):
                 out.append(self.found(m, "glossary", {"terms": [{"source": t.source, "target": t.target,
                                                                  "glossary_line": t.line} for t in lost]}, len(lost)))
             if changed := changed_terms(m.source, m.translation, self.do_not_translate):

@@ -27,9 +27,6 @@ from ..inputs import decode_lines, read_file
 
 #: the first column names a header row may give
 HEADER_NAMES = frozenset({"source", "src", "term", "source term"})
-#: spaCy's small pipelines by language (their lemmatizers), where installed
-SPACY_PIPELINES = {"es": "es_core_news_sm", "de": "de_core_news_sm", "fr": "fr_core_news_sm", "it": "it_core_news_sm",
-                   "pt": "pt_core_news_sm", "nl": "nl_core_news_sm", "en": "en_core_web_sm"}
 
 
 @dataclass(frozen=True)
@@ -107,18 +104,12 @@ class Lemmas:
         self.available = self._load()
 
     def _load(self) -> bool:
-        import importlib.util
+        from ..models.spacymodels import find_spacy_model, load_spacy
 
-        name = SPACY_PIPELINES.get(self.lang.split("-")[0].lower())
-        if not name or importlib.util.find_spec(name) is None or importlib.util.find_spec("spacy") is None:
+        lang = self.lang.split("-")[0].lower()
+        if find_spacy_model(lang) is None:
             return False
-        import warnings
-
-        import spacy
-
-        with warnings.catch_warnings():  # a pipeline trained with an older spaCy says so, and still lemmatises
-            warnings.simplefilter("ignore", UserWarning)
-            self._nlp = spacy.load(name, disable=["parser", "ner"])
+        self._nlp = load_spacy(lang, disable=("parser", "ner"))
         return True
 
     def of(self, text: str) -> str:
@@ -131,9 +122,12 @@ class Lemmas:
 
 
 def missing_terms(source: str, translation: str, glossary: Sequence[Term],
-                  lemmas: Optional[Lemmas] = None) -> list[Term]:
+                  lemmas: Optional[Lemmas] = None, kept: Sequence[str] = ()) -> list[Term]:
     """The glossary terms ``source`` writes whose required target term ``translation`` lacks
-    (as written, or through its lemmas where ``lemmas`` has a pipeline)."""
+    (as written, or through its lemmas where ``lemmas`` has a pipeline); a term inside one of the
+    do-not-translate terms ``kept`` (``file`` in ``print to file``) is none."""
+    for term in kept:
+        source = _pattern(term, False, True).sub(" ", source)
     out = []
     for term in glossary:
         if not has_term(source, term.source, plural=True) or has_term(translation, term.target):
