@@ -1,4 +1,4 @@
-"""The gate checks of ``sit check`` (issue 48: ``brackets``, ``whitespace``, ``repeated``, ``codes``,
+"""The gate checks of ``sit check`` (issue 48: ``brackets``, ``whitespace``, ``repetition``, ``codes``,
 ``width``, ``consistency``) on real message catalogues: each check's findings per 1,000 messages,
 the default settings' messages with a finding per 1,000, and faults injected into messages with no
 finding, found per type (prints figures; no assertion). ``--sample FILE`` writes every finding of
@@ -37,10 +37,10 @@ from sit.textcheck.software import prose  # noqa: E402
 
 #: the options that turn on every kind of the gate checks (the figures of each kind are taken with them)
 ALL_ON = {"whitespace": {"edges": "all", "newlines": True, "spaces": True}, "consistency": {"target": True}}
-GATE = ("brackets", "whitespace", "repeated", "codes", "width", "consistency")
+GATE = ("brackets", "whitespace", "repetition", "codes", "width", "consistency")
 #: fault -> the checks that find it (an inline code dropped from a text is ``passthrough.missing``'s)
 EXPECTED = {"bracket_broken": ("brackets",), "newline_dropped": ("whitespace",), "space_added": ("whitespace",),
-            "repeated_word": ("repeated",),
+            "repeated_word": ("repetition",),
             "code_dropped": ("codes", "passthrough"), "code_reordered": ("codes",)}
 
 

@@ -27,6 +27,9 @@ CLEAN = [
      "Kein passendes Hilfethema für »%s«. Probieren Sie »help help«, »man -k %s« oder »info %s«."),
     ("'", "»"),
     ("Show the files that are not in the archive", "Die Dateien zeigen, die die Sicherung nicht enthält"),
+    ("Shell commands matching keyword `", "Shellkommando, auf das das Schlüsselwort zutrifft `"),
+    ("Usage: %s [OPTION]... MYFILE OLDFILE YOURFILE\n", "Modo de empleo: %s [OPCIÓN]... MI-FICHERO FICHERO-ANTIGUO "
+     "TU-FICHERO\n"),
     ("       --crl-file=FILE             file with bundle of CRLs\n",
      "       --crl-file=FICHERO          fichero con la agrupación de CRLs\n"),
     ("Returns success unless an invalid option is given or the current directory\n    cannot be read.",
@@ -35,17 +38,18 @@ CLEAN = [
     ("Click <b>Save</b> to keep the file", "Pulse <b>Guardar</b> para conservar el fichero"),
 ]
 #: faults, the group each must set off, and its severity; the first three are real (bash and dpkg
-#: in Spanish, bash in German), the others injected into real messages
+#: in Spanish, findutils in German), the others injected into real messages
 FAULTY = [
     ("pushd [-n] [+N | -N | dir]", "pushd [-n] [+N | -N | dir", "brackets.brackets", "minor"),
     ("file '%.250s' is corrupt - %.250s missing", "el fichero `%.250s' está dañado - falta %.250s\"",
      "brackets.quotes", "minor"),
-    ("Create a local variable called NAME, and give it VALUE.",
-     "Erzeugt eine lokale Variable Name und weist ihr den Wert Wert zu.", "repeated.repeated", "minor"),
+    ("File descriptor %d will leak; please report this as a bug.",
+     "Dateideskriptor %d wird wird einen Überlauf verursachen. Bitte melden Sie dies als Fehler.",
+     "repetition.word", "minor"),
     ("No such file %s.\n", "No existe el fichero %s.", "whitespace.edges", "major"),
     ("Click <b>Save</b> to keep the file", "Pulse <b>Guardar</b></b> para conservar el fichero", "codes.count", "major"),
     ("Click <b>Save</b> or <i>Cancel</i>", "Pulse <i>Guardar</i> o <b>Cancelar</b>", "codes.order", "minor"),
-    ("Can't stat package info file", "Paket-Infodatei Infodatei kann nicht abgefragt werden", "repeated.repeated",
+    ("Can't stat package info file", "Paket-Infodatei Infodatei kann nicht abgefragt werden", "repetition.word",
      "minor"),
 ]
 
@@ -64,7 +68,7 @@ def _issues(tmp_path, out="out"):
     return [json.loads(line) for line in (tmp_path / out / "issues.jsonl").read_text().splitlines()]
 
 
-GATE = "brackets,whitespace,repeated,codes,width"
+GATE = "brackets,whitespace,repetition,codes,width"
 
 
 def test_form_rules_on_their_own():
@@ -75,7 +79,7 @@ def test_form_rules_on_their_own():
     assert edge_whitespace("File   ", "Fichero  ") == [] and edge_whitespace("File   ", "Fichero", spaces=True)
     assert repeated_words("Open the file", "Abre el el fichero", "es") == ["el"]
     assert repeated_words("the files that", "die Dateien, die die Sicherung", "de") == []  # after a comma: grammar
-    assert repeated_words("the files that", "die die Dateien", "de") == ["die"]
+    assert repeated_words("the files that", "die die Dateien", "es") == ["die"]
     assert repeated_words("Y or I, N or O", "Y o I, N o O", "es") == []
 
 
@@ -164,6 +168,9 @@ msgstr "no se puede desbloquear %s"
 
 msgid "Quit"
 msgstr "Salir"
+
+msgid "quit"
+msgstr "Salir"
 """
 
 
@@ -181,6 +188,7 @@ def test_consistency_both_ways_reports_each_group_once(tmp_path):
     assert found["consistency.source"]["evidence"]["differing"] == ["Abrir", "Abre."]
     # dpkg's real mistake: lock and unlock given one translation
     assert found["consistency.target"]["evidence"]["lines"] == [15, 18]
+    assert len(_issues(tmp_path, "both")) == 2  # "Quit" and "quit" would be one source
 
 
 def test_glossary_and_do_not_translate(tmp_path):

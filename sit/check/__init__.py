@@ -147,30 +147,14 @@ def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_la
 
 
 def _kept_terms(relations, issues: list[Issue]) -> list[Issue]:
-    """``issues`` less what the do-not-translate list of the ``terms`` check keeps
-    (:meth:`sit.relations.gate.TermsCheck.kept_words`): the words and stretches of a
-    ``language.copied`` finding made only of its terms; a finding left with none, none."""
-    from dataclasses import replace
-
+    """``issues`` less what a do-not-translate list keeps (each gate check's
+    :meth:`sit.relations.gate.TermsCheck.without_kept`)."""
     from ..relations.gate import TermsCheck
 
-    kept = frozenset().union(*(r.kept_words() for r in relations.values() if isinstance(r, TermsCheck)))
-    if not kept:
-        return issues
-
-    def ours(stretch: Any) -> bool:
-        return all(w.lower() in kept for w in str(stretch).split())
-
-    out = []
-    for issue in issues:
-        if issue.relation == "language" and issue.kind == "copied":
-            evidence = {k: [x for x in v if not ours(x)] if k in ("words", "runs") else v
-                        for k, v in issue.evidence.items()}
-            if not any(evidence.get(k) for k in ("words", "runs", "script", "calendar", "places")):
-                continue
-            issue = replace(issue, evidence=evidence)
-        out.append(issue)
-    return out
+    for relation in relations.values():
+        if isinstance(relation, TermsCheck):
+            issues = [kept for issue in issues if (kept := relation.without_kept(issue)) is not None]
+    return issues
 
 
 def _one_is_one(lang: str) -> bool:

@@ -47,7 +47,7 @@ class Segment:
     context: str = ""
     #: an XLIFF unit's inline codes in its source and in its target (sit.textcheck.codes.xliff_codes;
     #: translate-toolkit leaves them out of the texts); None where the format has none of its own
-    codes: Optional[tuple[tuple[str, ...], tuple[str, ...]]] = None
+    inline_codes: Optional[tuple[tuple[str, ...], tuple[str, ...]]] = None
     #: an XLIFF unit's ``maxwidth`` in characters (``size-unit="char"`` or none given), else None
     max_width: Optional[int] = None
 
@@ -184,7 +184,7 @@ def _unit_facts(path: Path, line: int, unit, element) -> dict[str, Any]:
     sides = [next((c for c in element if isinstance(c.tag, str) and c.tag.rsplit("}", 1)[-1] == name), None)
              for name in ("source", "target")]
     if all(side is not None for side in sides):
-        out["codes"] = (xliff_codes(sides[0]), xliff_codes(sides[1]))
+        out["inline_codes"] = (xliff_codes(sides[0]), xliff_codes(sides[1]))
     width, unit_of = element.get("maxwidth"), element.get("size-unit", "char")
     if width is not None and unit_of == "char":
         if not width.strip().isdigit():

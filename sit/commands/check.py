@@ -59,13 +59,13 @@ def configure(p: argparse.ArgumentParser) -> None:
 def gate_inputs(checks: tuple[str, ...], options: dict, args: argparse.Namespace) -> tuple[tuple[str, ...], dict]:
     """``--checks`` and the checks' options with what ``--glossary``, ``--do-not-translate`` and
     ``--max-width`` give (the ``terms`` and ``width`` checks, added where ``--checks`` leaves them out)."""
+    from ..relations.gate import CHECK_INPUTS
     from ..validate import check_number
 
-    given = {("terms", "glossary"): args.glossary, ("terms", "do_not_translate"): args.do_not_translate,
-             ("width", "max"): None if args.max_width is None else
-             check_number(args.max_width, "--max-width", integer=True, minimum=1)}
+    check_number(args.max_width, "--max-width", integer=True, minimum=1)
     options = {name: dict(opts) for name, opts in options.items()}
-    for (name, key), value in given.items():
+    for dest, (name, key) in CHECK_INPUTS.items():
+        value = getattr(args, dest)
         if value is not None:
             options.setdefault(name, {})[key] = value
             checks = checks if name in checks else checks + (name,)

@@ -11,7 +11,7 @@
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
   quotation marks).
 - the checks of a localisation gate (``sit check``; :mod:`sit.relations.gate`): ``brackets``, ``whitespace``,
-  ``repeated``, ``codes``, ``width``, ``consistency``, ``terms``.
+  ``repetition``, ``codes``, ``width``, ``consistency``, ``terms``.
 
 ``--relation all`` runs every registered relation.
 """
@@ -60,7 +60,7 @@ RELATIONS = Registry(
         "brackets": Entry("sit.relations.gate:BracketsCheck", "", "brackets and quotation marks paired as in the source"),
         "whitespace": Entry("sit.relations.gate:WhitespaceCheck", "",
                             "leading and trailing whitespace, line breaks and double spaces as in the source"),
-        "repeated": Entry("sit.relations.gate:RepeatedCheck", "", "no word written twice back to back"),
+        "repetition": Entry("sit.relations.gate:RepetitionCheck", "", "no word written twice back to back"),
         "codes": Entry("sit.relations.gate:CodesCheck", "", "inline codes as many and in the order of the source"),
         "width": Entry("sit.relations.gate:WidthCheck", "", "no translation longer than its maxwidth or --max-width"),
         "consistency": Entry("sit.relations.gate:ConsistencyCheck", "",

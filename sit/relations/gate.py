@@ -1,5 +1,5 @@
 """The checks a localisation gate has (issue 48, docs/check.md): ``brackets``, ``whitespace``,
-``repeated``, ``codes``, ``width``, ``consistency`` and ``terms``. Each declares its facts apart
+``repetition``, ``codes``, ``width``, ``consistency`` and ``terms``. Each declares its facts apart
 from the work: its kinds, each kind's severity and MQM category (:attr:`mqm`), whether ``sit check``
 runs it unless ``--checks`` names others (:attr:`alone_default`: only where its false alarms on
 real catalogues are rare; docs/check.md has the figures); the work is in :mod:`sit.textcheck`
@@ -49,7 +49,7 @@ class InputCheck(TextsAlone):
 
     def check_input(self, segments: Sequence[Any]) -> Checked:
         """The findings on every segment of a file (:class:`sit.check.files.Segment`), each at its line."""
-        messages = [Message(s.line, s.source, s.translation, s.context, s.codes, s.max_width, Origin(s.line))
+        messages = [Message(s.line, s.source, s.translation, s.context, s.inline_codes, s.max_width, Origin(s.line))
                     for s in segments]
         return self.checked(self.inspect(messages, whole=True), cases=0, compared=len(messages),
                             kinds=list(self.kinds))
@@ -135,21 +135,21 @@ class WhitespaceCheck(InputCheck):
         return out
 
 
-class RepeatedCheck(InputCheck):
-    name = "repeated"
+class RepetitionCheck(InputCheck):
+    name = "repetition"
     title = "a translation writes a word twice back to back"
-    kinds = {"repeated": "a word written twice back to back (the the, de de) that the source does not double"}
-    mqm = {"repeated": ("minor", "Fluency/Grammar")}
+    kinds = {"word": "a word written twice back to back (the the, de de) that the source does not double"}
+    mqm = {"word": ("minor", "Fluency/Grammar")}
     alone = 10
 
     def describe(self) -> str:
-        return "repeated: no word written twice back to back"
+        return "repetition: no word written twice back to back"
 
     def inspect(self, messages: Sequence[Message], *, whole: bool) -> list[Issue]:
         from ..textcheck.form import repeated_words
 
         lang = self.ctx.target_lang
-        return [self.found(m, "repeated", {"words": words}, len(words)) for m in messages
+        return [self.found(m, "word", {"words": words}, len(words)) for m in messages
                 if (words := repeated_words(m.source, m.translation, lang))]
 
 
@@ -299,7 +299,25 @@ class TermsCheck(InputCheck):
                 out.append(self.found(m, "do_not_translate", {"terms": changed}, len(changed)))
         return out
 
-    def kept_words(self) -> frozenset[str]:
-        """The words of the do-not-translate terms, lower case: a source word copied that is one
-        of them is no finding of ``language.copied``."""
-        return frozenset(w.lower() for t in self.do_not_translate for w in t.split())
+    def without_kept(self, issue: Issue) -> Optional[Issue]:
+        """``issue`` less what the do-not-translate list keeps: of a ``language.copied`` finding,
+        the words and stretches made only of its terms' words (None where nothing is left); any
+        other finding as it is."""
+        from dataclasses import replace
+
+        kept = frozenset(w.lower() for t in self.do_not_translate for w in t.split())
+        if not kept or issue.relation != "language" or issue.kind != "copied":
+            return issue
+
+        def ours(stretch: Any) -> bool:
+            return all(w.lower() in kept for w in str(stretch).split())
+
+        evidence = {k: [x for x in v if not ours(x)] if k in ("words", "runs") else v for k, v in issue.evidence.items()}
+        if not any(evidence.get(k) for k in ("words", "runs", "script", "calendar", "places")):
+            return None
+        return replace(issue, evidence=evidence)
+
+
+#: ``sit check``'s options that are inputs of a gate check: option (its argparse dest) -> (check, option)
+CHECK_INPUTS = {"glossary": ("terms", "glossary"), "do_not_translate": ("terms", "do_not_translate"),
+                "max_width": ("width", "max")}

@@ -56,8 +56,9 @@ def inconsistencies(entries: Iterable[Entry], *, target: bool = True) -> list[In
     entries = list(entries)
     out = _groups(entries, "source", lambda e: (e.context, normalised(e.source)), lambda e: normalised(e.translation))
     if target:
+        # sources that differ by case alone ("Memory exhausted", "memory exhausted") are one message here
         out += _groups(entries, "target", lambda e: (e.context, normalised(e.translation)),
-                       lambda e: normalised(e.source))
+                       lambda e: normalised(e.source).casefold())
     return sorted(out, key=lambda g: g.entries[0].line)
 
 

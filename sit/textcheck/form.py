@@ -78,14 +78,16 @@ def line_breaks(source: str, translation: str) -> tuple[int, int]:
     return (want, got) if want != got else (0, 0)
 
 
-#: two spaces or more between two marks that are not spaces, on one line
-_DOUBLE = re.compile(r"(?<=\S)[ \u00a0]{2,}(?=\S)")
+#: two spaces or more between two marks that are not spaces, on one line, but after the end of a
+#: sentence (two spaces there are GNU's convention: "directory.  If N")
+_DOUBLE = re.compile(r"(?<=[^\s.!?])[ \u00a0]{2,}(?=\S)")
 
 
 def double_spaces(source: str, translation: str) -> list[str]:
-    """Stretches of ``translation`` with two spaces in a row (a word either side), where the
-    source writes none (a help text that aligns its columns does)."""
-    if _DOUBLE.search(source):
+    """Stretches of ``translation`` with two spaces in a row (a word either side, not after a
+    sentence's end), where the source writes none and aligns nothing with tabs (a help text that
+    aligns its columns with spaces or tabs does)."""
+    if _DOUBLE.search(source) or "\t" in source:
         return []
     return [translation[max(0, m.start() - 12):m.end() + 12] for m in _DOUBLE.finditer(translation)]
 
@@ -94,8 +96,8 @@ def double_spaces(source: str, translation: str) -> list[str]:
 #: column's padding), a compound's last part too (``Paket-Infodatei Infodatei``); case aside, but a
 #: word against its capitals (``o O``, ``fichero FICHERO``) is two
 _REPEATED = re.compile(r"(?<![\w'’])([^\W\d_]+)[ \u00a0](\1)(?!\w|['’]\w)", re.IGNORECASE)
-#: words that a language writes twice by its grammar after a comma, by language (", die die" is a
-#: German relative pronoun and its article; ", nous nous" a French reflexive; "que que" is not Spanish)
+#: words that a language writes twice by its grammar, by language: German "die die", "auf das das"
+#: (a relative pronoun and an article), "ordnen Sie sie"; French "nous nous"; "que que" is not Spanish
 GRAMMATICAL_DOUBLES = {"de": frozenset({"die", "der", "das", "dem", "den", "des", "sie"}),
                        "fr": frozenset({"nous", "vous"}),
                        "nl": frozenset({"die", "dat"}),
@@ -105,12 +107,13 @@ GRAMMATICAL_DOUBLES = {"de": frozenset({"die", "der", "das", "dem", "den", "des"
 def repeated_words(source: str, translation: str, lang: str) -> list[str]:
     """Words ``translation`` writes twice back to back that the source does not double (``the
     the``, ``de de``), each once; of words the target language doubles by its grammar
-    (:data:`GRAMMATICAL_DOUBLES`) after a comma, none."""
+    (:data:`GRAMMATICAL_DOUBLES`), none; nor two compounds that share a part (``MI-FICHERO
+    FICHERO-ANTIGUO``)."""
     doubled = Counter(m.group(1).lower() for m in _REPEATED.finditer(source))
     allowed = GRAMMATICAL_DOUBLES.get(lang.split("-")[0].lower(), frozenset())
     found = [m.group(1) for m in _REPEATED.finditer(translation)
-             if not (m.group(1).lower() in allowed and translation[:m.start()].rstrip().endswith(","))
-             and m.group(1).lower() not in doubled
+             if m.group(1).lower() not in allowed and m.group(1).lower() not in doubled
+             and not (translation[m.start() - 1:m.start()] == "-" and translation[m.end():m.end() + 1] == "-")
              and (m.group(1)[1:] == m.group(2)[1:] and m.group(2)[:1] in (m.group(1)[:1], m.group(1)[:1].lower()))]
     return list(dict.fromkeys(found))
 
