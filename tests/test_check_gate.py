@@ -123,7 +123,7 @@ XLIFF = """<?xml version="1.0" encoding="UTF-8"?>
 <target><x id="2"/>: <g id="1">Nombre</g></target></trans-unit>
 <trans-unit id="long" maxwidth="12" size-unit="char"><source>Save all</source>
 <target>Guardar todos los cambios</target></trans-unit>
-<trans-unit id="pixels" maxwidth="12" size-unit="pixel"><source>Save all</source>
+<trans-unit id="pixels" maxwidth="12"><source>Save all</source>
 <target>Guardar todos los cambios</target></trans-unit>
 </body></file></xliff>
 """
@@ -138,9 +138,9 @@ def test_xliff_inline_codes_and_maxwidth_come_from_the_xml(tmp_path):
     assert found.pop((6, "codes.count"))["missing"] == ["<bpt 1/>"]
     assert found.pop((8, "codes.order"))["translation"] == ["<x 2/>", "<g 1>", "</g 1>"]
     assert found.pop((10, "width.width"))["limit"] == 12
-    assert found == {}  # the first unit is right, the pixel limit is not in characters
+    assert found == {}  # the first unit is right; a maxwidth without size-unit is in pixels (XLIFF 1.2)
     assert _check(tmp_path, str(path), "--checks", "width", "--max-width", "10", out="narrow") == 0
-    # the first unit keeps its own 40, the fourth its 12; the pixel limit is none in characters
+    # the first unit keeps its own 40, the fourth its 12; the last has no limit in characters
     assert sorted(row["source_id"] for row in _issues(tmp_path, "narrow")) == [6, 10, 12]
     path.write_text(XLIFF.replace('maxwidth="40"', 'maxwidth="wide"'), encoding="utf-8")
     assert _check(tmp_path, str(path), "--checks", "width", out="bad") == 2

@@ -48,7 +48,7 @@ class Segment:
     #: an XLIFF unit's inline codes in its source and in its target (sit.textcheck.codes.xliff_codes;
     #: translate-toolkit leaves them out of the texts); None where the format has none of its own
     inline_codes: Optional[tuple[tuple[str, ...], tuple[str, ...]]] = None
-    #: an XLIFF unit's ``maxwidth`` in characters (``size-unit="char"`` or none given), else None
+    #: an XLIFF unit's ``maxwidth`` in characters (``size-unit="char"``; XLIFF 1.2's default is the pixel), else None
     max_width: Optional[int] = None
 
 
@@ -185,7 +185,7 @@ def _unit_facts(path: Path, line: int, unit, element) -> dict[str, Any]:
              for name in ("source", "target")]
     if all(side is not None for side in sides):
         out["inline_codes"] = (xliff_codes(sides[0]), xliff_codes(sides[1]))
-    width, unit_of = element.get("maxwidth"), element.get("size-unit", "char")
+    width, unit_of = element.get("maxwidth"), element.get("size-unit", "pixel")  # XLIFF 1.2's default unit
     if width is not None and unit_of == "char":
         if not width.strip().isdigit():
             raise InputError(f"{path}: line {line}: maxwidth={width!r} is no number of characters; "

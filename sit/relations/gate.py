@@ -184,7 +184,7 @@ class CodesCheck(InputCheck):
 class WidthCheck(InputCheck):
     name = "width"
     title = "a translation longer than its limit"
-    kinds = {"width": "more characters than the unit's XLIFF maxwidth or --max-width allows"}
+    kinds = {"width": "more characters than the unit's XLIFF maxwidth (size-unit char) or --max-width allows"}
     mqm = {"width": ("major", "Design and markup/Truncation/text expansion")}
     alone = 12
 
