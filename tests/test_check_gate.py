@@ -149,6 +149,7 @@ def test_xliff_inline_codes_and_maxwidth_come_from_the_xml(tmp_path):
 PO = """msgid ""
 msgstr ""
 "Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"
 
 msgid "Open"
 msgstr "Abrir"
@@ -171,6 +172,12 @@ msgstr "Salir"
 
 msgid "quit"
 msgstr "Salir"
+
+msgid "%d file"
+msgid_plural "%d files"
+msgstr[0] "%d plik"
+msgstr[1] "%d pliki"
+msgstr[2] "%d plików"
 """
 
 
@@ -184,11 +191,11 @@ def test_consistency_both_ways_reports_each_group_once(tmp_path):
     found = {row["group"]: row for row in _issues(tmp_path, "both")}
     assert set(found) == {"consistency.source", "consistency.target"}
     # "Open" and "Open." are one source (final marks aside), "menu|Open" another context
-    assert found["consistency.source"]["evidence"]["lines"] == [5, 12]
+    assert found["consistency.source"]["evidence"]["lines"] == [6, 13]
     assert found["consistency.source"]["evidence"]["differing"] == ["Abrir", "Abre."]
     # dpkg's real mistake: lock and unlock given one translation
-    assert found["consistency.target"]["evidence"]["lines"] == [15, 18]
-    assert len(_issues(tmp_path, "both")) == 2  # "Quit" and "quit" would be one source
+    assert found["consistency.target"]["evidence"]["lines"] == [16, 19]
+    assert len(_issues(tmp_path, "both")) == 2  # "Quit" and "quit" one source; a unit's plural forms differ by right
 
 
 def test_glossary_and_do_not_translate(tmp_path):

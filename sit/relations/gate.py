@@ -241,8 +241,10 @@ class ConsistencyCheck(InputCheck):
 
         if not whole:  # a run's texts are variants of each other, not a file's messages
             return []
-        at = {m.line: m for m in messages}
-        groups = inconsistencies((Entry(m.line, m.source, m.translation, m.context) for m in messages),
+        at: dict[int, Message] = {}
+        for m in messages:  # a unit once: a PO unit's plural forms share its line, and differ by right
+            at.setdefault(m.line, m)
+        groups = inconsistencies((Entry(m.line, m.source, m.translation, m.context) for m in at.values()),
                                  target=self.target)
         out = []
         for g in groups:
