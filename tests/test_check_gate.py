@@ -92,7 +92,7 @@ def test_real_messages_pass_and_faults_are_found_with_their_severity(tmp_path):
     for line, (_, _, group, severity) in enumerate(FAULTY, start=1):
         assert found[(line, group)]["severity"] == severity, (line, group)
     assert len(found) == len(FAULTY)  # one finding a fault: nothing else set off
-    assert found[(5, "codes.count")]["evidence"]["extra"] == ["</b>"]
+    assert found[(5, "codes.count")]["evidence"]["added"] == ["</b>"]
     assert found[(5, "codes.count")]["category"] == "Design and markup/Markup tag"
     # the gate checks run by default
     assert _check(tmp_path, _jsonl(tmp_path / "bad.jsonl", FAULTY), out="default", lang="de") == 0
@@ -135,7 +135,7 @@ def test_xliff_inline_codes_and_maxwidth_come_from_the_xml(tmp_path):
     assert _check(tmp_path, str(path), "--checks", "codes,width") == 0
     found = {(row["source_id"], row["group"]): row["evidence"] for row in _issues(tmp_path)}
     # translate-toolkit's text of a unit has no codes: only the XML tells the <bpt> lost
-    assert found.pop((6, "codes.count"))["missing"] == ["<bpt 1/>"]
+    assert found.pop((6, "codes.count"))["lost"] == ["<bpt 1/>"]
     assert found.pop((8, "codes.order"))["translation"] == ["<x 2/>", "<g 1>", "</g 1>"]
     assert found.pop((10, "width.width"))["limit"] == 12
     assert found == {}  # the first unit is right; a maxwidth without size-unit is in pixels (XLIFF 1.2)

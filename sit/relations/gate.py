@@ -174,7 +174,7 @@ class CodesCheck(InputCheck):
             # in text, a code missing is passthrough's finding already; XLIFF's codes only this check sees
             missing = diff.missing if m.codes else ()
             if missing or diff.extra:
-                out.append(self.found(m, "count", {"missing": list(missing), "extra": list(diff.extra)},
+                out.append(self.found(m, "count", {"lost": list(missing), "added": list(diff.extra)},
                                       len(missing) + len(diff.extra)))
             elif diff.reordered:
                 out.append(self.found(m, "order", {"source": list(source), "translation": list(target)}))
