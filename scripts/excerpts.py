@@ -1,4 +1,5 @@
-"""Write the excerpts of a run that README.md and docs/ show from a real run: the quick start's.
+"""Write the excerpts of a run that README.md and docs/ show from a real run: the quick start's, and
+``sit check``'s gate checks on docs/examples/gate.xlf (docs/check.md).
 
 Each excerpt is a fenced block right after a marker line ``<!-- excerpt: NAME -->``; this script
 replaces the block's lines with what the run wrote (report.txt), so no excerpt is typed by hand.
@@ -26,8 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: the quick start's command (README.md), less its --out
 QUICK_START = ("run", "--dataset", "politics", "--translator", "apertium")
+#: the gate checks of ``sit check`` on the example XLIFF file (docs/check.md's excerpt), less its --out
+GATE_EXAMPLE = ("check", "--source", str(ROOT / "docs" / "examples" / "gate.xlf"), "--target-lang", "es",
+                "--checks", "brackets,whitespace,repetition,codes,width", "--ignore-file", "")
 #: the files that hold excerpts
-FILES = ("README.md", "docs/index.md", "docs/report.md")
+FILES = ("README.md", "docs/index.md", "docs/report.md", "docs/check.md")
 #: a marker line and the fenced block after it
 BLOCK = re.compile(r"^(<!-- excerpt: (?P<name>[\w-]+) -->\n```\n)(?P<body>.*?)^```$", re.S | re.M)
 
@@ -39,6 +43,23 @@ def quick_start_run(folder: Path) -> Path:
     subprocess.run([sys.executable, "-m", "sit.cli", *QUICK_START, "--no-progress", "--out", str(out)],
                    env=env, check=True, capture_output=True, text=True, timeout=1800)
     return out
+
+
+def gate_example_run(folder: Path) -> Path:
+    """``sit check``'s gate checks on docs/examples/gate.xlf, into ``folder``/gate (no cache needed)."""
+    out = folder / "gate"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SIT_CACHE_DIR": str(folder / "cache")}
+    subprocess.run([sys.executable, "-m", "sit.cli", *GATE_EXAMPLE, "--out", str(out)],
+                   env=env, check=True, capture_output=True, text=True, timeout=600)
+    return out
+
+
+def root_causes(report: str) -> list[str]:
+    """report.txt's clusters: from ``bugs by root cause`` up to the first relation's section."""
+    lines = report.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("bugs by root cause"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("=" * 20))
+    return lines[start:end]
 
 
 def summary_lines(report: str) -> list[str]:
@@ -59,14 +80,21 @@ def first_finding(report: str) -> list[str]:
     return [heading, *lines[start:end]]
 
 
-def excerpts(run_dir: Path) -> dict[str, str]:
-    """Every excerpt's text (name -> the lines of its block) from the run in ``run_dir``."""
+def excerpts(run_dir: Path, gate_dir: Path | None = None) -> dict[str, str]:
+    """Every excerpt's text (name -> the lines of its block) from the run in ``run_dir`` and the
+    gate example's run in ``gate_dir`` (made now where not given)."""
     report = (run_dir / "report.txt").read_text(encoding="utf-8")
     summary = summary_lines(report)
     findings = [line for line in summary if "finding" in line]
+    if gate_dir is None:
+        with tempfile.TemporaryDirectory(prefix="sit-gate-") as tmp:
+            gate = (gate_example_run(Path(tmp)) / "report.txt").read_text(encoding="utf-8")
+    else:
+        gate = (gate_dir / "report.txt").read_text(encoding="utf-8")
     return {
         "quick-start-summary": "\n".join(summary) + "\n",
         "quick-start-report": "\n".join(findings + [""] + first_finding(report)) + "\n",
+        "check-gate": "\n".join(root_causes(gate)) + "\n",
     }
 
 

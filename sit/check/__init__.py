@@ -103,8 +103,8 @@ def check(config: CheckConfig) -> CheckResult:
     check_same_run(out, signature, source_name, force=config.force)
     cache = Cache(config.cache_dir)
     relations, checked = _run_checks(config, checks, segments, cache)
-    issues, ignored = _singular_counts([i for name in checks for i in checked[name]], segments,
-                                       config.target_lang), []
+    issues, ignored = _singular_counts(_kept_terms(relations, [i for name in checks for i in checked[name]]),
+                                       segments, config.target_lang), []
     if config.ignore_file:
         from ..ignorefile import IgnoreFile
 
@@ -144,6 +144,17 @@ def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_la
         if kept is not None:
             out.append(kept)
     return out
+
+
+def _kept_terms(relations, issues: list[Issue]) -> list[Issue]:
+    """``issues`` less what a do-not-translate list keeps (each gate check's
+    :meth:`sit.relations.gate.TermsCheck.without_kept`)."""
+    from ..relations.gate import TermsCheck
+
+    for relation in relations.values():
+        if isinstance(relation, TermsCheck):
+            issues = [kept for issue in issues if (kept := relation.without_kept(issue)) is not None]
+    return issues
 
 
 def _one_is_one(lang: str) -> bool:
@@ -198,16 +209,36 @@ def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[S
             if start + n == len(layers):
                 layers.append([])
             layers[start + n].append(seg)
-    relations, checked = {}, {name: [] for name in checks}
+    relations, checked = _input_checks(config, checks, segments, cache)
+    whole = set(checked)
+    checked.update({name: [] for name in checks if name not in whole})
     for layer in layers:
         ctx = RunContext(cache, config.source_lang, config.target_lang, top_k=0, progress=False)
         ctx.origins = {s.source: Origin(s.line) for s in layer}
         translation = {s.source: s.translation for s in layer}
         for name in checks:
+            if name in whole:  # a check of the whole file, done
+                continue
             relation = relations.get(name) or create_relation(name, ctx, check_options(config, name))
             relation.ctx = ctx
             relations[name] = relation
             checked[name].extend(relation.check([], translation).issues)
+    return {name: relations[name] for name in checks}, {name: checked[name] for name in checks}
+
+
+def _input_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
+    """The checks that read the whole file at once (:class:`sit.relations.gate.InputCheck`:
+    consistency over its messages, a unit's codes and maxwidth), each run over every segment:
+    ({name: relation}, {name: its findings})."""
+    from ..relations import RELATIONS, RunContext, create_relation
+    from ..relations.gate import InputCheck
+
+    relations, checked = {}, {}
+    for name in checks:
+        if issubclass(RELATIONS.get(name), InputCheck):
+            ctx = RunContext(cache, config.source_lang, config.target_lang, top_k=0, progress=False)
+            relations[name] = create_relation(name, ctx, check_options(config, name))
+            checked[name] = list(relations[name].check_input(segments).issues)
     return relations, checked
 
 

@@ -12,7 +12,7 @@ import codecs
 import csv
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
@@ -43,6 +43,13 @@ class Segment:
     #: count out, as gettext's manual allows: "ein Byte") or "other" (msgid_plural and each other
     #: msgstr); "" for any other unit
     plural: str = ""
+    #: a PO unit's ``msgctxt`` (messages of different contexts may be translated differently)
+    context: str = ""
+    #: an XLIFF unit's inline codes in its source and in its target (sit.textcheck.codes.xliff_codes;
+    #: translate-toolkit leaves them out of the texts); None where the format has none of its own
+    inline_codes: Optional[tuple[tuple[str, ...], tuple[str, ...]]] = None
+    #: an XLIFF unit's ``maxwidth`` in characters (``size-unit="char"``; XLIFF 1.2's default is the pixel), else None
+    max_width: Optional[int] = None
 
 
 def format_of(path: str | os.PathLike, given: str = "auto") -> str:
@@ -159,7 +166,31 @@ def _toolkit(path: Path) -> list[Segment]:
             continue
         element = getattr(unit, "xmlelement", None)
         line = getattr(element, "sourceline", None) or lines.get(n) or n
-        out += _forms(int(line), unit)
+        extra = _unit_facts(path, int(line), unit, element)
+        out += [replace(s, **extra) for s in _forms(int(line), unit)] if extra else _forms(int(line), unit)
+    return out
+
+
+def _unit_facts(path: Path, line: int, unit, element) -> dict[str, Any]:
+    # what a unit says besides its texts: a PO unit's context; an XLIFF unit's codes and maxwidth
+    out: dict[str, Any] = {}
+    context = unit.getcontext() if hasattr(unit, "getcontext") else ""
+    if context and path.suffix.lower() in (".po", ".pot"):
+        out["context"] = str(context)
+    if element is None or path.suffix.lower() not in (".xlf", ".xliff"):
+        return out
+    from ..textcheck.codes import xliff_codes
+
+    sides = [next((c for c in element if isinstance(c.tag, str) and c.tag.rsplit("}", 1)[-1] == name), None)
+             for name in ("source", "target")]
+    if all(side is not None for side in sides):
+        out["inline_codes"] = (xliff_codes(sides[0]), xliff_codes(sides[1]))
+    width, unit_of = element.get("maxwidth"), element.get("size-unit", "pixel")  # XLIFF 1.2's default unit
+    if width is not None and unit_of == "char":
+        if not width.strip().isdigit():
+            raise InputError(f"{path}: line {line}: maxwidth={width!r} is no number of characters; "
+                             "give a whole number")
+        out["max_width"] = int(width)
     return out
 
 

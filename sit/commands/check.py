@@ -41,6 +41,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on", metavar="GROUPS[:N]",
                    help="exit 7 when more than N (default 0) findings are in GROUPS: any, a check (numbers), a group "
                         "(language.untranslated) or a severity (major: major and critical findings), comma-separated")
+    p.add_argument("--glossary", metavar="FILE",
+                   help="TSV or CSV, source term then the target term a translation must use (the terms check)")
+    p.add_argument("--do-not-translate", metavar="FILE",
+                   help="terms a translation keeps as written, one a line (the terms check; language.copied leaves them)")
+    p.add_argument("--max-width", type=int, metavar="N",
+                   help="at most N characters a translation, where its XLIFF unit gives no maxwidth (the width check)")
     add_option(p, "suppressions to leave out, as `sit mark --as not_bug` writes them")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/check-<source>-<time>)")
     p.add_argument("--force", action="store_true", help="write over a run directory that holds another run")
@@ -50,15 +56,32 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help=f"refuse a source text or translation longer than N characters (default {MAX_TEXT_CHARS:,})")
 
 
+def gate_inputs(checks: tuple[str, ...], options: dict, args: argparse.Namespace) -> tuple[tuple[str, ...], dict]:
+    """``--checks`` and the checks' options with what ``--glossary``, ``--do-not-translate`` and
+    ``--max-width`` give (the ``terms`` and ``width`` checks, added where ``--checks`` leaves them out)."""
+    from ..relations.gate import CHECK_INPUTS
+    from ..validate import check_number
+
+    check_number(args.max_width, "--max-width", integer=True, minimum=1)
+    options = {name: dict(opts) for name, opts in options.items()}
+    for dest, (name, key) in CHECK_INPUTS.items():
+        value = getattr(args, dest)
+        if value is not None:
+            options.setdefault(name, {})[key] = value
+            checks = checks if name in checks else checks + (name,)
+    return checks, options
+
+
 def run(args: argparse.Namespace) -> int:
     from ..check import CheckConfig, check, gate
     from ..validate import check_number, names_list
     from .run import parse_relation_options
 
+    checks, options = gate_inputs(names_list(args.checks, "--checks"), parse_relation_options(args.relation_option),
+                                  args)
     config = CheckConfig(source=args.source, translation=args.translation, source_lang=args.source_lang,
-                         target_lang=args.target_lang, out=args.out, format=args.format,
-                         checks=names_list(args.checks, "--checks"),
-                         relation_options=parse_relation_options(args.relation_option), cache_dir=args.cache_dir,
+                         target_lang=args.target_lang, out=args.out, format=args.format, checks=checks,
+                         relation_options=options, cache_dir=args.cache_dir,
                          force=args.force, report_formats=names_list(args.report, "--report"),
                          ignore_file=args.ignore_file or None,
                          max_line_chars=check_number(args.max_line_chars, "--max-line-chars", integer=True, minimum=1))

@@ -10,6 +10,8 @@
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
   quotation marks), ``coverage`` (omitted and added content, Apertium's bilingual dictionaries).
+- the checks of a localisation gate (``sit check``; :mod:`sit.relations.gate`): ``brackets``, ``whitespace``,
+  ``repetition``, ``codes``, ``width``, ``consistency``, ``terms``.
 
 ``--relation all`` runs every registered relation.
 """
@@ -57,6 +59,15 @@ RELATIONS = Registry(
                             "every translation quotes with the target language's marks (CLDR)"),
         "coverage": Entry("sit.relations.coverage:CoverageRelation", hints.APERTIUM,
                           "every translation's content words and the source's cover each other (Apertium's lexicon)"),
+        "brackets": Entry("sit.relations.gate:BracketsCheck", "", "brackets and quotation marks paired as in the source"),
+        "whitespace": Entry("sit.relations.gate:WhitespaceCheck", "",
+                            "leading and trailing whitespace, line breaks and double spaces as in the source"),
+        "repetition": Entry("sit.relations.gate:RepetitionCheck", "", "no word written twice back to back"),
+        "codes": Entry("sit.relations.gate:CodesCheck", "", "inline codes as many and in the order of the source"),
+        "width": Entry("sit.relations.gate:WidthCheck", "", "no translation longer than its maxwidth or --max-width"),
+        "consistency": Entry("sit.relations.gate:ConsistencyCheck", "",
+                             "a file translates one source one way (sit check)"),
+        "terms": Entry("sit.relations.gate:TermsCheck", "", "a glossary's terms and a do-not-translate list kept"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },
