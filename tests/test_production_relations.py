@@ -11,7 +11,7 @@ from conftest import requires_apertium
 
 from sit.records import Edit, Pair
 from sit.relations import RELATIONS, RunContext, create_relation, parse_relations
-from sit.relations.length import longest_repeat
+from sit.textcheck.repeats import longest_repeat
 from sit.textcheck.compare import changed_words
 from sit.textcheck.language import LanguageIdentifier
 from sit.textcheck.numbers import changed_number, currency_kept, find, numbers_of, target_forms

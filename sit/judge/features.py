@@ -55,7 +55,7 @@ def differences(a: str, b: str, close_a: float, close_b: float) -> dict[str, flo
 def loops(source: str, translation: str) -> bool:
     """Whether ``translation`` repeats an n-gram back to back :data:`LOOP_REPEATS` times or more,
     and more often than ``source`` repeats any."""
-    from ..relations.length import longest_repeat
+    from ..textcheck.repeats import longest_repeat
 
     times = longest_repeat(translation)[0]
     return times >= LOOP_REPEATS and times > longest_repeat(source)[0]

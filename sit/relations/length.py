@@ -22,7 +22,7 @@ import statistics
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
-from ..words import TOKEN
+from ..textcheck.repeats import longest_repeat, repeat_run, words_of
 from .base import Checked, Relation
 from .every import merged
 
@@ -30,36 +30,6 @@ _ENDS = re.compile(r"[.!?…][\"'”’»)\]]*\s*$")
 #: a translation that ends by closing a bracket or a quotation closed what it began: not cut off
 #: ("(normalerweise »index.html«)", "enthält „..“")
 _CLOSED = re.compile(r"[)\]\"'”’»«“」』]\s*$")
-
-
-def longest_repeat(text: str, max_n: int = 6) -> tuple[int, int, str]:
-    """The n-gram (1 to ``max_n`` words and marks) of ``text`` repeated back to back the most:
-    (times, n, the n-gram); (1, 0, "") for a text without repeats."""
-    toks = _tokens(text)
-    best = (1, 0, "")
-    for n in range(1, max_n + 1):
-        times, gram = _run(toks, n)
-        if times > best[0]:
-            best = (times, n, gram)
-    return best
-
-
-def _tokens(text: str) -> list[str]:
-    return [t.casefold() for t in TOKEN.findall(text)]
-
-
-def _run(toks: list[str], n: int) -> tuple[int, str]:
-    """The most times an n-gram of exactly ``n`` tokens repeats back to back, and that n-gram."""
-    best, gram = 1, ""
-    for start in range(n):  # runs of n-grams aligned at each offset
-        run, i = 1, start
-        while i + 2 * n <= len(toks):
-            same = toks[i:i + n] == toks[i + n:i + 2 * n] and any(t[0].isalnum() for t in toks[i:i + n])
-            run = run + 1 if same else 1  # marks alone ("...", "!!!") are no loop
-            if run > best:
-                best, gram = run, " ".join(toks[i:i + n])
-            i += n
-    return best, gram
 
 
 class LengthRelation(Relation):
@@ -119,7 +89,7 @@ class LengthRelation(Relation):
             return [self._issue(x, y, "empty", 100.0, {"source_chars": len(x)})]
         times, n, gram = longest_repeat(y, self.max_n)
         if times >= self.min_repeats:
-            before = _run(_tokens(x), n)[0]
+            before = repeat_run(words_of(x), n)[0]
             if times >= before + 2:
                 return [self._issue(x, y, "loop", float(times), {"ngram": gram[:200], "times": times,
                                                                  "source_times": before})]

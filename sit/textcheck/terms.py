@@ -104,7 +104,7 @@ class Lemmas:
         self.available = self._load()
 
     def _load(self) -> bool:
-        from ..models.spacymodels import find_spacy_model, load_spacy
+        from ..models import find_spacy_model, load_spacy
 
         lang = self.lang.split("-")[0].lower()
         if find_spacy_model(lang) is None:
