@@ -9,7 +9,7 @@
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
-  quotation marks).
+  quotation marks), ``grammar`` (agreement: spaCy's parse, Apertium's lexicon).
 
 ``--relation all`` runs every registered relation.
 """
@@ -55,6 +55,8 @@ RELATIONS = Registry(
                           "every translation's words are in the target language's hunspell dictionary"),
         "typography": Entry("sit.relations.typography:TypographyRelation", "",
                             "every translation quotes with the target language's marks (CLDR)"),
+        "grammar": Entry("sit.relations.grammar:GrammarRelation", hints.STREAMPARSER,
+                         "every Spanish translation's determiners, adjectives and verbs agree with their nouns"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },
