@@ -36,6 +36,7 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--key", required=True)
     ap.add_argument("--max", type=int, default=30)
+    ap.add_argument("--prefix", default="G", help="the items' id prefix")
     args = ap.parse_args()
     rows = []
     for run in args.runs:
@@ -49,7 +50,7 @@ def main() -> None:
     rng.shuffle(rows)
     sample, key = [], {}
     for n, (run, r) in enumerate(rows):
-        item = f"G{n:02d}"
+        item = f"{args.prefix}{n:02d}"
         sample.append({"id": item, "source": r["original"], "translation": r["original_translation"], "claim": claim(r)})
         key[item] = {"run": run, "issue_id": r["issue_id"], "kind": r["kind"]}
     Path(args.out).write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in sample), encoding="utf-8")
