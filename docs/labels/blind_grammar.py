@@ -3,7 +3,7 @@
     python3 docs/labels/blind_grammar.py /tmp/gr/run-news-all /tmp/gr/run-business \
         --out docs/labels/blind-grammar-sample.jsonl --key docs/labels/blind-grammar-key.json
 
-Every finding of the relation ``grammar`` in each RUN/issues.jsonl is taken, or a random sample of
+Every finding of the relation ``concord`` (named ``grammar`` when the first two samples were made) in each RUN/issues.jsonl is taken, or a random sample of
 at most ``--max`` (random.Random(SEED)) where there are more. The items are shuffled
 (random.Random(SEED), SEED = 45) and numbered G00, G01 ... One JSON line per item carries only: the
 opaque id, the English source, the Spanish text the finding names (for a finding on several texts
@@ -42,7 +42,7 @@ def main() -> None:
     for run in args.runs:
         for line in (Path(run) / "issues.jsonl").read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
-            if r["relation"] == "grammar":
+            if r["relation"] in ("concord", "grammar"):  # grammar: its name when the first samples were made
                 rows.append((Path(run).name, r))
     rng = random.Random(SEED)
     if len(rows) > args.max:

@@ -9,7 +9,7 @@
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
-  quotation marks), ``grammar`` (agreement: spaCy's parse, Apertium's lexicon).
+  quotation marks), ``concord`` (agreement: spaCy's parse, Apertium's lexicon).
 
 ``--relation all`` runs every registered relation.
 """
@@ -55,7 +55,7 @@ RELATIONS = Registry(
                           "every translation's words are in the target language's hunspell dictionary"),
         "typography": Entry("sit.relations.typography:TypographyRelation", "",
                             "every translation quotes with the target language's marks (CLDR)"),
-        "grammar": Entry("sit.relations.grammar:GrammarRelation", hints.STREAMPARSER,
+        "concord": Entry("sit.relations.concord:ConcordRelation", hints.STREAMPARSER,
                          "every Spanish translation's determiners, adjectives and verbs agree with their nouns"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),

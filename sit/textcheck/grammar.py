@@ -7,13 +7,15 @@ context (it reads "los arrecifes" as feminine), so the features compared are the
 Apertium's Spanish analyser (the ``*.automorf.bin`` of an installed pair such as apertium-eng-spa),
 read through apertium-streamparser. A pair is flagged only where no reading of one word agrees
 with any reading of the other (``<mf>`` and ``<sp>`` agree with both), so "la programa" (programa:
-only ``<n><m>``), "del capitales" and "Investigadores ... dijo" are found, "el cámara" (``<mf>``)
+only ``<n><m>``), "cuatro administración" and "del capitales" are found, "el cámara" (``<mf>``)
 and "los arrecifes" are not. Not compared: words the lexicon does not know (English left in,
-glued words), proper nouns, words in a coordination ("un procesador y un cámara"), a masculine
-singular determiner before a feminine noun that starts with a or ha ("el agua", "un arma"), an
-adjective not next to its noun (the parser attaches those loosely), a participle after a noun
-("una vez leído": it may modify a word before), a subject with a noun or
-pronoun of the verb's number between the two (the verb may agree with that one).
+glued words) and nouns right after one, proper nouns, words in a coordination ("un procesador y
+un cámara"), a masculine singular determiner before a feminine noun that starts with a or ha
+("el agua", "un arma"), an adjective not next to its noun or agreeing with the noun its ``de``
+phrase hangs on (the parser attaches those loosely), an adjective that is an adverb too ("la
+bahía temprano"), a participle after a noun ("una vez leído": it may modify a word before). A
+subject and its verb only where asked (:func:`disagreements`), and not with a noun or pronoun of
+the verb's number, or another finite verb, between the two.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ class Reading:
 
 @dataclass(frozen=True)
 class Disagreement:
-    """Two words of a translation that cannot agree: ``kind`` ``agreement`` (a determiner,
+    """Two words of a translation that cannot agree: ``kind`` ``noun`` (a determiner,
     adjective, numeral or partitive pronoun and its noun) or ``subject`` (a subject and its
     verb), the feature they differ in, the words in text order and their character offsets."""
 
@@ -121,6 +123,8 @@ class Lexicon:
             raise MissingDependencyError(f"Apertium's analyser {self.analyser} did not run ({exc}); "
                                          "install apertium and the pair (apt-get install apertium apertium-eng-spa)") from exc
         chunks = out.split("\0")
+        for word in new[len(chunks):]:  # no answer: not known
+            self._known[word] = ()
         for word, chunk in zip(new, chunks):
             units = list(streamparser.parse(chunk))
             known = len(units) == 1 and units[0].knownness is streamparser.known
@@ -195,7 +199,7 @@ def _modifier(token, lexicon: Lexicon) -> Optional[Disagreement]:
         return None
     if feature == "gender" and dep == "det" and _stressed_a(noun.text, mods, nouns):
         return None
-    return _pair("agreement", feature, token, noun)
+    return _pair("noun", feature, token, noun)
 
 
 def _dependency(token, lexicon: Lexicon) -> str:
@@ -219,7 +223,7 @@ def _contraction(token, lexicon: Lexicon) -> Optional[Disagreement]:
     if not readings or any(r.pos not in ("n", "adj", "pp") for r in readings) or (word.text[0].isupper()):
         return None
     feature = _failing(article, readings)
-    return _pair("agreement", feature, token, word) if feature and not _stressed_a(word.text, article, readings) else None
+    return _pair("noun", feature, token, word) if feature and not _stressed_a(word.text, article, readings) else None
 
 
 def _garbled(noun, lexicon: Lexicon) -> bool:
@@ -262,7 +266,7 @@ def _partitive(token, lexicon: Lexicon) -> Optional[Disagreement]:
         nouns = _nouns(noun, lexicon)
         if pronouns and nouns and all(n.number == "pl" for n in nouns) \
                 and not any(p.agrees(n, ("gender",)) for p in pronouns for n in nouns):
-            return _pair("agreement", "gender", token, noun)
+            return _pair("noun", "gender", token, noun)
     return None
 
 

@@ -1,12 +1,12 @@
-"""``grammar``: every translation of the run checked by itself for agreement (issue 45): spaCy's
+"""``concord``: every translation of the run checked by itself for agreement (issue 45): spaCy's
 parse says which words go together, Apertium's lexicon what gender and number each can have
 (:mod:`sit.textcheck.grammar`). Spanish only: no German or Chinese pipeline with a parser loads
 offline, and the lexicon is Apertium's Spanish analyser. No cases of its own, nothing to translate.
 
-Findings: ``agreement`` (a determiner, adjective or numeral and its noun, or "uno de las", that no
+Findings: ``noun`` (a determiner, adjective or numeral and its noun, or "uno de las", that no
 reading of the two lets agree: "la programa", "cuatro administración", "del capitales") and
 ``subject`` (a noun subject and its verb in different numbers: "Investigadores ... dijo"; only with
-``--relation-option grammar.subject=true``: its parse of a broken sentence's subject is a guess), both MQM
+``--relation-option concord.subject=true``: its parse of a broken sentence's subject is a guess), both MQM
 ``Fluency/Grammar``, minor. One finding per text and kind lists its pairs of words.
 """
 
@@ -19,15 +19,15 @@ from .base import Checked
 from .every import TextsAlone, merged, other_texts
 
 #: the MQM category and severity of each kind of finding
-MQM = {"agreement": ("Fluency/Grammar", "minor"), "subject": ("Fluency/Grammar", "minor")}
+MQM = {"noun": ("Fluency/Grammar", "minor"), "subject": ("Fluency/Grammar", "minor")}
 #: the target languages whose agreement the check reads
 LANGS = ("es",)
 
 
-class GrammarRelation(TextsAlone):
-    name = "grammar"
+class ConcordRelation(TextsAlone):
+    name = "concord"
     title = "a translation's words do not agree in gender or number"
-    kinds = {"agreement": "a determiner, adjective or numeral that cannot agree with its noun (gender or number)",
+    kinds = {"noun": "a determiner, adjective or numeral that cannot agree with its noun (gender or number)",
              "subject": "a noun subject and its verb in different numbers"}
     mqm = MQM
     alone = 8
@@ -43,7 +43,7 @@ class GrammarRelation(TextsAlone):
         from ..textcheck.grammar import find_analyser
 
         if analyser and not Path(analyser).is_file():
-            raise ConfigError(f"grammar.analyser: {analyser} is not a file; give the path of an Apertium "
+            raise ConfigError(f"concord.analyser: {analyser} is not a file; give the path of an Apertium "
                               "*.automorf.bin (/usr/share/apertium/apertium-eng-spa/spa-eng.automorf.bin)")
         #: why nothing is checked (a target language it does not read, something not installed), or ""
         self.missing = "" if analyser and model else self.usable(ctx.source_lang, ctx.target_lang)
@@ -62,13 +62,13 @@ class GrammarRelation(TextsAlone):
 
         lang = target_lang.split("_")[0].split("-")[0]
         if lang not in LANGS:
-            return f"grammar left out: it reads agreement in Spanish only, not {target_lang!r}"
+            return f"concord left out: it reads agreement in Spanish only, not {target_lang!r}"
         if find_spec("streamparser") is None:
-            return f"grammar left out: it reads Apertium's analyses through apertium-streamparser ({hints.STREAMPARSER})"
+            return f"concord left out: it reads Apertium's analyses through apertium-streamparser ({hints.STREAMPARSER})"
         if find_spacy_model(lang) is None:
-            return f"grammar left out: no spaCy pipeline for {target_lang!r} ({hints.spacy_hint(lang)})"
+            return f"concord left out: no spaCy pipeline for {target_lang!r} ({hints.spacy_hint(lang)})"
         if find_analyser(lang) is None:
-            return f"grammar left out: no Apertium analyser for {target_lang!r} ({hints.APERTIUM})"
+            return f"concord left out: no Apertium analyser for {target_lang!r} ({hints.APERTIUM})"
         return ""
 
     def signature(self) -> dict[str, Any]:
@@ -79,8 +79,8 @@ class GrammarRelation(TextsAlone):
 
     def describe(self) -> str:
         if self.missing:
-            return f"grammar: nothing checked ({self.missing.removeprefix('grammar left out: ')})"
-        return f"grammar: agreement in every translation (spaCy's parse, Apertium's lexicon {self.analyser})"
+            return f"concord: nothing checked ({self.missing.removeprefix('concord left out: ')})"
+        return f"concord: agreement in every translation (spaCy's parse, Apertium's lexicon {self.analyser})"
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         if self.missing:
@@ -90,7 +90,7 @@ class GrammarRelation(TextsAlone):
         if self._nlp is None:
             from ..models import load_spacy
 
-            self._nlp = load_spacy(self.ctx.target_lang.split("_")[0], self.model or None, disable=("ner",))
+            self._nlp = load_spacy(self.ctx.target_lang.split("_")[0], self.model or None, disable=("ner", "lemmatizer"))
             self._lexicon = Lexicon(self.analyser)
         done = other_texts(self.ctx.origins, translation, ())
         found: list[Issue] = []
