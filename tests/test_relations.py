@@ -205,7 +205,7 @@ def test_three_relations_share_one_translation_pass(tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--relation", "nosuch"], "unknown relation 'nosuch'; choose one of: batch, case, language, length, numbers, passthrough, patinv, "
+    (["--relation", "nosuch"], "unknown relation 'nosuch'; choose one of: batch, case, concord, language, length, numbers, passthrough, patinv, "
                                    "punctuation, rti, sit"),
     (["--relation", "rti", "--relation-option", "rti.colour=1"], "the rti relation has no option 'colour'"),
     (["--relation", "rti", "--relation-option", "patinv.remove=false"], "which this run does not test"),
