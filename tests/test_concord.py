@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from sit.textcheck.grammar import Lexicon, Reading, disagreements, find_analyser
+from sit.textcheck.grammar import Lexicon, Reading, disagreements, find_analyser, may_disagree
 
 ANALYSER = find_analyser("es")
 pytestmark = pytest.mark.skipif(ANALYSER is None, reason="Apertium's Spanish analyser is not installed "
@@ -44,6 +44,16 @@ def test_the_lexicon_gives_gender_and_number_and_knows_no_english():
 ])
 def test_what_cannot_agree_is_found(found, text, expected):
     assert found(text) == [expected]
+
+
+def test_only_a_text_two_words_of_which_could_disagree_is_parsed():
+    lexicon = Lexicon(ANALYSER)
+    for text in ("Una estudio de padres.", "a través del capitales", "cuatro administración anterior", "parque lácteas",
+                 "Es uno de las mujeres."):
+        assert may_disagree(text, lexicon), text
+    for text in ("Las mujeres llegaron tarde a la reunión del consejo.", "El informe de ingresos de la empresa.",
+                 "Los dos programas nuevos.", "La lluvia paró."):
+        assert not may_disagree(text, lexicon), text
 
 
 @pytest.mark.parametrize("text", [

@@ -85,7 +85,7 @@ class ConcordRelation(TextsAlone):
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
         if self.missing:
             return self.checked([], cases=0, compared=0, kinds=list(self.kinds))
-        from ..textcheck.grammar import Lexicon, disagreements
+        from ..textcheck.grammar import Lexicon, disagreements, may_disagree, words
 
         if self._nlp is None:
             from ..models import load_spacy
@@ -94,9 +94,12 @@ class ConcordRelation(TextsAlone):
             self._lexicon = Lexicon(self.analyser)
         done = other_texts(self.ctx.origins, translation, ())
         found: list[Issue] = []
-        docs = list(self._nlp.pipe([y for _, y, _ in done], batch_size=256))
-        self._lexicon.learn(t.text for doc in docs for t in doc)  # one lt-proc call for the run's new words
-        for (x, y, origin), doc in zip(done, docs):
+        self._lexicon.learn(w for _, y, _ in done for w in words(y))  # one lt-proc call for the run's new words
+        # a text no two words of which could disagree needs no parse (most of a run's)
+        parsed = done if self.subject else [d for d in done if may_disagree(d[1], self._lexicon)]
+        docs = list(self._nlp.pipe([y for _, y, _ in parsed], batch_size=256))
+        self._lexicon.learn(t.text for doc in docs for t in doc)  # the parser's tokens, where they differ
+        for (x, y, origin), doc in zip(parsed, docs):
             by_kind: dict[str, list] = {}
             for d in disagreements(doc, self._lexicon, self.subject):
                 by_kind.setdefault(d.kind, []).append({"words": list(d.words), "feature": d.feature,

@@ -302,3 +302,46 @@ def _subject(token, lexicon: Lexicon) -> Optional[Disagreement]:
                         for v in readings):
             return None
     return _pair("subject", "number", token, verb)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` (letters only) as the lexicon reads them."""
+    return _WORD.findall(text)
+
+
+def may_disagree(text: str, lexicon: Lexicon) -> bool:
+    """Whether ``text`` has two words near each other that some of their readings would not let
+    agree (a determiner up to three words before a noun, a numeral or an adjective next to one,
+    "del" before a noun or an adjective, a pronoun before "de"): only such a text can give
+    :func:`disagreements` a finding of kind ``noun``, so the others need no parse (about two
+    thirds of a run's: docs/performance.md)."""
+    found = words(text)
+    lexicon.learn(found)
+    readings = [lexicon.readings(w) for w in found]
+
+    def clash(r: Reading, nouns: Sequence[Reading]) -> bool:  # a numeral: two and more are plural
+        return all(n.number == "sg" for n in nouns) if r.pos == "num" else not all(r.agrees(n) for n in nouns)
+
+    def modifies(j: int, i: int) -> bool:  # only adjectives (or adverbs) between a determiner and its noun
+        return all(any(r.pos in ("adj", "pp", "adv", "preadv") for r in readings[k]) for k in range(j + 1, i))
+    for i, here in enumerate(readings):
+        if i + 1 < len(found) and found[i + 1] == "de" and any(r.pos == "prn" for r in here):
+            return True  # "uno de las mujeres"
+        nouns = [r for r in here if r.pos == "n"]
+        before = readings[i - 1] if i else ()
+        if i and {"pr", "det"} <= {r.pos for r in before} \
+                and any(clash(r, [n for n in here if n.pos in ("n", "adj", "pp")]) for r in before if r.pos == "det"):
+            return True  # "del capitales"
+        if not nouns:
+            continue
+        if any(clash(r, nouns) for r in before if r.pos in ("num", "adj")):
+            return True
+        if any(clash(r, nouns) for j in range(max(0, i - 3), i) if modifies(j, i)
+               for r in readings[j] if r.pos in ("det", "predet")):
+            return True
+        if i + 1 < len(found) and any(clash(r, nouns) for r in readings[i + 1] if r.pos == "adj"):
+            return True
+    return False
