@@ -4,9 +4,8 @@ own news translations (docs/precision.md)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from conftest import checked_rows
 
 from sit.textcheck.grammar import Lexicon, Reading, disagreements, find_analyser, may_disagree
 
@@ -79,16 +78,10 @@ def test_subject_and_verb_only_when_asked(found):
 
 
 def test_sit_check_reports_agreement_as_mqm_grammar(tmp_path):
-    from sit.check import CheckConfig, check
-
-    tsv = tmp_path / "t.tsv"
-    tsv.write_text("source\ttranslation\nThe program said.\tLa programa dijo.\nThe program said.\tEl programa dijo.\n",
-                   encoding="utf-8")
-    check(CheckConfig(source=str(tsv), target_lang="es", out=str(tmp_path / "run"), cache_dir=str(tmp_path / "c"),
-                      checks=("concord",), report_formats=()))
-    rows = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+    rows = checked_rows(tmp_path, "The program said.\tLa programa dijo.\nThe program said.\tEl programa dijo.\n", "es",
+                        ("concord",))
     assert [(r["source_id"], r["kind"], r["evidence"]["pairs"][0]["words"], r["evidence"]["mqm"]) for r in rows] == \
-        [(2, "noun", ["La", "programa"], "Fluency/Grammar")]  # line 2: the header is line 1
+        [(2, "noun", ["La", "programa"], "Fluency/Grammar")]
 
 
 def test_other_target_languages_are_left_out_with_a_reason():
