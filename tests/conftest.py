@@ -49,6 +49,20 @@ requires_apertium = pytest.mark.skipif(
 )
 
 
+def checked_rows(tmp_path, pairs: str, target_lang: str, checks: tuple[str, ...]) -> list[dict]:
+    """The findings (issues.jsonl rows) of ``sit check --checks CHECKS`` on a TSV of ``pairs``
+    ("source\ttranslation" lines; the header is line 1, so the first pair's source id is 2)."""
+    import json
+
+    from sit.check import CheckConfig, check
+
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("source\ttranslation\n" + pairs, encoding="utf-8")
+    check(CheckConfig(source=str(tsv), target_lang=target_lang, out=str(tmp_path / "run"), cache_dir=str(tmp_path / "c"),
+                      checks=checks, report_formats=()))
+    return [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path, monkeypatch):
     """Each test gets its own translation cache (SIT_CACHE_DIR) and runs in a fresh directory."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from sit.check import CheckConfig, check
+from conftest import checked_rows
+
 from sit.textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, wide_marks
 
 
@@ -34,12 +35,8 @@ def test_quotes_inside_a_url_or_a_tag_are_the_markup_s():
 
 
 def test_sit_check_reports_quotes_as_mqm_punctuation(tmp_path):
-    tsv = tmp_path / "t.tsv"
-    tsv.write_text('source\ttranslation\nHe said "no".\tEr sagte "nein".\nHe said "no".\tEr sagte „nein“.\n',
-                   encoding="utf-8")
-    check(CheckConfig(source=str(tsv), target_lang="de", out=str(tmp_path / "run"), cache_dir=str(tmp_path / "c"),
-                      checks=("typography",), report_formats=()))
-    rows = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
+    rows = checked_rows(tmp_path, 'He said "no".\tEr sagte "nein".\nHe said "no".\tEr sagte „nein“.\n', "de",
+                        ("typography",))
     assert [(r["source_id"], r["kind"], r["evidence"]["marks"], r["evidence"]["mqm"]) for r in rows] == \
         [(2, "quotes", ['"'], "Fluency/Punctuation")]
 

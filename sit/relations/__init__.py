@@ -9,7 +9,8 @@
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
-  quotation marks), ``coverage`` (omitted and added content, Apertium's bilingual dictionaries).
+  quotation marks), ``coverage`` (omitted and added content, Apertium's bilingual dictionaries),
+  ``concord`` (agreement: spaCy's parse, Apertium's lexicon).
 - the checks of a localisation gate (``sit check``; :mod:`sit.relations.gate`): ``brackets``, ``whitespace``,
   ``repetition``, ``codes``, ``width``, ``consistency``, ``terms``.
 
@@ -68,6 +69,8 @@ RELATIONS = Registry(
         "consistency": Entry("sit.relations.gate:ConsistencyCheck", "",
                              "a file translates one source one way (sit check)"),
         "terms": Entry("sit.relations.gate:TermsCheck", "", "a glossary's terms and a do-not-translate list kept"),
+        "concord": Entry("sit.relations.concord:ConcordRelation", hints.STREAMPARSER,
+                         "every Spanish translation's determiners, adjectives and verbs agree with their nouns"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },
