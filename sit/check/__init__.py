@@ -233,7 +233,7 @@ def _default_out(config: CheckConfig) -> Path:
 
 def _write(out: Path, meta: RunMeta, segments, issues, formats) -> list[Issue]:
     """pairs.jsonl (none: no case was made), translations.jsonl, issues.jsonl, run.json, reports."""
-    from ..rank import worst_first
+    from ..relations.rank import worst_first
     from ..report import write_reports
     from ..rundir import RunData, write_json_atomic, write_jsonl_atomic
 

@@ -281,7 +281,7 @@ class Relation(Declares):
     @classmethod
     def tier(cls, issue: Issue) -> int:
         """The tier of ``issue`` in its group's ranking: a finding of tier 0 never outranks one of
-        tier 1 (:func:`sit.rank.rank_issues`); 1 for all by default."""
+        tier 1 (:func:`sit.relations.rank.rank_issues`); 1 for all by default."""
         return 1
 
     @classmethod
@@ -337,10 +337,10 @@ class Relation(Declares):
 
     def checked(self, found: Sequence[Issue], *, cases: int, compared: int, kinds: Sequence[str] = (),
                 **extra: int) -> Checked:
-        """``found`` ranked by the run's threshold and top-k (:func:`sit.rank.rank_issues`), with the
+        """``found`` ranked by the run's threshold and top-k (:func:`sit.relations.rank.rank_issues`), with the
         counts every relation reports: ``cases``, ``compared``, ``issues``, ``flagged_sentences``
         (distinct run sentences), ``<kind>_issues`` for each of ``kinds``, then ``extra``."""
-        from ..rank import rank_issues
+        from .rank import rank_issues
 
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
         counts = RelationCounts(cases, compared, len(issues), len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),
