@@ -26,7 +26,7 @@ def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
     (:attr:`sit.relations.base.Relation.alone_options`: a program's messages) under the user's."""
     from ..relations import RELATIONS
 
-    return {**RELATIONS.get(name).alone_options, **config.relation_options.get(name, {})}
+    return {**RELATIONS.get(name).info().alone_options, **config.relation_options.get(name, {})}
 
 
 def all_checks() -> tuple[str, ...]:
@@ -49,7 +49,7 @@ def check_needs() -> dict[str, str]:
     """Check -> the language data it needs, as each declares it (docs/check.md says the same)."""
     from ..relations import RELATIONS
 
-    return {name: RELATIONS.get(name).alone_needs for name in all_checks()}
+    return {name: RELATIONS.get(name).info().alone_needs for name in all_checks()}
 
 
 @dataclass
