@@ -61,3 +61,24 @@ def test_another_limit_or_other_sentences_into_the_same_out_is_refused_naming_wh
     err = capsys.readouterr().err
     assert "input's sentences: " in err and "--limit" not in err.split("differs in")[1].split(";")[0]
     assert main(args + ["--limit", "2", "--force"]) == 0
+
+
+def test_the_pipeline_reads_the_plan_never_the_configuration():
+    """The configuration goes down once, into the plan (issue 47): the pipeline reads what a run
+    executes (the engine, the device, the translator's requests, the ranking) from the plan's
+    fields, checked there, and reads no ``.config`` of anything."""
+    import ast
+    from pathlib import Path
+
+    import sit.pipeline
+
+    tree = ast.parse(Path(sit.pipeline.__file__).read_text(encoding="utf-8"))
+    assert [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "config"] == []
+    plan = plan_run(RunConfig(relations=("numbers",), batch_size="8", jobs=2, device="cpu", top_k="0", qps=2),
+                    read=False)
+    assert (plan.execution.batch_size, plan.execution.jobs, plan.execution.device, plan.top_k) == (8, 2, "cpu", 0)
+    assert (plan.execution.qps, plan.execution.block, plan.recorded["top_k"]) == (2.0, 500, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.execution.jobs = 3
+    with pytest.raises(ConfigError, match="--gpus-per-worker must be a finite number of at least 0"):
+        plan_run(RunConfig(relations=("numbers",), gpus_per_worker=-1), read=False)
