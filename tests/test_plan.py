@@ -82,3 +82,34 @@ def test_the_pipeline_reads_the_plan_never_the_configuration():
         plan.execution.jobs = 3
     with pytest.raises(ConfigError, match="--gpus-per-worker must be a finite number of at least 0"):
         plan_run(RunConfig(relations=("numbers",), gpus_per_worker=-1), read=False)
+
+
+def test_a_declared_flag_that_is_taken_or_malformed_is_left_out_and_set_takes_it():
+    """A component's run-wide option becomes a flag of its own (its declaration's flag=), unless
+    another option has the flag (``--model``) or it is no flag (``odd``): then only --set sets it,
+    and the command line keeps working."""
+    from sit.cli import build_parser
+    from sit.commands.run import config_from_args
+    from sit.options import Option
+    from sit.relations import RELATIONS, Relation
+
+    class Clash(Relation):
+        name = "clash"
+        option_specs = (Option("model", str, "x", "clashes with --model", run_wide=True, flag="--model",
+                               setting="clash_model"),
+                        Option("odd", int, 1, "no flag", run_wide=True, flag="odd"),
+                        Option("fine", int, 2, "a flag of its own", minimum=1, run_wide=True, flag="--fine-flag"))
+
+        def __init__(self, ctx, *, model="x", odd=1, fine=2):
+            super().__init__(ctx)
+
+    RELATIONS.register("clash", Clash)
+    try:
+        args = build_parser().parse_args(["run", "--dataset", "news", "--model", "m", "--fine-flag", "3",
+                                          "--set", "odd=4", "--set", "clash_model=y"])
+        config = config_from_args(args)
+        assert (config.model, config.options) == ("m", {"fine": 3, "odd": 4, "clash_model": "y"})
+        with pytest.raises(ConfigError, match="--fine-flag must be an integer of at least 1, not 0"):
+            config_from_args(build_parser().parse_args(["run", "--dataset", "news", "--fine-flag", "0"]))
+    finally:
+        RELATIONS.unregister("clash")
