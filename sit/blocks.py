@@ -10,7 +10,7 @@ directory's files are) and keeps only small keys: a digest of each text it has l
 is listed once), each finding's ranking key and place, and the counts. :meth:`RunRecords.write`
 then writes ``pairs.jsonl``, ``translations.jsonl`` and ``issues.jsonl`` in the order one pass
 over all the sentences gives: records relation by relation, findings worst first
-(:func:`sit.rank.worst_first`'s order, made from their keys). A run of one block goes the same
+(:func:`sit.relations.rank.worst_first`'s order, made from their keys). A run of one block goes the same
 way, so a short run and a long one write the same files.
 
 What differs from one pass:
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional, Sequence
 
-from .rank import declared_tier, group_key, worst_first_order
+from .relations.rank import declared_tier, group_key, worst_first_order
 from .records import GroupCount, RelationCounts, RunCounts
 from .rundir import alive, redacted_lines, write_lines_atomic
 from .runmeta import RelationTold
@@ -105,7 +105,7 @@ class _Spill:
 
 
 class _Keys:
-    """What ranks each finding of one relation among the run's (:func:`sit.rank.worst_first`), and
+    """What ranks each finding of one relation among the run's (:func:`sit.relations.rank.worst_first`), and
     where its line is, in arrays (a finding's key is some 40 bytes, however many there are)."""
 
     def __init__(self):
@@ -308,7 +308,7 @@ class RunRecords:
 
     def _group_order(self) -> dict[str, int]:
         """The groups in the order one pass lists them: relation by relation, each relation's in
-        :func:`sit.rank.rank_issues`' order (a blockwise relation's findings come in it)."""
+        :func:`sit.relations.rank.rank_issues`' order (a blockwise relation's findings come in it)."""
         order: dict[str, int] = {}
         for r in self.relations:
             parts = self._groups[r.name]
@@ -323,7 +323,7 @@ class RunRecords:
         return {g: groups[g] for g in self._group_order() if g in groups}, flagged
 
     def _ranked(self) -> Iterator[tuple[int, int]]:
-        """The findings' (offset, length) worst first (:func:`sit.rank.worst_first_order`)."""
+        """The findings' (offset, length) worst first (:func:`sit.relations.rank.worst_first_order`)."""
         keys = list(self._each_key())
         return ((keys[n][5], keys[n][6]) for n in worst_first_order(keys, self._group_order()))
 

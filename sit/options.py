@@ -13,7 +13,7 @@ goes through :mod:`sit.validate` by its declared type (:meth:`Option.check`): ``
 ``per_slot=true`` or ``min_zipf=inf`` is refused, not rounded or taken.
 
 An option declared ``run_wide`` is a setting of the whole run: ``sit run --set NAME=VALUE`` (or
-the old flag it names, such as ``--distance``) sets it for every component of the run that
+the flag it declares, such as ``--distance``) sets it for every component of the run that
 declares it (``RunConfig.options``); ``NAME`` is its :attr:`Option.key`.
 """
 
@@ -35,9 +35,9 @@ class Option:
     """One option of a component: its ``name`` (the constructor keyword), ``type`` (``bool``,
     ``int``, ``float``, ``str``, or ``object`` for any value), ``default``, a ``help`` line, and
     its rule (``minimum``/``maximum`` for numbers, ``choices`` for texts). ``run_wide``: a setting
-    of the whole run (``sit run --set KEY=VALUE``, :attr:`key`; ``flag``: the old flag that sets
-    it too, such as ``--distance``), given to every component of the run that declares it; its
-    ``default`` is then the run's default."""
+    of the whole run (``sit run --set KEY=VALUE``, :attr:`key`; ``flag``: the flag of ``sit run``
+    made from this declaration that sets it too, such as ``--distance``), given to every component
+    of the run that declares it; its ``default`` is then the run's default."""
 
     name: str
     type: type = object
@@ -53,6 +53,8 @@ class Option:
     setting: Optional[str] = None
     #: what a number's rule means, said where a value breaks it ("0 turns the check off")
     what: str = ""
+    #: a number's rule: strictly above this (``--qps``, ``--timeout``)
+    above: Optional[float] = None
 
     @property
     def key(self) -> str:
@@ -70,8 +72,8 @@ class Option:
         if self.type is bool:
             return check_bool(value, label)
         if self.type in (int, float):
-            value = check_number(value, label, integer=self.type is int, minimum=self.minimum, maximum=self.maximum,
-                                 what=self.what)
+            value = check_number(value, label, integer=self.type is int, minimum=self.minimum, above=self.above,
+                                 maximum=self.maximum, what=self.what)
         elif self.type is str:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 value = str(value)
@@ -226,6 +228,7 @@ def described(spec: Option) -> str:
     ``name (type, default D; run-wide: --set KEY or FLAG): help``."""
     kind = spec.type.__name__ if spec.type is not object else "any"
     rule = [f"at least {spec.minimum:g}"] if spec.minimum is not None else []
+    rule += [f"above {spec.above:g}"] if spec.above is not None else []
     rule += [f"at most {spec.maximum:g}"] if spec.maximum is not None else []
     rule += [f"one of {', '.join(map(str, spec.choices))}"] if spec.choices else []
     said = [kind, f"default {spec.default!r}", *rule]

@@ -14,11 +14,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
-from .blocks import BLOCK
 from .cache import Cache
 from .errors import MissingDependencyError
-from .inputs import MAX_LINE_CHARS
-from .plan import NUMBERS, OLD_SETTINGS, checked_numbers, checked_settings, run_wide_values  # noqa: F401 (their old home)
+from .plan import CASE_OPTIONS, OLD_SETTINGS, RUN_OPTION, case_options, checked_numbers, checked_settings, run_wide_values  # noqa: F401 (their old home)
 from .records import Issue, RelationCounts, RunCounts, RunSignature, package_versions
 from .runmeta import RunMeta
 from .relations import DEFAULT_RELATIONS
@@ -45,9 +43,10 @@ class RunConfig:
     #: ``--discount-substitute``, ``--num-perturb`` and ``--mlm-model`` are old spellings that land
     #: here): name -> value, given to every component that declares it (:class:`sit.options.Option`)
     options: dict[str, Any] = field(default_factory=dict)
-    threshold: float = 0.0
-    top_k: int = 3
-    seed: int = 0
+    # the run's own options take their defaults from their declarations (sit.plan.RUN_OPTIONS)
+    threshold: float = RUN_OPTION["threshold"].default
+    top_k: int = RUN_OPTION["top_k"].default
+    seed: int = RUN_OPTION["seed"].default
     cache_dir: Optional[str] = None
     out: Optional[str] = None
     force: bool = False  # write over a run directory that holds another run
@@ -57,7 +56,7 @@ class RunConfig:
     concurrency: Optional[int] = None  # requests in flight (network translators)
     device: Optional[str] = None
     jobs: Optional[int] = None  # --engine local: threads for overlapping stages (default: the cores)
-    max_line_chars: int = MAX_LINE_CHARS
+    max_line_chars: int = RUN_OPTION["max_line_chars"].default
     limit: Optional[int] = None  # only the first N sentences
     progress: bool = True
     report_formats: tuple[str, ...] = ("text", "html")
@@ -66,12 +65,12 @@ class RunConfig:
     # results do not depend on it
     engine: str = "local"
     ray_address: Optional[str] = None  # else RAY_ADDRESS, else a local Ray instance
-    gpus_per_worker: float = 0.0
+    gpus_per_worker: float = RUN_OPTION["gpus_per_worker"].default
     workers: Optional[int] = None  # actors per stage (default: what the cluster holds)
     cases: Optional[str] = None  # a file of test cases (`sit export`): run exactly those (sit.regression)
     #: sentences checked at a time where the run's relations allow it (sit.blocks); not in the
     #: signature: the findings do not depend on it
-    block: int = BLOCK
+    block: int = RUN_OPTION["block"].default
 
     def setting(self, key: str, default: Any = None) -> Any:
         """The run-wide option ``key``: as given (:attr:`options`), else its old default where it
@@ -97,22 +96,6 @@ class RunConfig:
     def discount(self) -> bool:
         """The sit relation's discount of the substitute's arcs (``--discount-substitute``)."""
         return self.setting("discount")
-
-
-#: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
-#: so that ``sit run --baseline`` can run another translator on the same cases
-CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "perturber_options",
-                "relations", "relation_options", "parser", "parser_model", "options", "threshold", "top_k", "seed")
-
-
-def case_options(config: RunConfig) -> dict[str, Any]:
-    """``config``'s :data:`CASE_OPTIONS` as JSON (the input file's path made absolute)."""
-    out = {name: getattr(config, name) for name in CASE_OPTIONS}
-    out["relations"] = list(config.relations)
-    out["options"] = {**{key: config.setting(key) for key in OLD_SETTINGS}, **config.options}
-    if config.input:
-        out["input"] = str(Path(config.input).resolve())
-    return out
 
 
 @dataclass
@@ -173,19 +156,18 @@ def choose_perturber(config: RunConfig, cache: Cache, kept: Optional[str] = None
     loads, else WordNet; ``kept``: the reason of a perturber chosen by the run already in --out).
 
     Returns (perturber, reason)."""
-    from .plan import plan_perturber
+    from .plan import perturber_options_of, plan_perturber
 
-    return build_perturber(plan_perturber(config, kept), config, cache)
+    choice = plan_perturber(config, kept)
+    return build_perturber(choice, perturber_options_of(config, choice.name), cache, config.progress)
 
 
-def build_perturber(choice, config: RunConfig, cache: Cache, options: Optional[Mapping[str, Any]] = None):
+def build_perturber(choice, options: Mapping[str, Any], cache: Cache, progress: bool):
     """The perturber ``choice`` (:class:`sit.plan.Choice`) names, built with ``options`` (its
-    plan's; None: worked out from ``config``): (perturber, its reason and description)."""
+    plan's): (perturber, its reason and description)."""
     from .perturb import PERTURBERS
-    from .plan import perturber_options_of
 
-    opts = perturber_options_of(config, choice.name) if options is None else dict(options)
-    perturber = PERTURBERS.create(choice.name, cache=cache, progress=config.progress, **opts)
+    perturber = PERTURBERS.create(choice.name, cache=cache, progress=progress, **dict(options))
     return perturber, f"{choice.reason}; {perturber.describe()}"
 
 
@@ -207,9 +189,9 @@ def run(config: RunConfig) -> RunResult:
     out = check_writable(config.out if config.out else _default_out(config), "--out", directory=True)
     with timer.stage("read"):
         plan = plan_run(config, out)
-    config = plan.config
-    engine = create_engine(config.engine, address=config.ray_address, gpus_per_worker=config.gpus_per_worker,
-                           workers=config.workers, jobs=config.jobs)
+    run_on = plan.execution
+    engine = create_engine(run_on.engine, address=run_on.ray_address, gpus_per_worker=run_on.gpus_per_worker,
+                           workers=run_on.workers, jobs=run_on.jobs)
     try:
         return execute(plan, engine, timer)
     finally:
@@ -219,22 +201,22 @@ def run(config: RunConfig) -> RunResult:
 def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     """Run ``plan`` (:class:`sit.plan.RunPlan`) on ``engine``: build what it names, test its
     sentences, write its run directory (the reports are the caller's: :func:`report`)."""
-    config, out, inputs = plan.config, plan.out, plan.inputs
+    run_on, out, inputs = plan.execution, plan.out, plan.inputs
     timer, warnings = timer or _Timer(), list(inputs.warnings)
-    cache = Cache(config.cache_dir)
+    cache = Cache(run_on.cache_dir)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
         translator, ctx, relations = _build(plan, engine, cache)
-    signature = _signature(config, translator, ctx, relations, ctx.target_lang)
-    check_same_run(out, signature, inputs.name, force=config.force, inputs=inputs)
+    signature = _signature(plan, translator, ctx, relations)
+    check_same_run(out, signature, inputs.name, force=run_on.force, inputs=inputs)
     from .blocks import RunRecords
 
     records = RunRecords(out, relations, list(inputs.texts))
     try:
         _test_blocks(timer, engine, translator, ctx, relations, list(inputs.ids), list(inputs.texts), inputs.given,
-                     records, config.block)
+                     records, run_on.block)
         counts = _counts(records, ctx, translator)
         warnings.extend(cache.problems)
-        meta = _meta(config, signature, inputs, counts, ctx, relations, warnings + _note(counts, translator),
+        meta = _meta(plan, signature, inputs, counts, ctx, relations, warnings + _note(counts, translator),
                      engine, cache, records.extra)
         with timer.stage("write"):
             records.write()
@@ -242,7 +224,7 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     finally:
         records.close()
     incomplete = (f"{counts.untranslated} of {counts.translations} text(s) were left untranslated by "
-                  f"{config.translator} (its error is above); run the same command again to resume"
+                  f"{plan.translator} (its error is above); run the same command again to resume"
                   ) if counts.untranslated else None
     del relations, records  # written: the reports read the run directory
     ctx.release()
@@ -250,7 +232,7 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     with timer.stage("report"):
         from .report import write_reports
 
-        write_reports(replace(data, meta=meta.with_timings(timer.timings)), formats=config.report_formats)
+        write_reports(replace(data, meta=meta.with_timings(timer.timings)), formats=run_on.report_formats)
     meta = meta.with_timings(timer.timings)
     _write_meta(out, meta)
     translator.close()
@@ -282,17 +264,17 @@ def _build(plan, engine, cache: Cache):
     from .stage import declares_needs
     from .translators import TRANSLATORS
 
-    config, target = plan.config, plan.target_lang
+    run_on = plan.execution
     # every model that is neither here nor fetchable, in one message; a translator that declares
     # no model (Apertium, cloud APIs) says first what it lacks (a pair, credentials)
-    first = not declares_needs(TRANSLATORS.get(config.translator))
+    first = not declares_needs(TRANSLATORS.get(plan.translator))
     translator = engine.attach(_translator(plan, cache)) if first else None
     plan.check_needs()
     translator = translator or engine.attach(_translator(plan, cache))
-    ctx = RunContext(cache, config.source_lang, target, seed=config.seed, top_k=config.top_k,
-                     threshold=config.threshold, progress=config.progress, translator=translator,
-                     make_perturber=lambda: _attached(engine, build_perturber(plan.perturber, config, cache,
-                                                                              plan.perturber_options)),
+    ctx = RunContext(cache, plan.source_lang, plan.target_lang, seed=plan.seed, top_k=plan.top_k,
+                     threshold=plan.threshold, progress=run_on.progress, translator=translator,
+                     make_perturber=lambda: _attached(engine, build_perturber(plan.perturber, plan.perturber_options,
+                                                                              cache, run_on.progress)),
                      make_parser=lambda: _attached(engine, _parser(plan, cache)))
     return translator, ctx, [create_relation(r.name, ctx, dict(r.options)) for r in plan.relations]
 
@@ -385,7 +367,7 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
     return cases, translation, checked
 
 
-def _meta(config: RunConfig, signature, inputs, counts, ctx, relations, warnings, engine, cache,
+def _meta(plan, signature, inputs, counts, ctx, relations, warnings, engine, cache,
           extra: Mapping[str, dict[str, Any]]) -> RunMeta:
     """What ``run.json`` says of the run (its timings are added as it is written: :func:`_write_meta`);
     ``extra``: each relation's run-level figures (:attr:`sit.relations.base.Checked.extra`)."""
@@ -406,8 +388,8 @@ def _meta(config: RunConfig, signature, inputs, counts, ctx, relations, warnings
         engine=engine.describe(),
         cache=cache.describe(),
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        command=config.command or " ".join(shlex.quote(a) for a in sys.argv),
-        config=case_options(config),
+        command=plan.command or " ".join(shlex.quote(a) for a in sys.argv),
+        config=dict(plan.recorded),
         figures=figures,
     )
 
@@ -425,13 +407,13 @@ def _attached(engine, built: tuple):
 
 
 def _translator(plan, cache: Cache):
-    config = plan.config
     from .translators import TRANSLATORS
 
+    run_on = plan.execution
     return TRANSLATORS.create(
-        config.translator, source_lang=config.source_lang, target_lang=plan.target_lang, model=config.model,
-        cache=cache, batch_size=config.batch_size, progress=config.progress, qps=config.qps,
-        timeout=config.timeout, concurrency=config.concurrency, device=config.device, **plan.translator_options,
+        plan.translator, source_lang=plan.source_lang, target_lang=plan.target_lang, model=plan.model,
+        cache=cache, batch_size=run_on.batch_size, progress=run_on.progress, qps=run_on.qps,
+        timeout=run_on.timeout, concurrency=run_on.concurrency, device=run_on.device, **plan.translator_options,
     )
 
 
@@ -439,41 +421,41 @@ def _parser(plan, cache: Cache):
     """The target-language parser the plan chose: (parser, name, why it was chosen)."""
     from .parse import get_parser
 
-    config, choice = plan.config, plan.parser
+    choice, run_on = plan.parser, plan.execution
     if not choice.name:
         raise MissingDependencyError(choice.reason)
-    parser = get_parser(choice.name, plan.target_lang, model=config.parser_model, progress=config.progress,
-                        cache=cache, device=config.device)
+    parser = get_parser(choice.name, plan.target_lang, model=plan.parser_model, progress=run_on.progress,
+                        cache=cache, device=run_on.device)
     return parser, choice.name, choice.reason
 
 
-def _signature(config: RunConfig, translator, ctx, relations, target: str) -> RunSignature:
+def _signature(plan, translator, ctx, relations) -> RunSignature:
     """The run's signature: a block for each component that ran, its options those it declares
     (``num_perturb`` is the perturber's, ``distance`` the sit relation's: a run of plugin
     relations alone names neither), then the run's own settings."""
     perturber = ctx.built_perturber
     parser = ctx.built_parser
     return RunSignature(
-        translator=config.translator,
+        translator=plan.translator,
         translator_model=translator.model_id(),
-        source_lang=config.source_lang,
-        target_lang=target,
+        source_lang=plan.source_lang,
+        target_lang=plan.target_lang,
         perturber=perturber.name if perturber else "none",
         perturber_model=perturber.model_id() if perturber else "none",
         parser=parser[1] if parser else "none",
         parser_model=parser[0].model_id() if parser else "none",
-        threshold=config.threshold,
-        top_k=config.top_k,
-        seed=config.seed,
+        threshold=plan.threshold,
+        top_k=plan.top_k,
+        seed=plan.seed,
         perturber_options=perturber.options() if perturber else {},
         translator_options=translator.options(),
         versions={**package_versions(), **({"engine": engine} if (engine := translator.version()) else {}),
-                  **_plugin_versions(config, perturber, parser, relations)},
+                  **_plugin_versions(plan.translator, perturber, parser, relations)},
         relations={r.name: r.signature() for r in relations},
     )
 
 
-def _plugin_versions(config: RunConfig, perturber, parser, relations) -> dict[str, str]:
+def _plugin_versions(translator: str, perturber, parser, relations) -> dict[str, str]:
     """``{"plugin <distribution>": version}`` of each plugin a component of the run came from
     (a plugin's upgrade then names another run, as sit's own does)."""
     from .parse import PARSERS
@@ -481,7 +463,7 @@ def _plugin_versions(config: RunConfig, perturber, parser, relations) -> dict[st
     from .relations import RELATIONS
     from .translators import TRANSLATORS
 
-    used = [(TRANSLATORS, config.translator), *((RELATIONS, r.name) for r in relations),
+    used = [(TRANSLATORS, translator), *((RELATIONS, r.name) for r in relations),
             *([(PERTURBERS, perturber.name)] if perturber else []), *([(PARSERS, parser[1])] if parser else [])]
     found = (registry.plugin_version(name) for registry, name in used if name in registry)
     return {f"plugin {dist}": version for dist, version in sorted(filter(None, found))}

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
+from .blocks import BLOCK
 from .errors import ConfigError, MissingDependencyError
+from .inputs import MAX_LINE_CHARS
+from .options import Option
 from .records import Need
 
 #: the run-wide options that were fields of ``RunConfig`` once, with their defaults (the same
@@ -30,21 +33,54 @@ from .records import Need
 OLD_SETTINGS: dict[str, Any] = {"mlm_model": "bert-base-uncased", "num_perturb": 10, "distance": "relation",
                                 "discount": True}
 
-#: the numeric settings of a run: (field, option, check_number's rule)
-NUMBERS = (
-    ("threshold", "--threshold", {}),
-    ("top_k", "--top-k", {"integer": True, "minimum": 0, "what": "0 keeps all"}),
-    ("seed", "--seed", {"integer": True}),
-    ("batch_size", "--batch-size", {"integer": True, "minimum": 1}),
-    ("block", "--block-size", {"integer": True, "minimum": 1}),
-    ("qps", "--qps", {"above": 0, "what": "requests per second"}),
-    ("timeout", "--timeout", {"above": 0, "what": "seconds per request"}),
-    ("limit", "--limit", {"integer": True, "minimum": 1}),
-    ("max_line_chars", "--max-line-chars", {"integer": True, "minimum": 1}),
-    ("concurrency", "--concurrency", {"integer": True, "minimum": 1, "what": "requests in flight"}),
-    ("workers", "--workers", {"integer": True, "minimum": 1}),
-    ("jobs", "--jobs", {"integer": True, "minimum": 1}),
+#: the run's own options (fields of ``RunConfig``), each declared once here: the flag ``sit run``
+#: and ``sit download`` take, its help, type, rule and default. The command line adds its flags from
+#: these declarations and checks what they are given by them, ``RunConfig`` takes its defaults from
+#: them, the plan checks a library caller's values by them (:func:`checked_numbers`) and ``sit list
+#: -v`` lists them; a component's run-wide options are declared on the component
+#: (:attr:`sit.options.Option.run_wide`)
+RUN_OPTIONS = (
+    Option("threshold", float, 0.0, "report pairs with distance above this (default 0)", flag="--threshold"),
+    Option("top_k", int, 3, "issues kept per source sentence (default 3; 0 keeps all)", minimum=0, what="0 keeps all",
+           flag="--top-k"),
+    Option("seed", int, 0, "seed of the random perturbers (default 0)", flag="--seed"),
+    Option("batch_size", int, None, "texts per translator call", minimum=1, flag="--batch-size"),
+    Option("block", int, BLOCK, "sentences perturbed, translated and checked at a time where every relation of the "
+           f"run allows it (default {BLOCK}): memory follows the block, not the input", minimum=1, flag="--block-size"),
+    Option("qps", float, None, "at most this many requests per second (cloud translators)", above=0,
+           what="requests per second", flag="--qps"),
+    Option("timeout", float, None, "seconds per translator request", above=0, what="seconds per request",
+           flag="--timeout"),
+    Option("concurrency", int, None, "requests in flight at once, under the --qps limit (network translators; "
+           "default 1)", minimum=1, what="requests in flight", flag="--concurrency"),
+    Option("limit", int, None, "test only the first N sentences", minimum=1, flag="--limit"),
+    Option("max_line_chars", int, MAX_LINE_CHARS, f"refuse input lines longer than this (default {MAX_LINE_CHARS})",
+           minimum=1, flag="--max-line-chars"),
+    Option("gpus_per_worker", float, 0.0, "--engine ray: GPUs of each worker of a model stage (masked LM, Marian, "
+           "Stanza); default 0", minimum=0, flag="--gpus-per-worker"),
+    Option("workers", int, None, "--engine ray: workers per stage (default: what the cluster holds)", minimum=1,
+           flag="--workers"),
+    Option("jobs", int, None, "--engine local: with 2 or more, translation runs beside the perturber, batch by batch "
+           "(default: the machine's cores; 1 runs the stages one after the other)", minimum=1, flag="--jobs"),
 )
+#: :data:`RUN_OPTIONS` by name (``RunConfig``'s field)
+RUN_OPTION = {spec.name: spec for spec in RUN_OPTIONS}
+
+#: the options of a run that decide its inputs and test cases, recorded in run.json's ``config``
+#: so that ``sit run --baseline`` can run another translator on the same cases
+CASE_OPTIONS = ("dataset", "input", "limit", "max_line_chars", "source_lang", "perturber", "perturber_options",
+                "relations", "relation_options", "parser", "parser_model", "options", "threshold", "top_k", "seed")
+
+
+def case_options(config) -> dict[str, Any]:
+    """``config``'s :data:`CASE_OPTIONS` as JSON (the input file's path made absolute)."""
+    out = {name: getattr(config, name) for name in CASE_OPTIONS}
+    out["relations"] = list(config.relations)
+    out["options"] = {**{key: config.setting(key) for key in OLD_SETTINGS}, **config.options}
+    if config.input:
+        out["input"] = str(Path(config.input).resolve())
+    return out
+
 
 #: where a choice kept from the run already in --out is said to come from
 KEPT = "auto's choice for the run already in --out (its run.json), kept so that this run matches it"
@@ -122,16 +158,58 @@ class Planned:
 
 
 @dataclass(frozen=True)
-class RunPlan:
-    """Everything a run will use, resolved once (:func:`plan_run`).
+class Execution:
+    """How a run's stages run, as its options say (checked): the engine and its workers, the
+    device, the translator's requests, the cache, the progress bars, the block size, the report
+    formats, and whether it may write over another run. The pipeline reads these here, never
+    from the configuration."""
 
-    ``config`` is the run's configuration with its values checked; the pipeline reads from it
-    only what needs no resolving (batch size, device, engine, cache, progress); every choice is
-    a field of the plan."""
+    engine: str = "local"
+    ray_address: Optional[str] = None
+    gpus_per_worker: float = 0.0
+    workers: Optional[int] = None
+    jobs: Optional[int] = None
+    device: Optional[str] = None
+    batch_size: Optional[int] = None
+    qps: Optional[float] = None
+    timeout: Optional[float] = None
+    concurrency: Optional[int] = None
+    progress: bool = True
+    cache_dir: Optional[str] = None
+    block: int = BLOCK
+    report_formats: tuple[str, ...] = ("text", "html")
+    force: bool = False
+
+    @classmethod
+    def of(cls, config) -> "Execution":
+        """The execution ``config`` (a checked :class:`sit.pipeline.RunConfig`) asks for."""
+        return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything a run will use, resolved once (:func:`plan_run`): the pipeline reads the plan,
+    never the configuration.
+
+    ``config`` is the run's configuration with its values checked, kept for what the plan itself
+    says of it (the ``sit download`` command of a missing model); ``recorded`` is what run.json
+    records of it (``config``: the options a ``--baseline`` run takes)."""
 
     config: Any  # sit.pipeline.RunConfig, checked
     out: Optional[Path]
+    translator: str
+    model: Optional[str]  # the translator's
+    source_lang: str
     target_lang: str
+    execution: Execution
+    #: the ranking of the findings: distance above ``threshold``, the ``top_k`` per sentence; and
+    #: the seed the random perturbers draw from
+    threshold: float
+    top_k: int
+    seed: int
+    parser_model: Optional[str]
+    recorded: Mapping[str, Any]
+    command: str
     translator_options: Mapping[str, Any]
     relations: tuple[PlannedRelation, ...]
     perturber: Optional[Choice]  # None: no relation of the run perturbs
@@ -181,7 +259,10 @@ def plan_run(config, out: Optional[Path] = None, *, read: bool = True) -> RunPla
     missing = any(p.need.where is None and p.need.required for p in needs)
     perturber = plan_perturber(config, kept.get("perturber")) if "perturber" in uses else None
     parser = _parser_choice(config, target, kept.get("parser")) if "parser" in uses and not missing else None
-    return RunPlan(config=config, out=out, target_lang=target,
+    return RunPlan(config=config, out=out, translator=config.translator, model=config.model,
+                   source_lang=config.source_lang, target_lang=target, execution=Execution.of(config),
+                   threshold=config.threshold, top_k=config.top_k, seed=config.seed, parser_model=config.parser_model,
+                   recorded=case_options(config), command=config.command,
                    translator_options=translator_options(config.translator, config.translator_options),
                    relations=relations, perturber=perturber,
                    perturber_options=perturber_options_of(config, perturber.name) if perturber else {},
@@ -189,12 +270,10 @@ def plan_run(config, out: Optional[Path] = None, *, read: bool = True) -> RunPla
 
 
 def checked_numbers(config):
-    """``config`` with its numbers checked by :func:`sit.validate.check_number` (strings parsed):
-    a value that is not finite, not an integer where one is needed or out of range is a
+    """``config`` with its own options checked by their declarations (:data:`RUN_OPTIONS`; strings
+    parsed): a value that is not finite, not an integer where one is needed or out of range is a
     ConfigError naming the option, before any work."""
-    from .validate import check_number
-
-    return replace(config, **{f: check_number(getattr(config, f), opt, **rule) for f, opt, rule in NUMBERS})
+    return replace(config, **{spec.name: spec.check(getattr(config, spec.name), spec.flag) for spec in RUN_OPTIONS})
 
 
 def checked_settings(config):

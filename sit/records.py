@@ -42,7 +42,7 @@ class Edit:
     #: :attr:`Issue.change` tell it from ``before`` and ``after``
     change: str = ""
     #: how natural the new sentence likely is, 0-1 (the WordNet perturber's ``Naturalness`` check;
-    #: below :data:`sit.rank.NATURAL` it is likely unnatural); written only where measured
+    #: below :data:`sit.relations.rank.NATURAL` it is likely unnatural); written only where measured
     naturalness: Optional[float] = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -528,7 +528,7 @@ def _read_part(values: dict[str, Any], key: str, raw: str) -> None:
 
 
 #: the run's own settings, after the components' blocks: the languages, what every relation's
-#: findings are ranked by (:func:`sit.rank.rank_issues`) and the seed every component draws from
+#: findings are ranked by (:func:`sit.relations.rank.rank_issues`) and the seed every component draws from
 _RUN_SETTINGS = ("source_lang", "target_lang", "threshold", "top_k", "seed")
 #: the fixed fields of a signature of old that are its components' options now: ``num_perturb``
 #: (the perturber's), ``distance`` (the sit relation's); parsed and read, never written

@@ -247,7 +247,7 @@ def from_environment(env: Optional[Mapping[str, str]] = None) -> Redactor:
 def _file_values(env: Mapping[str, str]) -> list[str]:
     """Every value of the credentials file (endpoints: their secret parts), or none when it
     cannot be read (the adapter that needs it says why)."""
-    from .translators.credentials import read_all
+    from .credentials import read_all
 
     values: list[str] = []
     try:

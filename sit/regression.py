@@ -149,10 +149,10 @@ def _is_sentence(pair: Pair) -> bool:
 def _first_is_sentence(relation: str) -> bool:
     """Whether the first text of ``relation``'s cases is their sentence (as it declares; a
     relation that does not load here is taken to say so)."""
-    from .relations import declared
+    from .relations import declared_info
 
-    cls = declared(relation)
-    return cls is None or cls.first_is_sentence
+    info = declared_info(relation)
+    return info is None or info.first_is_sentence
 
 
 def regression_results(cases: CaseFile, issues: Iterable[Issue]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@
   ``source_id``, and neither has a ``probe``, a text only its relation's check read, such as a
   substitute's phrase ``sit`` translated alone); ``translation`` is null where the translator failed.
 - ``issues.jsonl``: one :class:`~sit.records.Issue` per line, worst first within each group of
-  findings (:func:`sit.rank.worst_first`), each with its ``issue_id``.
+  findings (:func:`sit.relations.rank.worst_first`), each with its ``issue_id``.
 - ``report.txt`` (and ``report.html`` and others written by :mod:`sit.report`).
 """
 

@@ -12,7 +12,7 @@ from sit.check import CheckConfig, all_checks, check, usable_checks
 from sit.records import Edit, Issue, Pair
 from sit.relations import RELATIONS, Checked, Relation
 from sit.relations.every import other_texts, text_issue
-from sit.rank import worst_first
+from sit.relations.rank import worst_first
 from sit.report.clusters import cluster_issues, measured, severity
 
 

@@ -87,9 +87,9 @@ def test_sit_eval_loads_only_what_scoring_needs(tmp_path):
     assert code == 0 and "Success percentage" in proc.stdout
     assert "sit.eval.core" in modules
     assert not {"sit.commands.run", "sit.pipeline", "sit.relations", "sit.eval.pairs", "sit.compare.core"} & set(modules)
-    # the redactor reads the credentials file (sit.translators.credentials) without the
+    # the redactor reads the credentials file (sit.credentials) without the
     # translators' base class, the cache or the batching, which scoring files never needs
-    assert "sit.translators.credentials" in modules
+    assert "sit.credentials" in modules
     assert not {"sit.translators.base", "sit.cache", "sit.batching", "sit.stage"} & set(modules)
 
 

@@ -1,6 +1,6 @@
 """Natural substitutes (sit/perturb/naturalness.py): the WordNet perturber's checks on the real
 WordNet, tagger, n-gram model and encoder, and the ranking that never puts a likely unnatural
-perturbation above a natural one (sit/rank.py)."""
+perturbation above a natural one (sit/relations/rank.py)."""
 
 import random
 from collections import Counter
@@ -14,7 +14,7 @@ from sit.perturb.constraints import CONSTRAINTS, Batch
 from sit.perturb.naturalness import COLLOCATION, Agreement, Naturalness, Supported, VerbForm
 from sit.perturb.quality import Candidate, QualityFilter, QualityOptions
 from sit.perturb.substitution import Slot, slots
-from sit.rank import NATURAL, rank_issues, worst_first
+from sit.relations.rank import NATURAL, rank_issues, worst_first
 from sit.records import Edit, Issue, Pair
 from conftest import requires_torch
 

@@ -7,7 +7,7 @@ from sit.errors import ConfigError, MissingDependencyError
 from sit.parse import choose_parser, get_parser
 from sit.parse.base import segment_chinese
 from sit.parse.stanza_parser import StanzaParser, stanza_models_present
-from sit.rank import rank_issues
+from sit.relations.rank import rank_issues
 from sit.records import Edit, Issue, Pair, Tree
 from conftest import requires_torch
 

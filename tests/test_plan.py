@@ -61,3 +61,55 @@ def test_another_limit_or_other_sentences_into_the_same_out_is_refused_naming_wh
     err = capsys.readouterr().err
     assert "input's sentences: " in err and "--limit" not in err.split("differs in")[1].split(";")[0]
     assert main(args + ["--limit", "2", "--force"]) == 0
+
+
+def test_the_pipeline_reads_the_plan_never_the_configuration():
+    """The configuration goes down once, into the plan (issue 47): the pipeline reads what a run
+    executes (the engine, the device, the translator's requests, the ranking) from the plan's
+    fields, checked there, and reads no ``.config`` of anything."""
+    import ast
+    from pathlib import Path
+
+    import sit.pipeline
+
+    tree = ast.parse(Path(sit.pipeline.__file__).read_text(encoding="utf-8"))
+    assert [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "config"] == []
+    plan = plan_run(RunConfig(relations=("numbers",), batch_size="8", jobs=2, device="cpu", top_k="0", qps=2),
+                    read=False)
+    assert (plan.execution.batch_size, plan.execution.jobs, plan.execution.device, plan.top_k) == (8, 2, "cpu", 0)
+    assert (plan.execution.qps, plan.execution.block, plan.recorded["top_k"]) == (2.0, 500, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.execution.jobs = 3
+    with pytest.raises(ConfigError, match="--gpus-per-worker must be a finite number of at least 0"):
+        plan_run(RunConfig(relations=("numbers",), gpus_per_worker=-1), read=False)
+
+
+def test_a_declared_flag_that_is_taken_or_malformed_is_left_out_and_set_takes_it():
+    """A component's run-wide option becomes a flag of its own (its declaration's flag=), unless
+    another option has the flag (``--model``) or it is no flag (``odd``): then only --set sets it,
+    and the command line keeps working."""
+    from sit.cli import build_parser
+    from sit.commands.run import config_from_args
+    from sit.options import Option
+    from sit.relations import RELATIONS, Relation
+
+    class Clash(Relation):
+        name = "clash"
+        option_specs = (Option("model", str, "x", "clashes with --model", run_wide=True, flag="--model",
+                               setting="clash_model"),
+                        Option("odd", int, 1, "no flag", run_wide=True, flag="odd"),
+                        Option("fine", int, 2, "a flag of its own", minimum=1, run_wide=True, flag="--fine-flag"))
+
+        def __init__(self, ctx, *, model="x", odd=1, fine=2):
+            super().__init__(ctx)
+
+    RELATIONS.register("clash", Clash)
+    try:
+        args = build_parser().parse_args(["run", "--dataset", "news", "--model", "m", "--fine-flag", "3",
+                                          "--set", "odd=4", "--set", "clash_model=y"])
+        config = config_from_args(args)
+        assert (config.model, config.options) == ("m", {"fine": 3, "odd": 4, "clash_model": "y"})
+        with pytest.raises(ConfigError, match="--fine-flag must be an integer of at least 1, not 0"):
+            config_from_args(build_parser().parse_args(["run", "--dataset", "news", "--fine-flag", "0"]))
+    finally:
+        RELATIONS.unregister("clash")

@@ -72,7 +72,7 @@ class VerbatimRelation(Relation):
     title = "source words came through verbatim"
     sides = ("source", "source")
     option_specs = (Option("min_kept", float, 0.5, "the share of source words kept that is a finding",
-                           minimum=0, maximum=1, run_wide=True),)
+                           minimum=0, maximum=1, run_wide=True, flag="--min-kept"),)
 
     def __init__(self, ctx, *, min_kept=0.5):
         super().__init__(ctx)
@@ -133,30 +133,40 @@ def test_a_plugin_relation_takes_a_run_wide_option_from_the_command_line(verbati
     proc, found = run("default")
     assert proc.returncode == 0, proc.stderr
     assert sorted(found) == [2, 3]  # the declared default, 0.5
-    proc, found = run("strict", "--set", "min_kept=0.9")
-    assert proc.returncode == 0, proc.stderr
-    assert found == [3]
-    meta = json.loads((tmp_path / "strict" / "run.json").read_text())
-    assert meta["signature"]["relations"] == {"verbatim": {"min_kept": 0.9}}
-    assert meta["config"]["options"]["min_kept"] == 0.9  # what a --baseline run takes
-    assert "rel.verbatim.min_kept:0.9" in meta["signature_line"]
-    assert "plugin sit-verbatim" in meta["signature"]["versions"]
+    for out, given in (("strict", ("--set", "min_kept=0.9")), ("flagged", ("--min-kept", "0.9"))):
+        # its declared flag (issue 47: one declaration in one file) sets it as --set does
+        proc, found = run(out, *given)
+        assert proc.returncode == 0, proc.stderr
+        assert found == [3]
+        meta = json.loads((tmp_path / out / "run.json").read_text())
+        assert meta["signature"]["relations"] == {"verbatim": {"min_kept": 0.9}}
+        assert meta["config"]["options"]["min_kept"] == 0.9  # what a --baseline run takes
+        assert "rel.verbatim.min_kept:0.9" in meta["signature_line"]
+        assert "plugin sit-verbatim" in meta["signature"]["versions"]
 
     proc, _ = run("bad", "--set", "min_kept=2")  # checked by its declaration, before any work
     assert proc.returncode == 2
     assert "--set min_kept must be a finite number of at least 0 and at most 1, not 2" in proc.stderr
+    proc, _ = run("bad-flag", "--min-kept", "2")
+    assert proc.returncode == 2
+    assert "--min-kept must be a finite number of at least 0 and at most 1, not 2.0" in proc.stderr
+    proc, _ = run("both", "--min-kept", "0.9", "--set", "min_kept=0.8")
+    assert proc.returncode == 2 and "--min-kept and --set min_kept say two things; give one" in proc.stderr
     proc, _ = run("unknown", "--set", "min_kep=0.9")
     assert proc.returncode == 2
     assert "no component of this run takes a run-wide option 'min_kep'; its run-wide options: min_kept" in proc.stderr
 
 
 def test_a_run_wide_option_declared_once_shows_in_the_help_and_the_listing(verbatim_env):
-    """The plugin declares min_kept once (an Option of its relation); sit run --help lists it
-    under --set, sit list -v under its relation (the signature: the test above)."""
-    said = "min_kept (float; default 0.5; at least 0; at most 1; run-wide: --set min_kept): the share of source words"
+    """The plugin declares min_kept once (an Option of its relation, with its flag); sit run --help
+    lists it under --set and as a flag of its own with its help, sit list -v under its relation
+    (the signature: the test above)."""
+    said = ("min_kept (float; default 0.5; at least 0; at most 1; run-wide: --set min_kept or --min-kept): the share "
+            "of source words")
     helped = sit(verbatim_env, "run", "--help")
     assert helped.returncode == 0, helped.stderr
     assert said in " ".join(helped.stdout.split()) and "[verbatim]" in helped.stdout
+    assert "--min-kept MIN_KEPT the share of source words kept that is a finding" in " ".join(helped.stdout.split())
     listed = sit(verbatim_env, "list", "relations", "-v")
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()

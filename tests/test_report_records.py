@@ -244,7 +244,7 @@ def test_a_rerun_into_an_old_directory_is_the_same_run_or_says_which_option_diff
 
 
 def test_issues_are_kept_worst_first_within_each_group(tmp_path):
-    from sit.rank import worst_first
+    from sit.relations.rank import worst_first
 
     issues = sample_relation_issues(5, seed=2)
     ordered = worst_first(issues)

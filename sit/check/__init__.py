@@ -26,7 +26,7 @@ def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
     (:attr:`sit.relations.base.Relation.alone_options`: a program's messages) under the user's."""
     from ..relations import RELATIONS
 
-    return {**RELATIONS.get(name).alone_options, **config.relation_options.get(name, {})}
+    return {**RELATIONS.get(name).info().alone_options, **config.relation_options.get(name, {})}
 
 
 def all_checks() -> tuple[str, ...]:
@@ -49,7 +49,7 @@ def check_needs() -> dict[str, str]:
     """Check -> the language data it needs, as each declares it (docs/check.md says the same)."""
     from ..relations import RELATIONS
 
-    return {name: RELATIONS.get(name).alone_needs for name in all_checks()}
+    return {name: RELATIONS.get(name).info().alone_needs for name in all_checks()}
 
 
 @dataclass
@@ -264,7 +264,7 @@ def _default_out(config: CheckConfig) -> Path:
 
 def _write(out: Path, meta: RunMeta, segments, issues, formats) -> list[Issue]:
     """pairs.jsonl (none: no case was made), translations.jsonl, issues.jsonl, run.json, reports."""
-    from ..rank import worst_first
+    from ..relations.rank import worst_first
     from ..report import write_reports
     from ..rundir import RunData, write_json_atomic, write_jsonl_atomic
 

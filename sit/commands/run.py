@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from .. import hints
-from ..inputs import MAX_LINE_CHARS
 from ..relations import DEFAULT_RELATIONS
 
 
@@ -37,11 +37,12 @@ class RunHelp(argparse.RawDescriptionHelpFormatter):
         return f"{text}. Declared: " + "; ".join(line.replace("%", "%%") for line in run_wide_lines())
 
 
-def run_wide_lines() -> list[str]:
-    """Each run-wide option a component declares (:attr:`sit.options.Option.run_wide`), once by
-    its name, with the components that take it: what ``--set`` takes."""
+def declared_settings() -> dict[str, tuple]:
+    """:attr:`sit.options.Option.key` -> (its first declaration, the components that declare it)
+    of each run-wide option a component declares (:attr:`sit.options.Option.run_wide`), sit's
+    and the plugins': what ``--set`` takes, and the flags they name (:func:`_setting_flags`)."""
     from ..errors import SitError
-    from ..options import described, run_wide
+    from ..options import run_wide
     from ..perturb import PERTURBERS
     from ..relations import RELATIONS
     from ..translators import TRANSLATORS
@@ -55,8 +56,67 @@ def run_wide_lines() -> list[str]:
                 continue
             for spec in specs:
                 found.setdefault(spec.key, (spec, []))[1].append(name)
+    return found
+
+
+def run_wide_lines() -> list[str]:
+    """Each run-wide option a component declares, once by its name, with the components that take
+    it (:func:`declared_settings`)."""
+    from ..options import described
+
     return [f"{described(spec).replace(spec.name + ' (', spec.key + ' (', 1)} [{', '.join(owners)}]"
-            for key, (spec, owners) in sorted(found.items())]
+            for key, (spec, owners) in sorted(declared_settings().items())]
+
+
+#: where the flag of a component's run-wide option puts its value (``args.setting_<key>``)
+SETTING_DEST = "setting_"
+
+
+def _metavar(flag: str) -> str:
+    return flag.lstrip("-").upper().replace("-", "_")
+
+
+def _setting_flags(p) -> None:
+    """A flag for each run-wide option a component declares with one (:attr:`sit.options.Option.flag`:
+    sit's ``--distance``, ``--num-perturb``, a plugin's own), its help the declaration's; a flag
+    that is malformed or taken already is left out (``--set KEY=VALUE`` sets it all the same)."""
+    for key, (spec, _owners) in sorted(declared_settings().items()):
+        if not spec.flag or not re.fullmatch(r"--[a-z0-9][a-z0-9-]*", spec.flag):
+            continue
+        how = ({"action": argparse.BooleanOptionalAction} if spec.type is bool else {"metavar": _metavar(spec.flag)})
+        how.update(_typed(spec))
+        try:
+            p.add_argument(spec.flag, dest=SETTING_DEST + key, help=spec.help.replace("%", "%%"), **how)
+        except argparse.ArgumentError:  # another option has the flag
+            continue
+
+
+def _run_flags(p, *names: str) -> None:
+    """The flags of the run's own options ``names`` (:data:`sit.plan.RUN_OPTIONS`: their flag and
+    help as declared there; their values checked by the declarations, :func:`checked_args`)."""
+    from ..plan import RUN_OPTION
+
+    for name in names:
+        spec = RUN_OPTION[name]
+        p.add_argument(spec.flag, dest=name, metavar=_metavar(spec.flag), help=spec.help.replace("%", "%%"),
+                       **_typed(spec))
+
+
+def _typed(spec) -> dict:
+    """argparse's ``type`` of a number option: a value that is no number is refused as argparse
+    refuses it; one that breaks the declared rule, by the declaration (:meth:`sit.options.Option.check`)."""
+    return {"type": spec.type} if spec.type in (int, float) else {}
+
+
+def checked_args(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with the values of the run's own options checked (and typed) by their declarations
+    (:data:`sit.plan.RUN_OPTIONS`): a one-line ConfigError naming the flag, before any work."""
+    from ..plan import RUN_OPTIONS
+
+    for spec in RUN_OPTIONS:
+        if getattr(args, spec.name, None) is not None:
+            setattr(args, spec.name, spec.check(getattr(args, spec.name), spec.flag))
+    return args
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -98,10 +158,6 @@ def _case_options(p) -> None:
     spelled(p, "--perturber", "--perturbation", dest="perturber",
             help="auto (masked LM where it loads, else WordNet), mlm, wordnet, or a noise perturber "
                  "(--perturbation is the old spelling)")
-    p.add_argument("--mlm-model",
-                   help="masked LM for --perturber mlm (directory or hub id; the SIT paper used bert-large-uncased)")
-    p.add_argument("--num-perturb", type=int,
-                   help="replacements proposed per word (mlm, wordnet) or variants per sentence (noise perturbers); default 10")
     p.add_argument("--perturber-option", action="append", metavar="KEY=VALUE",
                    help="an option of the perturber, e.g. rate=0.2 or skip_entities=true (repeatable; see `sit perturb --help`)")
     p.add_argument("--relation", metavar="NAMES",
@@ -114,19 +170,12 @@ def _case_options(p) -> None:
     p.add_argument("--parser", help="auto (Stanza where its models are here or can be fetched, else an installed spaCy "
                    "pipeline), spacy, stanza")
     p.add_argument("--parser-model", help="spaCy pipeline name, or Stanza resources directory")
-    p.add_argument("--distance", help="relation (SIT's relation-count distance) or head-relation")
-    p.add_argument("--discount-substitute", action=argparse.BooleanOptionalAction,
-                   help="sit: leave out of the relation counts the arcs of the tokens the two translations "
-                        "replaced one-for-one (the translated substitute), so a parser labelling just the new "
-                        "word differently is no structure change (default); --no-discount-substitute counts "
-                        "every arc, as the SIT paper does")
+    _setting_flags(p)  # --mlm-model, --num-perturb, --distance, --discount-substitute: their components'
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="a run-wide option of the run's components (repeatable): sit's distance, discount, num_perturb, "
                         "mlm_model, or one a plugin declares (docs/plugins.md); --distance, --discount-substitute, "
                         "--num-perturb and --mlm-model are old spellings of the first four")
-    p.add_argument("--threshold", type=float, help="report pairs with distance above this (default 0)")
-    p.add_argument("--top-k", type=int, help="issues kept per source sentence (default 3; 0 keeps all)")
-    p.add_argument("--seed", type=int, help="seed of the random perturbers (default 0)")
+    _run_flags(p, "threshold", "top_k", "seed")
 
 
 def _output_options(p) -> None:
@@ -141,29 +190,17 @@ def _engine_options(p) -> None:
     """How texts are sent and models run (the results do not depend on them)."""
     from ..engine import ENGINES
 
-    p.add_argument("--batch-size", type=int, help="texts per translator call")
-    p.add_argument("--block-size", type=int, help="sentences perturbed, translated and checked at a time where "
-                   "every relation of the run allows it (default 500): memory follows the block, not the input")
-    p.add_argument("--qps", type=float, help="at most this many requests per second (cloud translators)")
-    p.add_argument("--timeout", type=float, help="seconds per translator request")
-    p.add_argument("--concurrency", type=int, help="requests in flight at once, under the --qps limit "
-                   "(network translators; default 1)")
+    _run_flags(p, "batch_size", "block", "qps", "timeout", "concurrency")
     p.add_argument("--device", help="device for the models (masked LM, sentence encoder, Marian/NLLB/M2M100, "
                    "CTranslate2, Stanza): cpu, cuda, cuda:N or mps (default cuda where available, else cpu)")
-    p.add_argument("--limit", type=int, help="test only the first N sentences")
-    p.add_argument("--max-line-chars", type=int,
-                   help=f"refuse input lines longer than this (default {MAX_LINE_CHARS})")
+    _run_flags(p, "limit", "max_line_chars")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--engine", default="local", choices=ENGINES.names(),
                    help="where the model stages run: local (this process, default) or ray (a Ray cluster; "
                         f"{hints.RAY}; see docs/scale.md). The results do not depend on it")
     p.add_argument("--ray-address", help="the Ray cluster of --engine ray (default $RAY_ADDRESS, else one `ray start` ran on "
                         "this machine, else a new local instance; `local` always starts a new one)")
-    p.add_argument("--gpus-per-worker", type=float, default=0.0,
-                   help="--engine ray: GPUs of each worker of a model stage (masked LM, Marian, Stanza); default 0")
-    p.add_argument("--workers", type=int, help="--engine ray: workers per stage (default: what the cluster holds)")
-    p.add_argument("--jobs", type=int, help="--engine local: with 2 or more, translation runs beside the perturber, "
-                        "batch by batch (default: the machine's cores; 1 runs the stages one after the other)")
+    _run_flags(p, "gpus_per_worker", "workers", "jobs")
 
 
 def _systems_options(p: argparse.ArgumentParser) -> None:
@@ -217,28 +254,28 @@ CASE_ARGS = {
 }
 
 
-#: the flags of the run-wide options that were RunConfig fields once (old spellings of --set
-#: NAME=VALUE): option -> (argument, flag); they land in ``RunConfig.options``, as --set does
-SETTING_FLAGS = {
-    "mlm_model": ("mlm_model", "--mlm-model"),
-    "num_perturb": ("num_perturb", "--num-perturb"),
-    "distance": ("distance", "--distance"),
-    "discount": ("discount_substitute", "--discount-substitute"),
-}
-
-
 def given_settings(args: argparse.Namespace) -> dict:
-    """The run-wide options of the command line: the old flags (:data:`SETTING_FLAGS`), then
-    ``--set NAME=VALUE`` (a name given both ways with two values is an error)."""
+    """The run-wide options of the command line: their declared flags (:func:`_setting_flags`),
+    then ``--set NAME=VALUE`` (a name given both ways with two values is an error)."""
     from ..errors import ConfigError
     from ..options import parse_key_values
 
-    flags = {k: getattr(args, a) for k, (a, _f) in SETTING_FLAGS.items() if getattr(args, a, None) is not None}
+    declared = declared_settings()
+    flags = {key: declared[key][0].check(value, declared[key][0].flag)  # typed, so that --set's value compares
+             for key, value in ((k[len(SETTING_DEST):], v) for k, v in vars(args).items() if k.startswith(SETTING_DEST))
+             if value is not None}
     told = parse_key_values(getattr(args, "set", None) or [], "--set")
+    told = {k: declared[k][0].check(v, f"--set {k}") if k in declared else v for k, v in told.items()}
     both = [k for k in told if k in flags and told[k] != flags[k]]
     if both:
-        raise ConfigError(f"{SETTING_FLAGS[both[0]][1]} and --set {both[0]} say two things; give one")
+        raise ConfigError(f"{_setting_flag(both[0])} and --set {both[0]} say two things; give one")
     return {**flags, **told}
+
+
+def _setting_flag(key: str) -> str:
+    """The flag run-wide option ``key`` is given by, as an error names it (else ``--set KEY``)."""
+    spec = declared_settings().get(key, (None,))[0]
+    return spec.flag if spec is not None and spec.flag else f"--set {key}"
 
 
 def config_defaults() -> dict:
@@ -268,7 +305,7 @@ def case_config(args: argparse.Namespace, *, source_required: bool = True) -> di
     if args.baseline:
         if given:
             options = ", ".join([CASE_ARGS[f][1] for f in given if f != "options"]
-                                + [SETTING_FLAGS[k][1] if k in SETTING_FLAGS else f"--set {k}" for k in settings])
+                                + [_setting_flag(k) for k in settings])
             raise ConfigError(f"--baseline runs on BASE_RUN's inputs and options; leave out {options}")
         return baseline_config(args.baseline)
     if getattr(args, "cases", None):
@@ -308,6 +345,7 @@ def _cases_config(args: argparse.Namespace, given: dict) -> dict:
 def baseline_config(path: str) -> dict:
     """The case options BASE_RUN's run.json records (``config``), and its target language."""
     from ..errors import ConfigError
+    from ..plan import OLD_SETTINGS
     from ..rundir import load_run
 
     base = load_run(path, with_pairs=False)
@@ -317,7 +355,7 @@ def baseline_config(path: str) -> dict:
                           "again with this sit, or run both systems with the same options and use `sit compare`")
     values = {f: recorded[f] for f in CASE_ARGS if f != "options"}
     # a run.json of before --set records the run-wide options as fields of their own
-    values["options"] = recorded.get("options", {k: recorded[k] for k in SETTING_FLAGS if k in recorded})
+    values["options"] = recorded.get("options", {k: recorded[k] for k in OLD_SETTINGS if k in recorded})
     if not isinstance(values["options"], dict):
         raise ConfigError(f"{path}/run.json's config.options is not a table; run the baseline again with this sit")
     for part in ("perturber", "parser"):  # what BASE's auto chose, not a fresh choice that may differ
@@ -350,18 +388,21 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
     from ..pipeline import RunConfig
     from .flags import progress_bars
 
-    values = case_config(args, source_required=source_required)
+    from ..plan import RUN_OPTIONS
+
+    values = case_config(checked_args(args), source_required=source_required)
     recorded = values.pop("target_lang", None)  # --baseline: the baseline's
     target = recorded if args.target_lang is None else args.target_lang  # "" is refused by the run, not dropped
     translator, model = systems(args)[0]
+    # the run's own options that decide no test case (those that do are in values), where given
+    engine = {s.name: getattr(args, s.name) for s in RUN_OPTIONS
+              if s.name not in CASE_ARGS and getattr(args, s.name, None) is not None}
     return RunConfig(
         translator=translator, model=model,
         translator_options=parse_key_values(args.translator_option, "--translator-option"),
-        target_lang=target, cache_dir=args.cache_dir, batch_size=args.batch_size, qps=args.qps, timeout=args.timeout,
-        concurrency=args.concurrency, device=args.device, progress=progress_bars(args.no_progress),
-        engine=args.engine, ray_address=args.ray_address, gpus_per_worker=args.gpus_per_worker, workers=args.workers,
-        jobs=args.jobs, force=args.force, cases=getattr(args, "cases", None),
-        **({"block": args.block_size} if getattr(args, "block_size", None) is not None else {}), **values,
+        target_lang=target, cache_dir=args.cache_dir, device=args.device, progress=progress_bars(args.no_progress),
+        engine=args.engine, ray_address=args.ray_address, force=args.force, cases=getattr(args, "cases", None),
+        **engine, **values,
     )
 
 

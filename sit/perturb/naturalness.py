@@ -22,7 +22,7 @@ with one hook, like the shared ones:
   pair whatever the original was (not "his hoard plan" for "his infrastructure plan");
 - :class:`Naturalness` (``min_naturalness``, 0 by default: it scores, drops nothing): a score
   0-1 of how natural the new sentence likely is, kept on the edit; the ``sit`` ranking puts a
-  likely unnatural perturbation (below :data:`sit.rank.NATURAL`) after every natural one.
+  likely unnatural perturbation (below :data:`sit.relations.rank.NATURAL`) after every natural one.
 
 The checks ask the proposer what a word is through :attr:`Models.lexicon` (the WordNet perturber:
 ``verb_form``, ``singular``, ``article``); a proposer without one (``mlm``) does not run them.

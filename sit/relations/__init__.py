@@ -24,7 +24,7 @@ from typing import Optional
 from .. import hints
 from ..errors import ConfigError, SitError
 from ..registry import Entry, Registry
-from .base import Checked, Relation, RunContext
+from .base import Checked, Relation, RelationInfo, RunContext
 from .names import UNNAMED
 
 
@@ -106,6 +106,13 @@ def declared(name: str) -> Optional[type]:
         return None
 
 
+def declared_info(name: str) -> Optional[RelationInfo]:
+    """What relation ``name`` declares for its readers (:meth:`Relation.info`), or None where no
+    relation of that name loads here."""
+    cls = declared(name)
+    return cls.info() if cls is not None else None
+
+
 def alone_checks() -> tuple[str, ...]:
     """The relations that check one translation by itself (:attr:`Relation.alone`), in their
     order: what ``sit check`` runs (sit's, and those of the plugins ``$SIT_PLUGINS`` names, as
@@ -113,14 +120,14 @@ def alone_checks() -> tuple[str, ...]:
     from ..registry import plugins_allowed
 
     every = RELATIONS.names(plugins=plugins_allowed() is not None)
-    found = [(cls.alone, name) for name in every if (cls := declared(name)) and cls.alone]
+    found = [(info.alone, name) for name in every if (info := declared_info(name)) and info.alone]
     return tuple(name for _, name in sorted(found))
 
 
 def default_alone_checks() -> tuple[str, ...]:
     """Of :func:`alone_checks`, those ``sit check`` runs when ``--checks`` names none
     (:attr:`Relation.alone_default`)."""
-    return tuple(name for name in alone_checks() if declared(name).alone_default)
+    return tuple(name for name in alone_checks() if declared_info(name).alone_default)
 
 
 def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -141,4 +148,4 @@ def parse_relations(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     return names
 
 
-__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "UNNAMED", "Checked", "Relation", "RunContext", "alone_checks", "create_relation", "default_alone_checks", "declared", "parse_relations", "relation_options"]
+__all__ = ["DEFAULT_RELATIONS", "RELATIONS", "UNNAMED", "Checked", "Relation", "RelationInfo", "RunContext", "alone_checks", "create_relation", "default_alone_checks", "declared", "declared_info", "parse_relations", "relation_options"]

@@ -33,6 +33,44 @@ class Checked:
             self.counts = RelationCounts.from_dict(dict(self.counts))
 
 
+@dataclass(frozen=True)
+class RelationInfo:
+    """What a relation declares for its readers, as evaluate's ``_info()`` does (its checks are the
+    relation object's: :meth:`Relation.cases`, :meth:`Relation.check`): the claim of its findings
+    (``title``) and of each kind, what the two texts of a case are (``sides``), how bad each kind is
+    (``severity``, ``mqm``), what the committed blind labels measured of it (``measured``) and how
+    ``sit check`` runs it alone. ``sit list``, the reports, the clusters, the severities and ``sit
+    check`` read this record (:meth:`Relation.info`), never the relation's class attributes."""
+
+    name: str
+    title: str = ""
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    kind: str = ""
+    sides: tuple[str, str] = ("source", "perturbed")
+    measured: Mapping[str, tuple[int, int, str]] = field(default_factory=dict)
+    severity: Mapping[str, float] = field(default_factory=dict)
+    mqm: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    alone: int = 0
+    alone_default: bool = True
+    alone_needs: str = "none"
+    alone_options: Mapping[str, Any] = field(default_factory=dict)
+    first_is_sentence: bool = True
+
+    def measured_of(self, kind: str) -> Optional[tuple[int, int, str]]:
+        """(real bugs, findings labelled, label file) of the relation's findings of ``kind`` ("":
+        its own), None where no label measured them."""
+        return self.measured.get(kind)
+
+    def severity_of(self, kind: str, default: float) -> float:
+        """How bad a finding of ``kind`` is: its kind's, else the relation's own, else ``default``."""
+        return self.severity.get(kind, self.severity.get("", default))
+
+    def told(self, figures: Sequence[FigureTable] = ()) -> RelationTold:
+        """How the reports tell the relation's findings (``run.json``'s ``relations_told``)."""
+        return RelationTold(self.title, dict(self.kinds), (str(self.sides[0]), str(self.sides[1])), self.kind,
+                            tuple(figures))
+
+
 @dataclass
 class RunContext:
     """What the relations of one run share, each piece built on first use and then kept."""
@@ -246,12 +284,25 @@ class Relation(Declares):
         self.ctx = ctx
 
     @classmethod
+    def info(cls) -> RelationInfo:
+        """What the relation declares for its readers (:class:`RelationInfo`): :meth:`_info`'s."""
+        return cls._info()
+
+    @classmethod
+    def _info(cls) -> RelationInfo:
+        """The relation's declarations as one record; by default its class attributes (``title``,
+        ``kinds``, ``measured``, ...). Override it to declare them another way."""
+        return RelationInfo(cls.name, cls.title, dict(cls.kinds), cls.kind, (cls.sides[0], cls.sides[1]),
+                            dict(cls.measured), dict(cls.severity), dict(cls.mqm), cls.alone, cls.alone_default,
+                            cls.alone_needs, dict(cls.alone_options), cls.first_is_sentence)
+
+    @classmethod
     def telling(cls, extra: Optional[Mapping[str, Any]] = None) -> RelationTold:
         """How the reports tell this relation's findings (``run.json``'s ``relations_told``, so
-        that a report needs no relation's code): title, kinds' titles, sides, own kind's name, and
-        its run-level figures ``extra`` (:attr:`Checked.extra`) as titled rows (:meth:`figures`)."""
-        return RelationTold(cls.title, dict(cls.kinds), (str(cls.sides[0]), str(cls.sides[1])), cls.kind,
-                            tuple(cls.figures(extra or {})))
+        that a report needs no relation's code): its declarations' (:meth:`info`: title, kinds'
+        titles, sides, own kind's name) and its run-level figures ``extra`` (:attr:`Checked.extra`)
+        as titled rows (:meth:`figures`)."""
+        return cls.info().told(cls.figures(extra or {}))
 
     @classmethod
     def figures(cls, extra: Mapping[str, Any]) -> list[FigureTable]:
@@ -264,7 +315,8 @@ class Relation(Declares):
     def mqm_of(cls, issue: Issue) -> Optional[tuple[str, str]]:
         """(severity, MQM category) of ``issue`` as the relation declares it (:attr:`mqm`), None
         where it declares none."""
-        return cls.mqm.get(issue.kind) or cls.mqm.get("")
+        mqm = cls.info().mqm
+        return mqm.get(issue.kind) or mqm.get("")
 
     @classmethod
     def without_counts(cls, issue: Issue) -> Optional[Issue]:
@@ -281,7 +333,7 @@ class Relation(Declares):
     @classmethod
     def tier(cls, issue: Issue) -> int:
         """The tier of ``issue`` in its group's ranking: a finding of tier 0 never outranks one of
-        tier 1 (:func:`sit.rank.rank_issues`); 1 for all by default."""
+        tier 1 (:func:`sit.relations.rank.rank_issues`); 1 for all by default."""
         return 1
 
     @classmethod
@@ -337,10 +389,10 @@ class Relation(Declares):
 
     def checked(self, found: Sequence[Issue], *, cases: int, compared: int, kinds: Sequence[str] = (),
                 **extra: int) -> Checked:
-        """``found`` ranked by the run's threshold and top-k (:func:`sit.rank.rank_issues`), with the
+        """``found`` ranked by the run's threshold and top-k (:func:`sit.relations.rank.rank_issues`), with the
         counts every relation reports: ``cases``, ``compared``, ``issues``, ``flagged_sentences``
         (distinct run sentences), ``<kind>_issues`` for each of ``kinds``, then ``extra``."""
-        from ..rank import rank_issues
+        from .rank import rank_issues
 
         issues = rank_issues(found, threshold=self.ctx.threshold, top_k=self.ctx.top_k, tier=self.tier)
         counts = RelationCounts(cases, compared, len(issues), len({i.pair.source_id for i in issues if i.pair.source_id >= 0}),

@@ -28,7 +28,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..distance import DISTANCES, relation_diff, surface_change
 from ..errors import ConfigError
 from ..options import Option
-from ..rank import natural_tier, rank_issues
+from .rank import natural_tier, rank_issues
 from ..records import Issue, Pair, RelationCounts
 from ..runmeta import Figure, FigureTable
 from ..textcheck.untranslated import (  # noqa: F401  (the rule's one copy; names kept importable here)
@@ -106,7 +106,7 @@ class SitRelation(Relation):
     @classmethod
     def tier(cls, issue: Issue) -> int:
         """A structure finding whose perturbation is likely unnatural English never outranks one
-        likely natural or not measured (:func:`sit.rank.natural_tier`); the untranslated findings
+        likely natural or not measured (:func:`sit.relations.rank.natural_tier`); the untranslated findings
         keep their order."""
         return 1 if issue.kind else natural_tier(issue)
 

@@ -177,26 +177,27 @@ def cluster_id(key: Sequence[str]) -> str:
 
 
 def _declared(group: str):
-    """(the class of the relation of ``group``, or None where none of its name loads; the kind)."""
-    from ..relations import declared
+    """(what the relation of ``group`` declares, :class:`sit.relations.base.RelationInfo`, or None
+    where none of its name loads; the kind)."""
+    from ..relations import declared_info
 
     name, _, kind = group.partition(".")
-    return declared(name), kind
+    return declared_info(name), kind
 
 
 def measured(group: str) -> Optional[tuple[int, int, str]]:
     """(real bugs, findings labelled, label file) of ``group`` as its relation declares it
-    (:attr:`sit.relations.base.Relation.measured`), None where no label measured it."""
-    cls, kind = _declared(group)
-    return cls.measured.get(kind) if cls is not None else None
+    (:attr:`sit.relations.base.RelationInfo.measured`), None where no label measured it."""
+    info, kind = _declared(group)
+    return info.measured_of(kind) if info is not None else None
 
 
 def measured_groups() -> dict[str, tuple[int, int, str]]:
     """Every group a relation of this installation declares measured: group -> (bugs, labelled, file)."""
-    from ..relations import RELATIONS, declared
+    from ..relations import RELATIONS, declared_info
 
     return {f"{name}.{kind}" if kind else name: found for name in RELATIONS.names()
-            if (cls := declared(name)) is not None for kind, found in cls.measured.items()}
+            if (info := declared_info(name)) is not None for kind, found in info.measured.items()}
 
 
 def _precision(group: str, default: Optional[float] = UNMEASURED) -> Optional[float]:
@@ -206,10 +207,9 @@ def _precision(group: str, default: Optional[float] = UNMEASURED) -> Optional[fl
 
 def severity(group: str) -> float:
     """How bad a finding of ``group`` is, as its relation declares it (its kind's, else the
-    relation's own: :attr:`sit.relations.base.Relation.severity`), else :data:`DEFAULT_SEVERITY`."""
-    cls, kind = _declared(group)
-    levels = cls.severity if cls is not None else {}
-    return levels.get(kind, levels.get("", DEFAULT_SEVERITY))
+    relation's own: :attr:`sit.relations.base.RelationInfo.severity`), else :data:`DEFAULT_SEVERITY`."""
+    info, kind = _declared(group)
+    return info.severity_of(kind, DEFAULT_SEVERITY) if info is not None else DEFAULT_SEVERITY
 
 
 # --------------------------------------------------------------------------- keys

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str):
     # Translator and TranslatorStats load with their module (the cache, the batching) on first use,
-    # not with the package: reading the credentials file (sit.translators.credentials, which every
+    # not with the package: reading the credentials file (sit.credentials, which every
     # command's redactor does) needs none of it, and `sit eval` then loads no translator code
     if name in ("Translator", "TranslatorStats"):
         from . import base

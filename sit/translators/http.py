@@ -7,7 +7,7 @@ methods: :meth:`HttpTranslator._build_request` (texts -> keyword arguments of
 :mod:`sit.errors` exception). Everything else lives here:
 
 * credentials come from ``SIT_*`` environment variables, else from the credentials file
-  (:mod:`sit.translators.credentials`); missing ones raise :class:`MissingCredentialsError` in
+  (:mod:`sit.credentials`); missing ones raise :class:`MissingCredentialsError` in
   ``__init__``, before any work, naming the variables. Secret values are redacted from every
   message this module raises or logs, and are never part of the cache namespace.
 * ``SIT_<NAME>_ENDPOINT`` (or ``endpoint`` in the file) replaces the provider's URL; it is printed
@@ -62,7 +62,7 @@ from ..validate import check_number
 from .answers import moved, suspect_order, unplaced
 from .base import Translator
 from .company import mark
-from .credentials import config_path, load_section
+from ..credentials import config_path, load_section
 from ..text import squeeze
 
 log = logging.getLogger("sit.translators")

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from .records import Issue
+from ..records import Issue
 
 #: a perturbation whose edit's ``naturalness`` is below this is likely unnatural English (the
 #: WordNet perturber's ``Naturalness`` check, :mod:`sit.perturb.naturalness`): it never outranks
@@ -25,7 +25,7 @@ def natural_tier(issue: Issue) -> int:
 def declared_tier(issue: Issue) -> int:
     """The tier ``issue``'s relation declares for it (:meth:`sit.relations.base.Relation.tier`);
     1 where no relation of its name loads here."""
-    from .relations import declared
+    from . import declared
 
     cls = declared(issue.relation)
     return cls.tier(issue) if cls is not None else 1

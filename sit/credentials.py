@@ -23,7 +23,7 @@ import stat
 from pathlib import Path
 from typing import Mapping, Optional
 
-from ..errors import ConfigError
+from .errors import ConfigError
 
 log = logging.getLogger("sit.translators")
 
