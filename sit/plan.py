@@ -105,6 +105,22 @@ class PlannedRelation:
 
 
 @dataclass(frozen=True)
+class CheckPlan:
+    """``sit check`` resolved once (:func:`plan_check`): the checks the languages' data allow, in
+    the order they run, each with its options (those it declares for ``sit check``, under the
+    user's; checked as it is built), and a warning for each check left out."""
+
+    checks: tuple[PlannedRelation, ...]
+    warnings: tuple[str, ...]
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.checks)
+
+    def options(self, name: str) -> dict[str, Any]:
+        return dict(next(c.options for c in self.checks if c.name == name))
+
+
+@dataclass(frozen=True)
 class Inputs:
     """The sentences a run tests and their identity: where they come from (a file, a bundled
     corpus, a cases file), ``--limit`` and a digest of the sentences themselves, so that a re-run
@@ -326,10 +342,7 @@ def _planned_relations(config) -> tuple[PlannedRelation, ...]:
     from .relations import RELATIONS, parse_relations, relation_options
 
     names = parse_relations(config.relations)
-    unknown = [n for n in config.relation_options if n not in names]
-    if unknown:
-        raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
-                          f"(--relation {','.join(names)})")
+    _refuse_options_of_others(config.relation_options, names, f"which this run does not test (--relation {','.join(names)})")
     out = []
     for name in names:
         cls = RELATIONS.get(name)
@@ -337,6 +350,35 @@ def _planned_relations(config) -> tuple[PlannedRelation, ...]:
                  **config.relation_options.get(name, {})}
         out.append(PlannedRelation(name, check_given(given, relation_options(cls), f"the {name} relation")))
     return tuple(out)
+
+
+def _refuse_options_of_others(relation_options: Mapping[str, Any], names, which: str) -> None:
+    """A ``--relation-option`` for a relation that is not among ``names`` is a ConfigError."""
+    unknown = [n for n in relation_options if n not in names]
+    if unknown:
+        raise ConfigError(f"--relation-option names {', '.join(unknown)}, {which}")
+
+
+def plan_check(config) -> CheckPlan:
+    """``config`` (a :class:`sit.check.CheckConfig`) resolved once into a :class:`CheckPlan`: its
+    checks known (a ConfigError listing them), its options for checks it runs, and the checks the
+    languages' data allow (as each declares: :meth:`sit.relations.base.Relation.usable`)."""
+    from .relations import RELATIONS, alone_checks
+
+    known = alone_checks()
+    unknown = [c for c in config.checks if c not in known]
+    if unknown or not config.checks:
+        raise ConfigError(f"--checks: choose among {', '.join(known)} (got {', '.join(config.checks) or 'none'})")
+    _refuse_options_of_others(config.relation_options, config.checks, "which this check does not run")
+    warnings, kept = [], []
+    for name in config.checks:
+        cls = RELATIONS.get(name)
+        why = cls.usable(config.source_lang, config.target_lang)
+        if why:
+            warnings.append(why)
+            continue
+        kept.append(PlannedRelation(name, {**cls.info().alone_options, **config.relation_options.get(name, {})}))
+    return CheckPlan(tuple(kept), tuple(warnings))
 
 
 def _uses(config, relations: tuple[PlannedRelation, ...]) -> set[str]:

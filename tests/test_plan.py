@@ -148,3 +148,27 @@ def test_auto_is_resolved_once_and_sit_download_fetches_what_the_run_chose(tmp_p
     assert chosen == "wordnet"
     assert "wordnet" in required and "mlm" not in required
     assert mlm == [False]  # listed, so sit download can say it is not fetched, but not fetched
+
+
+def test_sit_check_is_resolved_once_into_a_check_plan_that_its_run_reads(tmp_path):
+    """``sit check``'s checks, their options (declared for ``sit check``, under the user's) and the
+    checks left out are resolved once (:func:`sit.plan.plan_check`); the run's signature records
+    the plan's options, and an option for a check it does not run is refused as ``sit run`` refuses one."""
+    from sit.check import CheckConfig, check
+    from sit.plan import plan_check
+
+    source = tmp_path / "pairs.tsv"
+    source.write_text("You have 3 files.\tTienes 3 archivos.\n", encoding="utf-8")
+    config = CheckConfig(str(source), target_lang="es", out=str(tmp_path / "run"), checks=("numbers", "passthrough"),
+                         relation_options={"numbers": {"repeats": False}}, cache_dir=str(tmp_path / "cache"))
+    plan = plan_check(config)
+    assert plan.names() == ("numbers", "passthrough") and plan.warnings == ()
+    assert plan.options("numbers") == {"software": True, "repeats": False}  # the user's over the declared
+    assert plan.options("passthrough") == {"software": True}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.warnings = ("x",)
+    signature = check(config).meta.signature
+    assert signature.relations == {"numbers": {"software": True, "repeats": False}, "passthrough": {"software": True}}
+    other = dataclasses.replace(config, relation_options={"language": {"software": False}})
+    with pytest.raises(ConfigError, match=r"^--relation-option names language, which this check does not run$"):
+        plan_check(other)
