@@ -105,6 +105,22 @@ class PlannedRelation:
 
 
 @dataclass(frozen=True)
+class CheckPlan:
+    """``sit check`` resolved once (:func:`plan_check`): the checks the languages' data allow, in
+    the order they run, each with its options (those it declares for ``sit check``, under the
+    user's; checked as it is built), and a warning for each check left out."""
+
+    checks: tuple[PlannedRelation, ...]
+    warnings: tuple[str, ...]
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.checks)
+
+    def options(self, name: str) -> dict[str, Any]:
+        return dict(next(c.options for c in self.checks if c.name == name))
+
+
+@dataclass(frozen=True)
 class Inputs:
     """The sentences a run tests and their identity: where they come from (a file, a bundled
     corpus, a cases file), ``--limit`` and a digest of the sentences themselves, so that a re-run
@@ -255,10 +271,11 @@ def plan_run(config, out: Optional[Path] = None, *, read: bool = True) -> RunPla
     config, kept = keep_auto_choices(config, out, target) if out is not None else (config, {})
     relations = _planned_relations(config)
     uses = _uses(config, relations)
-    needs = tuple(_needs(config, target, relations, uses))
-    missing = any(p.need.where is None and p.need.required for p in needs)
     perturber = plan_perturber(config, kept.get("perturber")) if "perturber" in uses else None
-    parser = _parser_choice(config, target, kept.get("parser")) if "parser" in uses and not missing else None
+    parser = _parser_choice(config, target, kept.get("parser")) if "parser" in uses else None
+    needs = tuple(_needs(config, target, relations, perturber, parser))
+    if any(p.need.where is None and p.need.required for p in needs):
+        parser = None  # the missing-model error is said first
     return RunPlan(config=config, out=out, translator=config.translator, model=config.model,
                    source_lang=config.source_lang, target_lang=target, execution=Execution.of(config),
                    threshold=config.threshold, top_k=config.top_k, seed=config.seed, parser_model=config.parser_model,
@@ -325,10 +342,7 @@ def _planned_relations(config) -> tuple[PlannedRelation, ...]:
     from .relations import RELATIONS, parse_relations, relation_options
 
     names = parse_relations(config.relations)
-    unknown = [n for n in config.relation_options if n not in names]
-    if unknown:
-        raise ConfigError(f"--relation-option names {', '.join(unknown)}, which this run does not test "
-                          f"(--relation {','.join(names)})")
+    _refuse_options_of_others(config.relation_options, names, f"which this run does not test (--relation {','.join(names)})")
     out = []
     for name in names:
         cls = RELATIONS.get(name)
@@ -336,6 +350,35 @@ def _planned_relations(config) -> tuple[PlannedRelation, ...]:
                  **config.relation_options.get(name, {})}
         out.append(PlannedRelation(name, check_given(given, relation_options(cls), f"the {name} relation")))
     return tuple(out)
+
+
+def _refuse_options_of_others(relation_options: Mapping[str, Any], names, which: str) -> None:
+    """A ``--relation-option`` for a relation that is not among ``names`` is a ConfigError."""
+    unknown = [n for n in relation_options if n not in names]
+    if unknown:
+        raise ConfigError(f"--relation-option names {', '.join(unknown)}, {which}")
+
+
+def plan_check(config) -> CheckPlan:
+    """``config`` (a :class:`sit.check.CheckConfig`) resolved once into a :class:`CheckPlan`: its
+    checks known (a ConfigError listing them), its options for checks it runs, and the checks the
+    languages' data allow (as each declares: :meth:`sit.relations.base.Relation.usable`)."""
+    from .relations import RELATIONS, alone_checks
+
+    known = alone_checks()
+    unknown = [c for c in config.checks if c not in known]
+    if unknown or not config.checks:
+        raise ConfigError(f"--checks: choose among {', '.join(known)} (got {', '.join(config.checks) or 'none'})")
+    _refuse_options_of_others(config.relation_options, config.checks, "which this check does not run")
+    warnings, kept = [], []
+    for name in config.checks:
+        cls = RELATIONS.get(name)
+        why = cls.usable(config.source_lang, config.target_lang)
+        if why:
+            warnings.append(why)
+            continue
+        kept.append(PlannedRelation(name, {**cls.info().alone_options, **config.relation_options.get(name, {})}))
+    return CheckPlan(tuple(kept), tuple(warnings))
 
 
 def _uses(config, relations: tuple[PlannedRelation, ...]) -> set[str]:
@@ -491,19 +534,20 @@ def _declared(component: type, config, target: str, model: Optional[str]) -> lis
             for need in component.needs(config.source_lang, target, model)]
 
 
-def _auto(first: list[Planned], fallback: list[Planned]) -> list[Planned]:
-    """What ``auto`` takes, as a run chooses: the first choice where all it needs can be had;
-    else the fallback (the first's pieces kept, not required: said not fetched); with neither,
-    the first choice's pieces, required (what the error names)."""
-    if all(p.need.where is not None for p in first):
-        return first
-    optional = [replace(p, need=replace(p.need, required=False)) for p in first]
+def _as_chosen(chosen: str, first: tuple[str, list[Planned]], fallback: list[Planned]) -> list[Planned]:
+    """The pieces of what ``auto`` chose (``chosen``: the plan's own choice, :func:`plan_perturber`
+    or :func:`_parser_choice`; this decides nothing): the first choice's where it was chosen; else
+    the fallback's, with the first's kept, not required (``sit download`` says them not fetched);
+    where the fallback cannot be had either, the first choice's, required (what the error names)."""
+    name, pieces = first
+    if chosen == name:
+        return pieces
     if all(p.need.where is not None for p in fallback):
-        return optional + fallback
-    return [replace(p, need=replace(p.need, required=True)) for p in first]
+        return [replace(p, need=replace(p.need, required=False)) for p in pieces] + fallback
+    return [replace(p, need=replace(p.need, required=True)) for p in pieces]
 
 
-def _perturber_needs(config, target: str) -> list[Planned]:
+def _perturber_needs(config, target: str, choice: Choice) -> list[Planned]:
     import importlib.util
 
     from .perturb import PERTURBERS
@@ -515,28 +559,30 @@ def _perturber_needs(config, target: str) -> list[Planned]:
     wordnet = _declared(PERTURBERS.get("wordnet"), config, target, None)
     if any(importlib.util.find_spec(m) is None for m in ("torch", "transformers")):
         return wordnet  # auto is WordNet without them
-    return _auto(_declared(PERTURBERS.get("mlm"), config, target, model), wordnet)
+    return _as_chosen(choice.name, ("mlm", _declared(PERTURBERS.get("mlm"), config, target, model)), wordnet)
 
 
-def _parser_needs(config, target: str) -> list[Planned]:
+def _parser_needs(config, target: str, choice: Choice) -> list[Planned]:
     from .parse import PARSERS
 
     if config.parser != "auto":
         return _declared(PARSERS.get(config.parser), config, target, config.parser_model)
-    return _auto(_declared(PARSERS.get("stanza"), config, target, config.parser_model),
-                 _declared(PARSERS.get("spacy"), config, target, None))
+    return _as_chosen(choice.name, ("stanza", _declared(PARSERS.get("stanza"), config, target, config.parser_model)),
+                      _declared(PARSERS.get("spacy"), config, target, None))
 
 
-def _needs(config, target: str, relations: tuple[PlannedRelation, ...], uses: set[str]) -> list[Planned]:
+def _needs(config, target: str, relations: tuple[PlannedRelation, ...], perturber: Optional[Choice],
+           parser: Optional[Choice]) -> list[Planned]:
     """Every piece the components of the run (into ``target``) declare, once each (required
-    where any asks for it), with its ``sit download`` command."""
+    where any asks for it), with its ``sit download`` command: the perturber's and parser's as
+    the plan chose them (None: the run has none)."""
     from .relations import RELATIONS
     from .translators import TRANSLATORS
 
     out = _declared(TRANSLATORS.get(config.translator), config, target, config.model)
     out += [p for r in relations for p in _declared(RELATIONS.get(r.name), config, target, None)]
-    out += _perturber_needs(config, target) if "perturber" in uses else []
-    out += _parser_needs(config, target) if "parser" in uses else []
+    out += _perturber_needs(config, target, perturber) if perturber is not None else []
+    out += _parser_needs(config, target, parser) if parser is not None else []
     seen: dict[tuple[str, str, str], Planned] = {}
     for p in out:
         key = (p.need.part, p.need.fetch, p.need.spec or p.need.what)

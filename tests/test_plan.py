@@ -113,3 +113,62 @@ def test_a_declared_flag_that_is_taken_or_malformed_is_left_out_and_set_takes_it
             config_from_args(build_parser().parse_args(["run", "--dataset", "news", "--fine-flag", "0"]))
     finally:
         RELATIONS.unregister("clash")
+
+
+def test_auto_is_resolved_once_and_sit_download_fetches_what_the_run_chose(tmp_path):
+    """A masked LM the hub has but that does not load (its config names no model type): the run's
+    ``auto`` takes WordNet, and the needs ``sit download`` fetches are WordNet's, the masked LM's
+    kept but not required (said not fetched), not the masked LM a second resolver preferred."""
+    import subprocess
+    import sys
+
+    from conftest import needs_torch
+    from fakes.hub import FakeHub
+    from test_fresh_machine import fresh_env
+
+    needs_torch()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text("{}")
+    hub = FakeHub().add_repo("org/broken", broken).start()
+    code = ("import json; from sit.pipeline import RunConfig; from sit.plan import plan_run\n"
+            "plan = plan_run(RunConfig(relations=('sit',), parser='spacy', options={'mlm_model': 'org/broken'}), "
+            "read=False)\n"
+            "print(json.dumps([plan.perturber.name, sorted({n.part for n in plan.needed() if n.required}), "
+            "[n.required for n in plan.needed() if n.part == 'mlm']]))")
+    try:
+        home = tmp_path / "home"
+        home.mkdir()
+        done = subprocess.run([sys.executable, "-c", code], env=fresh_env(home, **hub.env()), capture_output=True,
+                              text=True, timeout=300)
+    finally:
+        hub.stop()
+    assert done.returncode == 0, done.stderr[-2000:]
+    chosen, required, mlm = json.loads(done.stdout.strip().splitlines()[-1])
+    assert chosen == "wordnet"
+    assert "wordnet" in required and "mlm" not in required
+    assert mlm == [False]  # listed, so sit download can say it is not fetched, but not fetched
+
+
+def test_sit_check_is_resolved_once_into_a_check_plan_that_its_run_reads(tmp_path):
+    """``sit check``'s checks, their options (declared for ``sit check``, under the user's) and the
+    checks left out are resolved once (:func:`sit.plan.plan_check`); the run's signature records
+    the plan's options, and an option for a check it does not run is refused as ``sit run`` refuses one."""
+    from sit.check import CheckConfig, check
+    from sit.plan import plan_check
+
+    source = tmp_path / "pairs.tsv"
+    source.write_text("You have 3 files.\tTienes 3 archivos.\n", encoding="utf-8")
+    config = CheckConfig(str(source), target_lang="es", out=str(tmp_path / "run"), checks=("numbers", "passthrough"),
+                         relation_options={"numbers": {"repeats": False}}, cache_dir=str(tmp_path / "cache"))
+    plan = plan_check(config)
+    assert plan.names() == ("numbers", "passthrough") and plan.warnings == ()
+    assert plan.options("numbers") == {"software": True, "repeats": False}  # the user's over the declared
+    assert plan.options("passthrough") == {"software": True}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.warnings = ("x",)
+    signature = check(config).meta.signature
+    assert signature.relations == {"numbers": {"software": True, "repeats": False}, "passthrough": {"software": True}}
+    other = dataclasses.replace(config, relation_options={"language": {"software": False}})
+    with pytest.raises(ConfigError, match=r"^--relation-option names language, which this check does not run$"):
+        plan_check(other)

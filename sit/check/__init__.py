@@ -21,14 +21,6 @@ from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
 from .files import MAX_TEXT_CHARS, Segment, read_segments
 
-def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
-    """The options of the check ``name`` in ``config``: those the check declares for ``sit check``
-    (:attr:`sit.relations.base.Relation.alone_options`: a program's messages) under the user's."""
-    from ..relations import RELATIONS
-
-    return {**RELATIONS.get(name).info().alone_options, **config.relation_options.get(name, {})}
-
-
 def all_checks() -> tuple[str, ...]:
     """The checks of one translation by itself, in the order they run: the relations that declare
     they can check a translation alone (:attr:`sit.relations.base.Relation.alone`)."""
@@ -90,19 +82,21 @@ class CheckResult:
 def check(config: CheckConfig) -> CheckResult:
     """Read the segments of ``config``, check each translation by itself, write the run directory."""
     from ..cache import Cache
+    from ..plan import plan_check
     from ..rundir import check_same_run, check_writable
 
     start = time.perf_counter()
     out = check_writable(config.out or _default_out(config), "--out", directory=True)
-    checks, warnings = usable_checks(config)
+    plan = plan_check(config)
+    checks, warnings = plan.names(), list(plan.warnings)
     segments = read_segments(config.source, config.translation, config.format, config.max_line_chars)
     if not segments:
         raise ConfigError(f"{config.source}: no segment with a source text to check; give a file with translations")
-    signature = _signature(config, checks)
+    signature = _signature(config, plan)
     source_name = str(Path(config.source).resolve())
     check_same_run(out, signature, source_name, force=config.force)
     cache = Cache(config.cache_dir)
-    relations, checked = _run_checks(config, checks, segments, cache)
+    relations, checked = _run_checks(config, plan, segments, cache)
     issues, ignored = _singular_counts(_kept_terms(relations, [i for name in checks for i in checked[name]]),
                                        segments, config.target_lang), []
     if config.ignore_file:
@@ -169,28 +163,15 @@ def _one_is_one(lang: str) -> bool:
 
 
 def usable_checks(config: CheckConfig) -> tuple[tuple[str, ...], list[str]]:
-    """The checks of ``config`` that the languages' data allow, and a warning for each left out
-    (as each check declares: :meth:`sit.relations.base.Relation.usable`)."""
-    from ..relations import RELATIONS
+    """The checks of ``config`` that the languages' data allow, and a warning for each left out,
+    as the check's plan has them (:func:`sit.plan.plan_check`)."""
+    from ..plan import plan_check
 
-    known = all_checks()
-    unknown = [c for c in config.checks if c not in known]
-    if unknown or not config.checks:
-        raise ConfigError(f"--checks: choose among {', '.join(known)} (got {', '.join(config.checks) or 'none'})")
-    extra = [n for n in config.relation_options if n not in config.checks]
-    if extra:
-        raise ConfigError(f"--relation-option names {', '.join(extra)}, which this check does not run")
-    warnings, kept = [], []
-    for name in config.checks:
-        why = RELATIONS.get(name).usable(config.source_lang, config.target_lang)
-        if why:
-            warnings.append(why)
-            continue
-        kept.append(name)
-    return tuple(kept), warnings
+    plan = plan_check(config)
+    return plan.names(), list(plan.warnings)
 
 
-def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
+def _run_checks(config: CheckConfig, plan, segments: Sequence[Segment], cache):
     """Each check over every segment: ({name: relation}, {name: its ranked findings}). A source
     that stands on several lines with several translations is checked once per translation
     (the segments are taken in layers, each source once a layer; the singular forms of plural
@@ -209,7 +190,8 @@ def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[S
             if start + n == len(layers):
                 layers.append([])
             layers[start + n].append(seg)
-    relations, checked = _input_checks(config, checks, segments, cache)
+    checks = plan.names()
+    relations, checked = _input_checks(config, plan, segments, cache)
     whole = set(checked)
     checked.update({name: [] for name in checks if name not in whole})
     for layer in layers:
@@ -219,14 +201,14 @@ def _run_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[S
         for name in checks:
             if name in whole:  # a check of the whole file, done
                 continue
-            relation = relations.get(name) or create_relation(name, ctx, check_options(config, name))
+            relation = relations.get(name) or create_relation(name, ctx, plan.options(name))
             relation.ctx = ctx
             relations[name] = relation
             checked[name].extend(relation.check([], translation).issues)
     return {name: relations[name] for name in checks}, {name: checked[name] for name in checks}
 
 
-def _input_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence[Segment], cache):
+def _input_checks(config: CheckConfig, plan, segments: Sequence[Segment], cache):
     """The checks that read the whole file at once (:class:`sit.relations.gate.InputCheck`:
     consistency over its messages, a unit's codes and maxwidth), each run over every segment:
     ({name: relation}, {name: its findings})."""
@@ -234,10 +216,10 @@ def _input_checks(config: CheckConfig, checks: Sequence[str], segments: Sequence
     from ..relations.gate import InputCheck
 
     relations, checked = {}, {}
-    for name in checks:
+    for name in plan.names():
         if issubclass(RELATIONS.get(name), InputCheck):
             ctx = RunContext(cache, config.source_lang, config.target_lang, top_k=0, progress=False)
-            relations[name] = create_relation(name, ctx, check_options(config, name))
+            relations[name] = create_relation(name, ctx, plan.options(name))
             checked[name] = list(relations[name].check_input(segments).issues)
     return relations, checked
 
@@ -250,12 +232,12 @@ def _counts(relations, checked, segments) -> dict:
             for (name, r), found in zip(relations.items(), checked.values())}
 
 
-def _signature(config: CheckConfig, checks: Sequence[str]) -> RunSignature:
+def _signature(config: CheckConfig, plan) -> RunSignature:
     name = Path(config.translation or config.source).name
     return RunSignature(translator="file", translator_model=name, source_lang=config.source_lang,
                         target_lang=config.target_lang, perturber="none", perturber_model="none",
                         parser="none", parser_model="none", threshold=0.0, top_k=0, seed=0,
-                        versions=package_versions(), relations={n: check_options(config, n) for n in checks})
+                        versions=package_versions(), relations={n: plan.options(n) for n in plan.names()})
 
 
 def _default_out(config: CheckConfig) -> Path:
