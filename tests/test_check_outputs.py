@@ -36,6 +36,24 @@ CLEAN = [
      "       --random-wait               espera entre 0.5*WAIT...1.5*WAIT segs entre descargas.\n"),
     ("(pipe)", "(pipe)"),
     ("%s: descend into directory %s? ", "%s: ¿descender al directorio %s? (s/n) "),
+    # coreutils: the values an option takes, kept; an option's default; an example file name after
+    # "--"; the argument a prompt asks about moved after its question mark with the answers
+    ("      --invalid=MODE   failure mode for invalid numbers: MODE can be:\n"
+     "                         abort (default), fail, warn, ignore\n",
+     "      --invalid=MODO   modo de fallo para los números inválidos: MODO puede\n"
+     "                         ser: abort (predeterminado), fail, warn, ignore\n"),
+    ("      --time=WORD       show time as WORD instead of modification time:\n"
+     "                          atime, access, use, ctime or status\n",
+     "      --time=PALABRA     muestra la fecha/hora como PALABRA en lugar de la\n"
+     "                           fecha de modificación:\n                           atime, access, use, ctime o status\n"),
+    ("  -s, --sleep-interval=N   with -f, sleep for approximately N seconds\n"
+     "                             (default 1.0) between iterations;\n",
+     "  -s, --sleep-interval=N   con -f, espera aproximadamente N segundos entre\n"
+     "                             iteraciones (por omisión 1.0);\n"),
+    ("To remove a file whose name starts with a '-', for example '-foo',\nuse one of these commands:\n  %s -- -foo\n",
+     "Para borrar un fichero cuyo nombre comience con un '-', por ejemplo '-fu',\n"
+     "utilice una de las siguientes órdenes:\n  %s -- -fu\n"),
+    ("%s: replace %s, overriding mode %04lo (%s)? ", "%s: ¿reemplazar %s, sustituyendo el modo %04lo? (%s) (s/n) "),
 ]
 #: the same messages with a fault each, and the group it must set off
 FAULTY = [

@@ -31,8 +31,9 @@ def final_changed(source: str, translation: str) -> Optional[tuple[str, str]]:
     a statement ends as a question or an exclamation; None where the final mark is kept (a
     translation that stops without one is ``length``'s ``cut``)."""
     a, b = final_mark(source), final_mark(translation)
-    if a in "?!" and b != a and not source.rstrip().endswith(")"):  # a prompt's answers after it: "? (s/n)"
-        b = final_mark(re.sub(r"\s*\([^()\n]{1,12}\)\s*$", "", translation)) or b
+    if a in "?!" and b != a and not source.rstrip().endswith(")"):  # a prompt's answers after it: "? (s/n)",
+        # or the argument it asks about moved after the mark with them: "%04lo? (%s) (s/n)"
+        b = final_mark(re.sub(r"(?:\s*\([^()\n]{1,12}\))+\s*$", "", translation)) or b
     if (a in "?!" and a and b != a) or (a == "." and b in "?!" and b):
         return a, b
     return None

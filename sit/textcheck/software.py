@@ -35,8 +35,12 @@ PATTERNS: tuple[tuple[str, str, bool], ...] = (
     ("code", r"`[^`'\n]+`", True),
     ("markup", r"</?(?:a|abbr|b|big|blockquote|br|code|div|em|font|h[1-6]|hr|i|img|kbd|li|ol|p|pre|q|s|samp|small|"
                r"span|strike|strong|sub|sup|table|td|th|tr|tt|u|ul|var)\b[^<>]*/?>", True),
-    ("option", r"(?<![\w/.'`-])(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b|\d{3})[A-Za-z0-9][\w-]*)", True),
+    # not an operand after the end of options ("rm -- -foo": a file's name, an example a translator may change)
+    ("option", r"(?<![\w/.'`-])(?<!-- )(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b|\d{3})[A-Za-z0-9][\w-]*)", True),
     ("value", r"(?<==)[\w.:-]+(?:,[\w.:-]+)+|\[:\w+:\]", False),
+    # the values an option takes, listed after a colon or bracket: "MODE can be: abort (default), fail, warn"
+    ("values", r"(?<=[:(])[ \t\n]*[a-z][\w-]*(?:[ \t]\([\w ]{1,20}\))?(?:,[ \t\n]*[a-z][\w-]*(?:[ \t]\([\w ]{1,20}\))?){2,}",
+     False),
     ("term", r"(?:(?<=\n)|(?<!.))[ \t]+\S+(?:,[ \t]\S+)*(?=[ \t]{2,}|\t)", False),
     ("metavariable", r"<[A-Za-z][\w .-]{0,40}>", False),
     ("quoted", r"`[^`'\n%{<$]{1,60}'|(?<!\w)'[^'\s%{<$][^'\n%{<$]{0,40}?'(?!\w)|\"[^\"\s%{<$][^\"\n%{<$]{0,40}?\""
@@ -221,11 +225,17 @@ def localised_metavariables(source: str, translation: str) -> Optional[list[tupl
     return [(a, b) for a, b in zip(src, tgt) if a != b]
 
 
+#: what stands before an option's default value in its help: "(default 1.0)", "default: 0.5"
+_DEFAULT = re.compile(r"\bdefault(?: is)?:?\s*$", re.IGNORECASE)
+
+
 def code_number(text: str, start: int, end: int) -> bool:
     """Whether the number ``text[start:end]`` stands in code rather than prose: beside an operator,
-    a slash or a dot-joined version (``0.5*WAIT``, ``HTTP/0.9``, ``<= 1.12``, ``1.2.3``), or in a
-    software token."""
+    a slash or a dot-joined version (``0.5*WAIT``, ``HTTP/0.9``, ``<= 1.12``, ``1.2.3``), an option's
+    default in a message with options (``(default 1.0)``), or in a software token."""
     before, after = text[max(0, start - 3):start], text[end:end + 2]
     if re.search(r"(?:[*/=<>^]\s?|[*/=<>^]=\s)$", before) or re.match(r"\s?[*/^]|\.\d|=", after):
         return True
+    if _DEFAULT.search(text, max(0, start - 12), start) and any(t.kind == "option" for t in software_tokens(text)):
+        return True  # an option's default in its help ("(default 1.0)"): the value as the user types it
     return any(t.start <= start and end <= t.end for t in software_tokens(text))
