@@ -72,6 +72,8 @@ class RunConfig:
     #: sentences checked at a time where the run's relations allow it (sit.blocks); not in the
     #: signature: the findings do not depend on it
     block: int = BLOCK
+    #: the ignore file whose suppressions are left out of the run's findings (sit.ignorefile); None: none read
+    ignore_file: Optional[str] = None
 
     def setting(self, key: str, default: Any = None) -> Any:
         """The run-wide option ``key``: as given (:attr:`options`), else its old default where it
@@ -221,6 +223,7 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     sentences, write its run directory (the reports are the caller's: :func:`report`)."""
     config, out, inputs = plan.config, plan.out, plan.inputs
     timer, warnings = timer or _Timer(), list(inputs.warnings)
+    ignore = _ignore_file(config)  # a damaged file is refused before any work
     cache = Cache(config.cache_dir)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
         translator, ctx, relations = _build(plan, engine, cache)
@@ -228,12 +231,14 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     check_same_run(out, signature, inputs.name, force=config.force, inputs=inputs)
     from .blocks import RunRecords
 
-    records = RunRecords(out, relations, list(inputs.texts))
+    records = RunRecords(out, relations, list(inputs.texts), ignore=ignore)
     try:
         _test_blocks(timer, engine, translator, ctx, relations, list(inputs.ids), list(inputs.texts), inputs.given,
                      records, config.block)
         counts = _counts(records, ctx, translator)
         warnings.extend(cache.problems)
+        if records.suppressed:
+            warnings.append(f"{records.suppressed} finding(s) left out: suppressed in {config.ignore_file}")
         meta = _meta(config, signature, inputs, counts, ctx, relations, warnings + _note(counts, translator),
                      engine, cache, records.extra)
         with timer.stage("write"):
@@ -255,6 +260,15 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     _write_meta(out, meta)
     translator.close()
     return RunResult(out, meta, data.issues, warnings, incomplete)
+
+
+def _ignore_file(config: RunConfig):
+    """The suppressions of ``config.ignore_file`` (:class:`sit.ignorefile.IgnoreFile`), None without one."""
+    if not config.ignore_file:
+        return None
+    from .ignorefile import IgnoreFile
+
+    return IgnoreFile.load(config.ignore_file)
 
 
 def _written(out: Path, meta: RunMeta) -> RunData:

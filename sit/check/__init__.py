@@ -19,6 +19,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
+from ..textcheck.software import translator_note
 from .files import MAX_TEXT_CHARS, Segment, read_segments
 
 def check_options(config: "CheckConfig", name: str) -> dict[str, Any]:
@@ -96,6 +97,7 @@ def check(config: CheckConfig) -> CheckResult:
     out = check_writable(config.out or _default_out(config), "--out", directory=True)
     checks, warnings = usable_checks(config)
     segments = read_segments(config.source, config.translation, config.format, config.max_line_chars)
+    segments = [s for s in segments if not translator_note(s.source)]  # a note to translators is no message
     if not segments:
         raise ConfigError(f"{config.source}: no segment with a source text to check; give a file with translations")
     signature = _signature(config, checks)
