@@ -93,6 +93,9 @@ FAULTY = [
      "passthrough.missing"),
     ("Remove the file and try again later.", "Remove the file and try again later.", "language.untranslated"),
     ("Wait 30 seconds before the next retry.", "Espere 60 segundos antes del siguiente intento.", "numbers.missing"),
+    # a lone word that says something of the code before it is a sentence's, not a term kept
+    ("fake_fork() failed\n", "fake_fork() failed\n", "language.untranslated"),
+    ("%s: -K requires KEY=VALUE\n", "%s: -K requires KEY=VALUE\n", "language.untranslated"),
 ]
 
 
