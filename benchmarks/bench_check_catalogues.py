@@ -99,7 +99,8 @@ def pofilter(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> 
 def fault(kind: str, source: str, translation: str, other: str, rng: random.Random):
     """``translation`` with the fault ``kind``, or None where the message cannot have it."""
     if kind in ("placeholder_dropped", "placeholder_changed"):
-        tokens = [t for t in software_tokens(translation) if t.kind in PLACEHOLDERS and t.kind != "icu"]
+        tokens = [t for t in software_tokens(translation)
+                  if t.kind in PLACEHOLDERS and t.kind != "icu" and t.text != "%%"]  # %%: a percent sign, no argument
         if not tokens:
             return None
         tok = rng.choice(tokens)

@@ -182,8 +182,10 @@ class RunRecords:
     end (:meth:`write`); see the module's docstring. ``texts``: all the run's sentences (a text
     that is a sentence of the run is listed as one, never as another relation's text)."""
 
-    def __init__(self, out: Path, relations: Sequence[Any], texts: Sequence[str]):
+    def __init__(self, out: Path, relations: Sequence[Any], texts: Sequence[str], ignore: Optional[Any] = None):
         self.out = Path(out)
+        #: the suppressions (:class:`sit.ignorefile.IgnoreFile`) whose findings are left out, and how many were
+        self.ignore, self.suppressed = ignore if ignore is not None and ignore.entries else None, 0
         self.relations = list(relations)
         self.out.mkdir(parents=True, exist_ok=True)
         _remove_orphans(self.out)
@@ -287,6 +289,9 @@ class RunRecords:
             self.extra[r.name] = found.extra
             self._groups[r.name].append(list(dict.fromkeys(i.group for i in found.issues)))
             for i in found.issues:
+                if self.ignore is not None and self.ignore.ignores(i):
+                    self.suppressed += 1
+                    continue
                 told = self.told.get(i.relation) or RelationTold()
                 place = spill.place(_line(i.to_dict(told.sides, told.kind)))
                 group = self._group_names.setdefault(i.group, len(self._group_names))

@@ -43,16 +43,22 @@ def normalised(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text or "").split())
 
 
-def fingerprint(relation: str, kind: str, source: str, translation: str) -> str:
+def fingerprint(relation: str, kind: str, source: str, translation: str, case: Sequence[str] = ()) -> str:
     """The stable fingerprint of a finding: 16 hex digits of SHA-256 over (check, kind, the
-    normalised source, the normalised translation); no line number, no run."""
-    key = json.dumps([relation, kind, normalised(source), normalised(translation)], ensure_ascii=False)
+    normalised source, the normalised translation, and a ``sit run`` test case's other text and
+    its translation where it has one); no line number, no run."""
+    key = json.dumps([relation, kind, normalised(source), normalised(translation), *map(normalised, case)],
+                     ensure_ascii=False)
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
 def issue_fingerprint(issue: Issue) -> str:
-    """:func:`fingerprint` of a finding: its check, its kind, its text and that text's translation."""
-    return fingerprint(issue.relation, issue.kind, issue.pair.original, issue.original_translation)
+    """:func:`fingerprint` of a finding: its check, its kind, its text and that text's translation;
+    of a test case's finding (``sit run``: a variant of the sentence) the variant and its
+    translation too, so that one case judged no bug leaves the sentence's other cases counted."""
+    case = ((issue.pair.perturbed, issue.perturbed_translation or "")
+            if issue.pair.perturbed != issue.pair.original else ())
+    return fingerprint(issue.relation, issue.kind, issue.pair.original, issue.original_translation, case)
 
 
 @dataclass

@@ -71,6 +71,8 @@ class RunConfig:
     #: sentences checked at a time where the run's relations allow it (sit.blocks); not in the
     #: signature: the findings do not depend on it
     block: int = RUN_OPTION["block"].default
+    #: the ignore file whose suppressions are left out of the run's findings (sit.ignorefile); None: none read
+    ignore_file: Optional[str] = None
 
     def setting(self, key: str, default: Any = None) -> Any:
         """The run-wide option ``key``: as given (:attr:`options`), else its old default where it
@@ -203,6 +205,7 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     sentences, write its run directory (the reports are the caller's: :func:`report`)."""
     run_on, out, inputs = plan.execution, plan.out, plan.inputs
     timer, warnings = timer or _Timer(), list(inputs.warnings)
+    ignore = _ignore_file(run_on.ignore_file)  # a damaged file is refused before any work
     cache = Cache(run_on.cache_dir)
     with timer.stage("setup"):  # every component before any work: missing credentials, pairs or models fail now
         translator, ctx, relations = _build(plan, engine, cache)
@@ -210,12 +213,14 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     check_same_run(out, signature, inputs.name, force=run_on.force, inputs=inputs)
     from .blocks import RunRecords
 
-    records = RunRecords(out, relations, list(inputs.texts))
+    records = RunRecords(out, relations, list(inputs.texts), ignore=ignore)
     try:
         _test_blocks(timer, engine, translator, ctx, relations, list(inputs.ids), list(inputs.texts), inputs.given,
                      records, run_on.block)
         counts = _counts(records, ctx, translator)
         warnings.extend(cache.problems)
+        if records.suppressed:
+            warnings.append(f"{records.suppressed} finding(s) left out: suppressed in {run_on.ignore_file}")
         meta = _meta(plan, signature, inputs, counts, ctx, relations, warnings + _note(counts, translator),
                      engine, cache, records.extra)
         with timer.stage("write"):
@@ -237,6 +242,15 @@ def execute(plan, engine, timer: Optional[_Timer] = None) -> RunResult:
     _write_meta(out, meta)
     translator.close()
     return RunResult(out, meta, data.issues, warnings, incomplete)
+
+
+def _ignore_file(path: Optional[str]):
+    """The suppressions of the ignore file at ``path`` (:class:`sit.ignorefile.IgnoreFile`), None without one."""
+    if not path:
+        return None
+    from .ignorefile import IgnoreFile
+
+    return IgnoreFile.load(path)
 
 
 def _written(out: Path, meta: RunMeta) -> RunData:

@@ -195,6 +195,8 @@ class Execution:
     block: int = BLOCK
     report_formats: tuple[str, ...] = ("text", "html")
     force: bool = False
+    #: the ignore file whose suppressions are left out of the run's findings (sit.ignorefile); None: none read
+    ignore_file: Optional[str] = None
 
     @classmethod
     def of(cls, config) -> "Execution":

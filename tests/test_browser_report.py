@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from sit.cli import main
+from sit.ignorefile import IgnoreFile
 from sit.report import write_reports
 from sit.report.labels import load_labels
 from sit.report.precision import precision_by_relation, run_precision
@@ -285,6 +286,14 @@ def test_relation_filter_and_labels_per_relation(tmp_path, tab):
     results = precision_by_relation(run, load_labels(labels_path))
     assert [p.hits for p in results["rti"].at_k] == [1, 1, 1] and results["sit"].bugs == 0
     assert "patinv" not in results
+
+    # the findings marked not a bug as .sitignore lines (issue 48): the ignore file suppresses those two
+    with page.expect_download() as info:
+        page.click("#b-ignore")
+    ignore_path = tmp_path / "sitignore.txt"
+    info.value.save_as(str(ignore_path))
+    _, ignored = IgnoreFile.load(ignore_path).split(list(run.issues))
+    assert sorted(i.issue_id for i in ignored) == ["0-1", "rti:0-2"]
 
     # the exported file imports back onto the right issues of a fresh page
     fresh = Page(tab.page.context.browser)

@@ -36,6 +36,53 @@ CLEAN = [
      "       --random-wait               espera entre 0.5*WAIT...1.5*WAIT segs entre descargas.\n"),
     ("(pipe)", "(pipe)"),
     ("%s: descend into directory %s? ", "%s: ¿descender al directorio %s? (s/n) "),
+    # coreutils: the values an option takes, kept; an option's default; an example file name after
+    # "--"; the argument a prompt asks about moved after its question mark with the answers
+    ("      --invalid=MODE   failure mode for invalid numbers: MODE can be:\n"
+     "                         abort (default), fail, warn, ignore\n",
+     "      --invalid=MODO   modo de fallo para los números inválidos: MODO puede\n"
+     "                         ser: abort (predeterminado), fail, warn, ignore\n"),
+    ("      --time=WORD       show time as WORD instead of modification time:\n"
+     "                          atime, access, use, ctime or status\n",
+     "      --time=PALABRA     muestra la fecha/hora como PALABRA en lugar de la\n"
+     "                           fecha de modificación:\n                           atime, access, use, ctime o status\n"),
+    ("  -s, --sleep-interval=N   with -f, sleep for approximately N seconds\n"
+     "                             (default 1.0) between iterations;\n",
+     "  -s, --sleep-interval=N   con -f, espera aproximadamente N segundos entre\n"
+     "                             iteraciones (por omisión 1.0);\n"),
+    ("To remove a file whose name starts with a '-', for example '-foo',\nuse one of these commands:\n  %s -- -foo\n",
+     "Para borrar un fichero cuyo nombre comience con un '-', por ejemplo '-fu',\n"
+     "utilice una de las siguientes órdenes:\n  %s -- -fu\n"),
+    ("%s: replace %s, overriding mode %04lo (%s)? ", "%s: ¿reemplazar %s, sustituyendo el modo %04lo? (%s) (s/n) "),
+    # gnupg2 (German, in Spanish words here): %%0A is a percent sign and "0A", no specifier; a hexadecimal
+    # conversion's case; a specifier in backticks; a number after an abbreviation's period
+    ("A passphrase should contain at least %u digits or%%0Aspecial characters.",
+     "Una frase de paso debería contener al menos %u dígitos o caracteres especiales."),
+    ("CRC error; %06lX - %06lX\n", "Error de CRC; %06lx - %06lx\n"),
+    ("error renaming '%s' to '%s': %s\n", "error al renombrar `%s` a `%s': %s\n"),
+    ("Unknown-11", "Desc.11"),
+    # a warning's exclamation mark toned down to a period (gnupg2's German): the translator's tone
+    ("Warning: we have yet to see a message signed using this key and user id!",
+     "Aviso: todavía no hemos visto un mensaje firmado con esta clave e identificador de usuario."),
+    ("key is not flagged as insecure - can't use it with the faked RNG!",
+     "clave no marcada como insegura - no puede usarse con el pseudo RNG"),
+    # gnupg2: a note to translators held as a message; "%%-expand" (no option); a final period left out
+    ("22 translator: see certreg-ui.c:gpgsm_gencertreq_tty", "28"),
+    ("WARNING: unable to %%-expand notation (too large).  Using unexpanded.",
+     "AVISO: no se puede %%-expandir la notación (demasiado grande). Se usa sin expandir."),
+    ("It is NOT certain that the key belongs to the person named\nin the user ID.  If you *really* know what you "
+     "are doing,\nyou may answer the next question with yes.\n",
+     "No es seguro que la clave pertenezca a la persona nombrada\nen el ID de usuario.  Si *realmente* sabe lo que "
+     "hace,\npuede contestar sí a la siguiente pregunta\n"),
+    # a prompt's mark as the target language writes prompts; a date's format written as the target's dates
+    ("Your selection? ", "Su elección: "),
+    (" %a %b %e %H:%M:%S %Z %Y", " %A, %d de %B de %Y, %H:%M:%S %Z"),
+    # shadow: a standard's number stands as the standard writes it
+    ("and not start with a dash (as defined by IEEE Std 1003.1-2001).",
+     "y no empezar con un guion (según define IEEE Std 1003.1-2001)."),
+    # man-db: a legend of one-letter keys
+    ("STRING indicates which preprocessors to run:\ne - [n]eqn, p - pic, t - tbl,\ng - grap, r - refer, v - vgrind",
+     "CADENA DE TEXTO indica qué preprocesadores ejecutar:\ne - [n]eqn, p - pic, t - tbl,\ng - grap, r - refer, v - vgrind"),
 ]
 #: the same messages with a fault each, and the group it must set off
 FAULTY = [
@@ -46,6 +93,9 @@ FAULTY = [
      "passthrough.missing"),
     ("Remove the file and try again later.", "Remove the file and try again later.", "language.untranslated"),
     ("Wait 30 seconds before the next retry.", "Espere 60 segundos antes del siguiente intento.", "numbers.missing"),
+    # a lone word that says something of the code before it is a sentence's, not a term kept
+    ("fake_fork() failed\n", "fake_fork() failed\n", "language.untranslated"),
+    ("%s: -K requires KEY=VALUE\n", "%s: -K requires KEY=VALUE\n", "language.untranslated"),
 ]
 
 
@@ -130,7 +180,7 @@ def test_sarif_validates_against_the_schema_with_one_result_per_finding(tmp_path
     assert {r["severity"] for r in rows} <= {"minor", "major", "critical"}
 
 
-def test_compare_fail_on_new_leaves_out_suppressed_findings(tmp_path):
+def test_compare_leaves_out_suppressed_findings_from_fail_on_and_report(tmp_path):
     fixed = [(s, t) for s, t in CLEAN[:4]]
     path = tmp_path / "messages.jsonl"
     _jsonl(path, fixed)
@@ -140,10 +190,13 @@ def test_compare_fail_on_new_leaves_out_suppressed_findings(tmp_path):
     compare = ["compare", str(tmp_path / "base"), str(tmp_path / "new"), "--fail-on", "new", "-o",
                str(tmp_path / "cmp.txt"), "--ignore-file", str(tmp_path / ".sitignore")]
     assert main(compare) == 7
+    assert FAULTY[0][1].strip() in (tmp_path / "cmp.txt").read_text()
     clusters = [json.loads(line)["cluster_id"] for line in (tmp_path / "new" / "clusters.jsonl").read_text().splitlines()]
     assert main(["mark", str(tmp_path / "new"), *clusters, "--as", "not_bug",
                  "--ignore-file", str(tmp_path / ".sitignore")]) == 0
     assert main(compare) == 0
+    # the report leaves the suppressed finding out too, as sit check's run directory does
+    assert FAULTY[0][1].strip() not in (tmp_path / "cmp.txt").read_text()
 
 
 PLURAL = """msgid ""
@@ -194,3 +247,14 @@ def test_sarif_of_a_sit_run_validates_with_a_result_per_finding(tmp_path, capsys
     results = log["runs"][0]["results"]
     assert [r["properties"]["issue_id"] for r in results] == [i["issue_id"] for i in issues]
     assert all(r["level"] == "warning" for r in results)  # a metamorphic relation's finding: major
+
+
+def test_a_message_key_has_no_length_ratio(tmp_path):
+    """gnupg2's msgids that are keys, not text (``pinentry.qualitybar.tooltip``, ``|pinentry-label|PIN:``):
+    their translations' lengths say nothing; the same long translation of a short text still does."""
+    long = "La calidad de la frase de paso que ha introducido arriba. Pregunte a su administrador por los criterios."
+    pairs = [(f"File {n} was copied to the backup folder", f"El fichero {n} se copió a la carpeta de copias" + " nueva" * (n % 4))
+             for n in range(40)]
+    pairs += [("pinentry.qualitybar.tooltip", long), ("|pinentry-label|PIN code:", long), ("The quality bar shown", long)]
+    assert _check(tmp_path, _jsonl(tmp_path / "keys.jsonl", pairs)) == 0
+    assert [row["source_id"] for row in _issues(tmp_path) if row["group"] == "length.ratio"] == [43]

@@ -239,7 +239,8 @@ def test_the_export_of_a_default_run_replays_and_fails_on_every_exported_finding
 
 def test_findings_marked_not_a_bug_leave_the_regression_gate(news_default, capsys):
     """Issue 49: marks count. `sit mark --as not_bug` on a replay's root causes writes the ignore
-    file, and `sit run --cases --fail-on` then leaves those findings out, as sit check's gate does."""
+    file, and `sit run --cases --fail-on` then leaves those findings out, as sit check's gate does;
+    so do the run directory and its reports (issue 48)."""
     root, out, cache = news_default
     cases, ignore = root / "cases-marked.jsonl", root / "marked.sitignore"
     assert main(["export", str(out), "-o", str(cases)]) == 0
@@ -251,6 +252,12 @@ def test_findings_marked_not_a_bug_leave_the_regression_gate(news_default, capsy
     capsys.readouterr()
     assert main(args + ["--out", str(root / "marked-again")]) == 0
     assert main(args[:-2] + ["--ignore-file", "", "--out", str(root / "marked-unread")]) == 7
+    # the run directory and its reports leave the suppressed findings out too (issue 48), and say so
+    kept = (root / "marked-again" / "issues.jsonl").read_text().splitlines()
+    unread = (root / "marked-unread" / "issues.jsonl").read_text().splitlines()
+    assert kept == [] and len(unread) >= len(clusters) > 0
+    meta = json.loads((root / "marked-again" / "run.json").read_text())
+    assert any(f"{len(unread)} finding(s) left out: suppressed in" in w for w in meta["warnings"])
 
 
 def test_the_perturber_line_follows_the_summary_without_the_perturbers_settings(news_default, capsys):

@@ -19,6 +19,7 @@ from typing import Any, Optional, Sequence
 from ..errors import ConfigError
 from ..records import Issue, RunCounts, RunSignature, package_versions
 from ..runmeta import RunMeta
+from ..textcheck.software import translator_note
 from .files import MAX_TEXT_CHARS, Segment, read_segments
 
 def all_checks() -> tuple[str, ...]:
@@ -90,6 +91,7 @@ def check(config: CheckConfig) -> CheckResult:
     plan = plan_check(config)
     checks, warnings = plan.names(), list(plan.warnings)
     segments = read_segments(config.source, config.translation, config.format, config.max_line_chars)
+    segments = [s for s in segments if not translator_note(s.source)]  # a note to translators is no message
     if not segments:
         raise ConfigError(f"{config.source}: no segment with a source text to check; give a file with translations")
     signature = _signature(config, plan)

@@ -133,8 +133,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on", metavar="GROUPS[:N]",
                    help="with --cases: exit 7 when more than N (default 0) findings fail an exported case again, "
                         "in GROUPS: any, a relation (sit) or a group (language.copied), comma-separated (as in sit check)")
-    add_option(p, "with --cases --fail-on: findings suppressed there (`sit mark RUN ID --as not_bug` writes them) "
-                  "do not count")
+    add_option(p, "findings suppressed there (`sit mark RUN ID --as not_bug` writes them) are left out of the run "
+                  "directory, its reports and --cases --fail-on")
     _systems_options(p)
     p.add_argument("--model", help="translator model: a MarianMT/NLLB/M2M100 directory or hub id (default "
                    "Helsinki-NLP/opus-mt-en-zh for marian), a CTranslate2 model directory, the chat model "
@@ -402,6 +402,7 @@ def config_from_args(args: argparse.Namespace, *, source_required: bool = True):
         translator_options=parse_key_values(args.translator_option, "--translator-option"),
         target_lang=target, cache_dir=args.cache_dir, device=args.device, progress=progress_bars(args.no_progress),
         engine=args.engine, ray_address=args.ray_address, force=args.force, cases=getattr(args, "cases", None),
+        ignore_file=getattr(args, "ignore_file", "") or None,
         **engine, **values,
     )
 

@@ -64,8 +64,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help=f"exit with status {EXIT_NEW_FINDINGS} when more than N (default 0) new findings appear; "
                         f"worse[:N] (with --judge): with status {EXIT_WORSE} when the judge finds more than N test "
                         "cases worse in NEW")
-    add_option(p, "suppressions (`sit mark --as not_bug` writes them): a new finding suppressed there is not "
-                  "counted by --fail-on new")
+    add_option(p, "suppressions (`sit mark --as not_bug` writes them): a finding suppressed there is left out of "
+                  "both runs, of the report and of --fail-on new")
     p.add_argument("--judge", metavar="NAME",
                    help="judge every test case whose translations changed: is NEW's translation worse or better "
                         "than BASE's? (use: offline sentence encoder; gemba-mqm: an LLM; see docs/judge.md)")
@@ -95,10 +95,10 @@ def run(args: argparse.Namespace) -> int:
     output = None if args.output in (None, "-") else args.output
     if output:
         check_writable(output, "--output")
-    base = load_run(args.base)
+    base, new = _unsuppressed(load_run(args.base), args.ignore_file), _unsuppressed(load_run(args.new), args.ignore_file)
     judge = _judge(args, gate, base.signature)
     try:
-        comparison = compare_runs(base, args.new, references=args.references, cache_dir=args.cache_dir,
+        comparison = compare_runs(base, new, references=args.references, cache_dir=args.cache_dir,
                                   judge=judge, allow_different=args.allow_different)
     finally:
         if judge is not None:
@@ -119,19 +119,25 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return EXIT_WORSE
         return 0
-    new = _new_findings(comparison, args.ignore_file)
+    new = len(comparison.by_status("new"))  # suppressed findings are none (_unsuppressed)
     if allowed is not None and new > allowed:
         print(f"sit: {new} new finding(s), more than the {allowed} --fail-on allows", file=sys.stderr)
         return EXIT_NEW_FINDINGS
     return 0
 
 
-def _new_findings(comparison, ignore_file: str) -> int:
-    """The new findings of ``comparison`` that ``ignore_file`` does not suppress (sit.ignorefile)."""
+def _unsuppressed(run, ignore_file: str):
+    """``run`` (:class:`sit.rundir.RunData`) without the findings ``ignore_file`` suppresses
+    (sit.ignorefile): the comparison, its report and ``--fail-on`` read neither run's."""
+    from dataclasses import replace
+
     from ..ignorefile import IgnoreFile
 
     ignore = IgnoreFile.load(ignore_file) if ignore_file else None
-    return sum(1 for c in comparison.by_status("new") if not (ignore and c.new is not None and ignore.ignores(c.new)))
+    if not ignore or not ignore.entries:
+        return run
+    kept, _ = ignore.split(list(run.issues))
+    return replace(run, issues=kept, meta=replace(run.meta, counts=run.meta.counts.with_findings(kept)))
 
 
 def _judge(args: argparse.Namespace, gate: str, signature):

@@ -17,11 +17,12 @@ is ``sit.untranslated``'s, a word lower-cased by ``case`` is ``case``'s).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
-from ..textcheck.software import prose, usage_synopsis
+from ..textcheck.software import prose, software_tokens, usage_synopsis
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
 from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
@@ -129,7 +130,8 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
-        returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False)
+        returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
+                                   terms=not said_of_code(text))
                     if self.software else returned_words(text, y, source, target, min_zipf=self.min_zipf, zipf=zipf))
         if returned:  # the source came back as it was
             return {"kind": "untranslated", "distance": 2.0 + len(returned), "evidence": {"words": returned}}
@@ -169,6 +171,13 @@ class LanguageRelation(Relation):
             return []
         return [text_issue(self.name, text, y, origin, "copied", len(words) + sum(map(len, more.values())),
                            {"words": words, **more})]
+
+
+def said_of_code(text: str) -> bool:
+    """Whether a word of ``text`` says something of the code right before it ("fake_fork() failed",
+    "-K requires KEY=VALUE", "`--posix' overrides"): its lone word is a sentence's, not a term."""
+    return any(re.match(r"\s+[a-z]{3,}\b", text[t.end:]) for t in software_tokens(text)
+               if t.kind in ("identifier", "option", "quoted"))
 
 
 def _words(text: str) -> set[str]:

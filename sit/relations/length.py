@@ -32,6 +32,16 @@ _ENDS = re.compile(r"[.!?…][\"'”’»)\]]*\s*$")
 _CLOSED = re.compile(r"[)\]\"'”’»«“」』]\s*$")
 
 
+#: a translation that stops without the source's final mark is cut off where it has fewer than this share
+#: of the source's words (a final period or exclamation mark left out of a whole translation is none:
+#: gnupg's German "... mit ja beantworten" for "... with yes.", 29 words for 33)
+CUT_WORDS = 0.75
+
+#: a source that is a message's key, not its text, whose translation's length says nothing: a dotted
+#: key (``pinentry.qualitybar.tooltip``) or gettext's old context prefix (``|pinentry-label|_Yes``)
+_MESSAGE_KEY = re.compile(r"\|[^|\n]+\||[A-Za-z_][\w-]*(?:\.[\w-]+)+\s*$")
+
+
 class LengthRelation(Relation):
     name = "length"
     title = "a translation is looped, empty, cut off or of an outlying length"
@@ -93,13 +103,15 @@ class LengthRelation(Relation):
             if times >= before + 2:
                 return [self._issue(x, y, "loop", float(times), {"ngram": gram[:200], "times": times,
                                                                  "source_times": before})]
-        if _ENDS.search(x) and not _ENDS.search(y) and not _CLOSED.search(y) and len(y.split()) < len(x.split()):
+        if _ENDS.search(x) and not _ENDS.search(y) and not _CLOSED.search(y) \
+                and len(y.split()) < CUT_WORDS * len(x.split()):
             return [self._issue(x, y, "cut", 1.0, {"source_end": x.rstrip()[-20:], "translation_end": y.rstrip()[-20:]})]
         return []
 
     def _ratios(self, done: dict[str, str]) -> list[Issue]:
         """The translations whose log length ratio is ``max_z`` robust deviations from the median."""
-        logs = {x: math.log(len(y) / len(x)) for x, y in done.items() if len(x) >= self.min_chars and y.strip()}
+        logs = {x: math.log(len(y) / len(x)) for x, y in done.items()
+                if len(x) >= self.min_chars and y.strip() and not _MESSAGE_KEY.match(x)}
         if len(logs) < self.min_texts:
             return []
         median = statistics.median(logs.values())

@@ -4,7 +4,7 @@ space: the translation changes by that mark only (mozilla/translations #177)."""
 from __future__ import annotations
 
 import re
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Pair
 from ..textcheck.compare import normalized
@@ -31,8 +31,9 @@ def final_changed(source: str, translation: str) -> Optional[tuple[str, str]]:
     a statement ends as a question or an exclamation; None where the final mark is kept (a
     translation that stops without one is ``length``'s ``cut``)."""
     a, b = final_mark(source), final_mark(translation)
-    if a in "?!" and b != a and not source.rstrip().endswith(")"):  # a prompt's answers after it: "? (s/n)"
-        b = final_mark(re.sub(r"\s*\([^()\n]{1,12}\)\s*$", "", translation)) or b
+    if a in "?!" and b != a and not source.rstrip().endswith(")"):  # a prompt's answers after it: "? (s/n)",
+        # or the argument it asks about moved after the mark with them: "%04lo? (%s) (s/n)"
+        b = final_mark(re.sub(r"(?:\s*\([^()\n]{1,12}\))+\s*$", "", translation)) or b
     if (a in "?!" and a and b != a) or (a == "." and b in "?!" and b):
         return a, b
     return None
@@ -79,7 +80,21 @@ class PunctuationRelation(VariantRelation):
              "final": "the translation does not end as the source does (a question, an exclamation, a statement)"}
     variant_names = ("period", "quotes", "space")
     alone = 5
+    alone_options = {"software": True}
     mqm = {"final": ("minor", "Fluency/Punctuation"), "": ("minor", "Fluency/Punctuation")}
+
+    def __init__(self, ctx, *, variants: Any = None, software: bool = False):
+        super().__init__(ctx, variants=variants)
+        from ..validate import check_bool
+
+        #: read texts as a program's messages, whose final marks are the target language's prompts and
+        #: requests ("Su elección: " for "Your selection? ") and the translator's tone (gnupg's German
+        #: warnings end with "." where English has "!"): only a question that ends as a statement is a
+        #: ``final`` finding there (of 13 others on message catalogues, none was an error: docs/check.md)
+        self.software = check_bool(software, "punctuation.software")
+
+    def signature(self) -> dict[str, Any]:
+        return {**super().signature(), **({"software": True} if self.software else {})}
 
     def variants(self, text: str) -> list[tuple[str, str, str, str]]:
         out = []
@@ -114,7 +129,7 @@ class PunctuationRelation(VariantRelation):
         final = []
         for x, y, origin in other_texts(self.ctx.origins, translation, ()):
             marks = final_changed(x, y)
-            if marks:
+            if marks and (not self.software or marks == ("?", ".")):
                 final.append(text_issue(self.name, x, y, origin, "final", 1.0,
                                         {"source_mark": marks[0], "translation_mark": marks[1] or "(none)"}))
         return self.checked([*base.issues, *merged(final, self.ctx.origins)], cases=base.counts.cases,

@@ -290,6 +290,8 @@ def _toolbar(view: dict[str, Any]) -> str:
         '<button type="button" id="b-expand">open all</button><button type="button" id="b-collapse">close all</button>'
         '<button type="button" id="b-export" title="save it in the run directory as labels.jsonl: sit report, sit precision '
         'and re-runs of the same command show these marks">export labels.jsonl</button>'
+        '<button type="button" id="b-ignore" title="the findings marked not a bug as .sitignore lines: append them to '
+        'the ignore file, and sit check, run and compare leave those findings out">save .sitignore lines</button>'
         '<label class="file-button">import labels<input id="b-import" type="file" accept=".jsonl,.json,application/json"></label>'
         '<button type="button" id="b-help" aria-expanded="false">keys (?)</button>'
         '</nav>'

@@ -13,6 +13,7 @@ from array import array
 from collections import defaultdict
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
+from ..ignorefile import issue_fingerprint
 from ..records import Issue, RunCounts, RunSignature
 from ..rundir import RunData, read_at
 from ..runmeta import RunMeta
@@ -257,6 +258,7 @@ def _issue_view(issue: Issue, label: Optional[Label]) -> dict[str, Any]:
     view = {
         "id": issue.issue_id,
         "key": issue.content_key,
+        "fingerprint": issue_fingerprint(issue),  # its .sitignore line's (sit.ignorefile)
         "relation": issue.relation,
         "kind": issue.kind,
         "group": issue.group,

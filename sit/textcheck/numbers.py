@@ -184,7 +184,9 @@ class _NumberIndex:
         return found
 
 
-_DIGIT_RUN = re.compile(r"(?<![\d.,])\d+")
+#: a number's digits: not inside a longer number, nor its decimals, but after an abbreviation's
+#: period (German ``Unbek.11`` for ``Unknown-11``)
+_DIGIT_RUN = re.compile(r"(?<![\d.,])\d+|(?<=[^\W\d_]\.)\d+")
 _LEADING_DIGITS = re.compile(r"\d+")
 _DIGIT_AFTER = re.compile(r"\d|[.,]\d")
 
@@ -293,7 +295,7 @@ IMPERIAL = re.compile(r"\s*-?\s*(?:feet|foot|ft|miles?|mph|inch(?:es)?|yards?|po
                       r"acres?|(?:degrees? )?fahrenheit|°f)\b", re.IGNORECASE)
 #: words before a number that make it a name, not a quantity: a version, a phase, a figure ...
 NAMING = re.compile(r"(?:\b(?:version|release|v|phase|stage|grade|type|level|step|chapter|figure|fig|table|"
-                    r"section|article|item|no|number|room|route|model|series|class|ward|box|page|p)\.?"
+                    r"section|article|item|no|number|room|route|model|series|class|ward|box|page|p|[Ss]td|[Ss]tandard)\.?"
                     r"|\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*|\b[A-Za-z]+\d[\w-]*)\s*$")
 
 
@@ -362,6 +364,7 @@ def metric_target(target_lang: str) -> bool:
 
 def naming_number(text: str, number: Number) -> bool:
     """Whether ``number`` names something rather than counting (a version ``SPSS 22.0``, ``phase 2``,
+    a standard ``IEEE Std 1003.1``,
     ``figure 3``, a citation ``[12]``, a code glued to a dot and letters ``600884.SH``): such a number may stand as the source writes it, or as a
     Roman numeral."""
     before = text[max(0, number.start - 30):number.start]  # what is read of it: a line's many numbers

@@ -18,8 +18,9 @@ from typing import Optional
 from .tokens import Token
 
 #: printf conversions, with positions (``%1$s``), flags (no space: ``50 % de`` is prose), width,
-#: precision, length modifiers and gettext's ``%<PRIuMAX>``
-PRINTF = (r"%(?:\d+\$)?[-+#0']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
+#: precision, length modifiers and gettext's ``%<PRIuMAX>``; ``%%`` first, a literal percent sign
+#: (``%%0A`` holds no ``%0A``)
+PRINTF = (r"%%|%(?:\d+\$)?[-+#0']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
           r"(?:<PRI[a-zA-Z0-9]+>|(?:hh|ll|[hlLqjzZt]|I64|I32)?[diouxXeEfFgGaAcspn@])")
 #: (kind, pattern, verbatim): earlier kinds first where two could match the same text; ``verbatim``
 #: tokens must stand in a translation as in the source, the others are only no prose
@@ -32,11 +33,18 @@ PATTERNS: tuple[tuple[str, str, bool], ...] = (
     ("qt", r"%L?\d{1,2}(?!\d)", True),
     ("template", r"\{\{\s*[\w.]+\s*\}\}|\$\{[\w.:-]+\}|%[A-Za-z_]\w*%", True),
     ("brace", r"\{[A-Za-z_\d][\w.\[\]]*(?:![rsa])?(?:[:,][^{}\n]{0,40})?\}|\{\}", True),
-    ("code", r"`[^`'\n]+`", True),
+    ("code", r"`[^`'\n%]+`", True),  # a format specifier in backticks is one: `%s`
     ("markup", r"</?(?:a|abbr|b|big|blockquote|br|code|div|em|font|h[1-6]|hr|i|img|kbd|li|ol|p|pre|q|s|samp|small|"
                r"span|strike|strong|sub|sup|table|td|th|tr|tt|u|ul|var)\b[^<>]*/?>", True),
-    ("option", r"(?<![\w/.'`-])(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b|\d{3})[A-Za-z0-9][\w-]*)", True),
+    # not an operand after the end of options ("rm -- -foo": a file's name, an example a translator may
+    # change), nor a word after a percent sign ("%%-expand")
+    ("option", r"(?<![\w/.'`%-])(?<!-- )(?:--[a-z0-9][\w-]*|-(?![A-Z]{2,}\b|\d{3})[A-Za-z0-9][\w-]*)", True),
     ("value", r"(?<==)[\w.:-]+(?:,[\w.:-]+)+|\[:\w+:\]", False),
+    # the values an option takes, listed after a colon or bracket: "MODE can be: abort (default), fail, warn"
+    ("values", r"(?<=[:(])[ \t\n]*[a-z][\w-]*(?:[ \t]\([\w ]{1,20}\))?(?:,[ \t\n]*[a-z][\w-]*(?:[ \t]\([\w ]{1,20}\))?){2,}",
+     False),
+    # a legend of one-letter keys: "e - [n]eqn, p - pic, t - tbl" (man-db's preprocessors)
+    ("legend", r"\b[A-Za-z] - [\w\[\]]+(?:,\s+[A-Za-z] - [\w\[\]]+)+", False),
     ("term", r"(?:(?<=\n)|(?<!.))[ \t]+\S+(?:,[ \t]\S+)*(?=[ \t]{2,}|\t)", False),
     ("metavariable", r"<[A-Za-z][\w .-]{0,40}>", False),
     ("quoted", r"`[^`'\n%{<$]{1,60}'|(?<!\w)'[^'\s%{<$][^'\n%{<$]{0,40}?'(?!\w)|\"[^\"\s%{<$][^\"\n%{<$]{0,40}?\""
@@ -126,6 +134,16 @@ def prose(text: str) -> str:
     return re.sub(r"[A-Za-z]{3,}", lambda m: " " if m.group().lower() in terms else m.group(), rest) if terms else rest
 
 
+#: a message that is a note to its translators, not a program's text (gnupg's "10 translator see
+#: trust.c:uid_trust_string_fixed", whose translation is a width the translator chooses)
+_TRANSLATOR_NOTE = re.compile(r"\s*\d*\s*(?:TRANSLATORS?|[Tt]ranslators?)\b:?\s+(?:see|note|please|this|the)\b")
+
+
+def translator_note(text: str) -> bool:
+    """Whether ``text`` is a note to translators that a catalogue holds as a message (:data:`_TRANSLATOR_NOTE`)."""
+    return bool(_TRANSLATOR_NOTE.match(text))
+
+
 def usage_synopsis(text: str) -> bool:
     """Whether ``text`` is a command synopsis: a lower-case command name followed by bracketed
     arguments, options, metavariables and words, no sentence (``wait [-fn] [id ...]``,
@@ -154,6 +172,8 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
     compared by the argument each stands for (``%1$s`` and ``%2$d`` may trade places; ``%s %d``
     may not), the others by count (each occurrence beyond the translation's)."""
     src = [t for t in software_tokens(source) if verbatim(t)]
+    if _STRFTIME.search(source):  # a date's format, which a translator writes as the target language's dates
+        src = [t for t in src if t.kind != "printf"]
     if usage_synopsis(source):  # a synopsis' single-dash words are its metavariables (-sigspec): options are
         src = [t for t in src if t.kind != "option" or re.fullmatch(r"--[\w-]+|-[A-Za-z]{1,3}", t.text)]
     tgt = [t for t in software_tokens(translation) if verbatim(t)]
@@ -166,6 +186,10 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
         if have[_same(tok.text)] < seen[_same(tok.text)] and not (tok.kind == "option" and tok.text in translation):
             out.append(Lost(tok.kind, tok.text, "missing"))
     return out
+
+
+#: a strftime conversion no printf has (``%H:%M:%S``, ``%Y``, ``%Z``, ``%b``): the message is a date's format
+_STRFTIME = re.compile(r"%[HMSYZBbTy]\b")
 
 
 def _same(token: str) -> str:
@@ -198,8 +222,10 @@ def _lost_arguments(src: list[Token], tgt: list[Token]) -> list[Lost]:
 
 
 def _conversion(spec: str) -> str:
-    # what a printf specifier converts its argument as (length and conversion: %.250s is %s's)
-    return re.sub(r"^%[-+#0']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?", "%", spec)
+    # what a printf specifier converts its argument as (length and conversion: %.250s is %s's; the
+    # case of a hexadecimal or floating conversion, %02x or %02X, and %i for %d take the same argument)
+    conversion = re.sub(r"^%[-+#0']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?", "%", spec)
+    return re.sub(r"[XEFGA]$", lambda m: m.group().lower(), conversion).replace("i", "d") if conversion[-1:] in "XEFGAi" else conversion
 
 
 def metavariables(text: str) -> list[str]:
@@ -221,11 +247,17 @@ def localised_metavariables(source: str, translation: str) -> Optional[list[tupl
     return [(a, b) for a, b in zip(src, tgt) if a != b]
 
 
+#: what stands before an option's default value in its help: "(default 1.0)", "default: 0.5"
+_DEFAULT = re.compile(r"\bdefault(?: is)?:?\s*$", re.IGNORECASE)
+
+
 def code_number(text: str, start: int, end: int) -> bool:
     """Whether the number ``text[start:end]`` stands in code rather than prose: beside an operator,
-    a slash or a dot-joined version (``0.5*WAIT``, ``HTTP/0.9``, ``<= 1.12``, ``1.2.3``), or in a
-    software token."""
+    a slash or a dot-joined version (``0.5*WAIT``, ``HTTP/0.9``, ``<= 1.12``, ``1.2.3``), an option's
+    default in a message with options (``(default 1.0)``), or in a software token."""
     before, after = text[max(0, start - 3):start], text[end:end + 2]
     if re.search(r"(?:[*/=<>^]\s?|[*/=<>^]=\s)$", before) or re.match(r"\s?[*/^]|\.\d|=", after):
         return True
+    if _DEFAULT.search(text, max(0, start - 12), start) and any(t.kind == "option" for t in software_tokens(text)):
+        return True  # an option's default in its help ("(default 1.0)"): the value as the user types it
     return any(t.start <= start and end <= t.end for t in software_tokens(text))

@@ -251,7 +251,7 @@ RETURNED_ZIPF_GAP = 1.0
 
 def returned_words(source: str, translation: str, source_lang: str, target_lang: str, *,
                    min_zipf: float = SOURCE_WORD_ZIPF, gap: float = RETURNED_ZIPF_GAP,
-                   zipf: Optional[ZipfLookup] = None, names: bool = True) -> list[str]:
+                   zipf: Optional[ZipfLookup] = None, names: bool = True, terms: bool = True) -> list[str]:
     """Where ``translation`` is ``source`` as it was (up to case and spacing), the words of
     ``source`` (three letters or more, in any case) that show it untranslated: at least ``min_zipf`` common
     in the source language and at least ``gap`` more common there than in the target language.
@@ -259,7 +259,8 @@ def returned_words(source: str, translation: str, source_lang: str, target_lang:
     ``names=False`` (a program's message) a word the source capitalises mid-sentence is part of a
     name ("Free Software Foundation", kept in any language) and does not count, nor does a single
     word that stands alone among no other word of the source language, not opening a sentence
-    ("(pipe)", "pgrp pipe": a program's terms)."""
+    ("(pipe)", "pgrp pipe": a program's terms), unless ``terms`` is false (the word says something
+    of the code before it: "fake_fork() failed")."""
     if " ".join(source.casefold().split()) != " ".join(translation.casefold().split()):
         return []
     if not names:
@@ -269,7 +270,7 @@ def returned_words(source: str, translation: str, source_lang: str, target_lang:
         common, there = zipf(word, source_lang), zipf(word, target_lang)
         if common is not None and there is not None and common >= min_zipf and common - there >= gap:
             out.append(word)
-    if not names and len(out) == 1 and not re.match(r"\W*[A-Z]", source) and \
+    if not names and terms and len(out) == 1 and not re.match(r"\W*[A-Z]", source) and \
             sum(1 for w in _WORD.findall(source) if (zipf(w, source_lang) or 0) >= min_zipf) == 1:
         return []  # a lone lower-case term kept ("(pipe)", "slave %s: %s", "pgrp pipe"): a program's term
     return out

@@ -332,6 +332,29 @@
     document.body.appendChild(a); a.click(); a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
   }
+  // The .sitignore lines of the findings marked "not a bug" (sit.ignorefile's format: fingerprint, group,
+  // a note): appended to the ignore file, sit check, run and compare leave those findings out.
+  function ignoreLines() {
+    var lines = [];
+    SENTS.forEach(function (s) {
+      s.issues.forEach(function (i) {
+        var m = marks[i.key];
+        if (m && m.label === "not_bug" && i.fingerprint)
+          lines.push(i.fingerprint + " " + i.group + "  # " + String(i.original || "").replace(/\s+/g, " ").trim().slice(0, 60));
+      });
+    });
+    return lines;
+  }
+  function exportIgnore() {
+    var lines = ignoreLines();
+    var head = "# sit's suppressions: FINGERPRINT GROUP  # source (the findings marked not a bug in report.html; docs/check.md)\n";
+    var blob = new Blob([head + lines.map(function (l) { return l + "\n"; }).join("")], {type: "text/plain"});
+    var url = URL.createObjectURL(blob), a = document.createElement("a");
+    a.href = url; a.download = "sitignore.txt";
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    $("storage-note").textContent = lines.length + " suppression(s) saved: append them to .sitignore";
+  }
   function importLabels(file) {
     var reader = new FileReader();
     reader.onload = function () {
@@ -428,6 +451,7 @@
     Array.prototype.forEach.call(listEl.querySelectorAll(".sent"), function (s) { toggle(s, false); });
   });
   $("b-export").addEventListener("click", exportLabels);
+  $("b-ignore").addEventListener("click", exportIgnore);
   $("b-import").addEventListener("change", function (ev) { if (ev.target.files[0]) importLabels(ev.target.files[0]); ev.target.value = ""; });
   $("b-help").addEventListener("click", function () {
     var h = $("help"); h.hidden = !h.hidden; $("b-help").setAttribute("aria-expanded", String(!h.hidden));
