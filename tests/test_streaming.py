@@ -229,6 +229,28 @@ def test_the_html_page_in_pieces_is_the_page(tmp_path):
     view = {"a": 1, "sentences": [{"t": "<b>&</b>"}, {"t": "dos\u2028"}], "z": [None]}
     assert "".join(embed_json_parts(view)) == embed_json(view)
     assert "".join(embed_json_parts({**view, "sentences": []})) == embed_json({**view, "sentences": []})
+    # the clusters too (thousands in a large run): one piece each, wherever the key stands
+    view = {"clusters": [{"c": "</script>"}, {"c": 2}], **view}
+    pieces = list(embed_json_parts(view))
+    assert "".join(pieces) == embed_json(view)
+    assert '{"c":"\\u003c/script\\u003e"}' in pieces and ',{"c":2}' in pieces
+
+
+def test_the_html_pages_cluster_rows_are_written_a_few_hundred_at_a_time():
+    # issue 46: a cached run of 5,000 sentences has some 9,000 clusters; their rows were one
+    # string, copied four times over as the header was joined (max RSS 148 MB against 58 at 500)
+    from sit.report.html import ROWS_AT_ONCE, _clusters
+
+    rows = [{"example": {"perturbed": f"s{n} <i>", "perturbed_translation": "t"}, "precision": None,
+             "cluster_id": f"c{n}", "rank": n + 1, "title": f"bug {n}", "findings": 2, "sentences": 1,
+             "groups": ["sit"]} for n in range(2 * ROWS_AT_ONCE + 50)]
+    pieces = list(_clusters(rows))
+    per_piece = [p.count("<tr data-cluster=") for p in pieces]
+    assert sum(per_piece) == len(rows) and max(per_piece) <= ROWS_AT_ONCE, per_piece
+    page = "".join(pieces)
+    assert page.count('id="more-clusters" hidden') == 1 and page.endswith("</tbody></table></section>")
+    assert "s3 &lt;i&gt;" in page and page.index('data-cluster="c9"') < page.index("b-more-clusters") \
+        < page.index('data-cluster="c10"')
 
 
 def test_reports_of_a_run_whose_translations_stay_on_disk_are_those_of_the_loaded_run(tmp_path):

@@ -335,3 +335,32 @@ def test_a_verb_with_a_complement_keeps_only_senses_whose_frames_allow_it(pertur
     assert "recommend" in perturber.neighbours("urge", "VERB")  # a neighbour of the verb out of context
     afters = {p.edit.after for p in perturber.perturb([sentence]) if p.edit.before == "urged"}
     assert afters and "recommended" not in afters and afters <= {"pressed", "exhorted"}, afters
+
+
+class _NoReader:
+    """A WordNet reader that refuses every lookup: what is asked of it after it is put in place
+    was not remembered."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"WordNet was read again ({name})")
+
+
+def test_a_lemmas_senses_and_neighbours_are_looked_up_once_per_run():
+    # issue 46: news repeats its words (said, government, official); a lemma's senses and
+    # neighbours are found once and kept until the perturber is released
+    p = PERTURBERS.create("wordnet")
+    first = p.neighbours("truck", "NOUN")
+    senses = p.senses_of("truck", "NOUN")
+    assert {"car", "hearse"} <= set(first) and senses
+    first.append("zzz")  # a caller's list is its own
+    reader = p.lexicon._reader
+    p.lexicon._reader = _NoReader()
+    try:
+        assert p.neighbours("truck", "NOUN") == first[:-1]
+        assert p.senses_of("truck", "NOUN") == senses
+    finally:
+        p.lexicon._reader = reader
+    p.release()
+    p.lexicon._reader = _NoReader()
+    with pytest.raises(AssertionError, match="read again"):
+        p.neighbours("truck", "NOUN")  # released: found again

@@ -201,6 +201,10 @@ class WordNetPerturber(SubstitutionPerturber):
         self.wn_version = self.lexicon.version
         self._usual: dict[tuple[str, str], frozenset] = {}  # (word, pos) -> the senses it usually has
         self._tables: Optional[SenseTables] = None
+        #: what a lemma was found to have, kept for the run (let go by :meth:`release`): its senses
+        #: by (lemma, pos), its neighbours by (lemma, pos, senses); news repeats its words
+        self._senses: dict[tuple[str, str], list] = {}
+        self._neighbours: dict[tuple, list[str]] = {}
 
     @property
     def wn(self):
@@ -213,6 +217,8 @@ class WordNetPerturber(SubstitutionPerturber):
         again if perturbing resumes."""
         super().release()
         self._usual.clear()
+        self._senses.clear()
+        self._neighbours.clear()
         self._tables = None
         self.lexicon.release()
 
@@ -242,8 +248,11 @@ class WordNetPerturber(SubstitutionPerturber):
         """The senses of ``lemma`` neighbours are drawn from: its ``senses`` most frequent; of a
         verb, with ``usual_senses``, only those of them it has in at least
         :data:`VERB_SENSE_SHARE` of its sense-tagged uses (:meth:`frequent_senses`)."""
-        synsets = self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
-        return self.frequent_senses(lemma, synsets) if pos == "VERB" and self.usual_senses else synsets
+        key = (lemma, pos)
+        if key not in self._senses:
+            synsets = self.wn.synsets(lemma, pos=WN_POS[pos][0])[: self.senses]
+            self._senses[key] = self.frequent_senses(lemma, synsets) if pos == "VERB" and self.usual_senses else synsets
+        return list(self._senses[key])
 
     def frequent_senses(self, lemma: str, synsets: list) -> list:
         """The ``synsets`` in which WordNet's sense-tagged corpus uses ``lemma`` in at least
@@ -262,6 +271,12 @@ class WordNetPerturber(SubstitutionPerturber):
         ``synsets`` (default: every sense of :meth:`senses_of`), the first sense's first, then
         most frequent first."""
         synsets = self.senses_of(lemma, pos) if synsets is None else synsets
+        key = (lemma, pos, tuple(synsets))
+        if key not in self._neighbours:
+            self._neighbours[key] = self._find_neighbours(lemma, pos, synsets)
+        return list(self._neighbours[key])
+
+    def _find_neighbours(self, lemma: str, pos: str, synsets: list) -> list[str]:
         scores: dict[str, int] = {}
         sense: dict[str, int] = {}
 

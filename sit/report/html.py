@@ -53,22 +53,28 @@ def _safe(text: str) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def embed_json_parts(view: dict[str, Any], key: str = "sentences") -> Iterator[str]:
-    """:func:`embed_json` of ``view`` in pieces whose concatenation is it: the list under
-    ``key`` (the flagged sentences, the bulk of a report) one item at a time."""
-    marker = f"sit-{secrets.token_hex(16)}"
-    items = view.get(key)
-    listed = isinstance(items, (list, Sequence)) and not isinstance(items, (str, bytes))  # a list, or made as read
-    text = embed_json({**view, key: marker}) if listed else ""
-    quoted = json.dumps(marker)
-    if not listed or text.count(quoted) != 1:
-        yield embed_json({**view, key: list(items)} if listed else view)
+def embed_json_parts(view: dict[str, Any], keys: Sequence[str] = ("sentences", "clusters")) -> Iterator[str]:
+    """:func:`embed_json` of ``view`` in pieces whose concatenation is it: each list under
+    ``keys`` (the flagged sentences, the bulk of a report; the clusters, thousands in a large run)
+    one item at a time."""
+    def listed(items) -> bool:  # a list, or made as read
+        return isinstance(items, (list, Sequence)) and not isinstance(items, (str, bytes))
+
+    markers = {key: f"sit-{secrets.token_hex(16)}" for key in keys if listed(view.get(key))}
+    text = embed_json({**view, **markers})
+    quoted = {json.dumps(marker): key for key, marker in markers.items()}
+    if any(text.count(q) != 1 for q in quoted):
+        yield embed_json({**view, **{key: list(view[key]) for key in markers}})
         return
-    before, after = text.split(quoted)
-    yield before + "["
-    for i, item in enumerate(items):
-        yield ("," if i else "") + embed_json(item)
-    yield "]" + after
+    start = 0
+    for q, key in sorted(quoted.items(), key=lambda kv: text.index(kv[0])):
+        at = text.index(q)
+        yield text[start:at] + "["
+        for i, item in enumerate(view[key]):
+            yield ("," if i else "") + embed_json(item)
+        yield "]"
+        start = at + len(q)
+    yield text[start:]
 
 
 # --------------------------------------------------------------------------- charts (inline SVG)
@@ -147,8 +153,8 @@ def table(rows: list[tuple[str, str]], cls: str) -> str:
     return f'<table class="{cls}">{body}</table>'
 
 
-def _header(view: dict[str, Any]) -> str:
-    """The title, any warnings and the triage count; the signature, how the run chose its components, counts,
+def _header(view: dict[str, Any]) -> Iterator[str]:
+    """In pieces (a run's clusters one row at a time: :func:`_summary`), the title, any warnings and the triage count; the signature, how the run chose its components, counts,
     timings, the relations' run-level figures (:meth:`sit.runmeta.RunMeta.figure_tables`), triage precision and charts sit in a closed ``<details>``, so the
     first screen is the findings."""
     sig_rows = [(escape(name), f"<bdi>{escape(value)}</bdi>") for _key, name, value in view["signature_fields"]]
@@ -156,11 +162,11 @@ def _header(view: dict[str, Any]) -> str:
         sig_rows.append(("versions", escape(", ".join(f"{k} {v}" for k, v in sorted(view["versions"].items())))))
     count_rows = [(escape(k), _num(v)) for k, v in view["counts"]]
     timing_rows = [(escape(k), "-" if v is None else f"{v:.2f} s") for k, v in view["timings"]]
-    parts = [f'<header class="top"><h1>{escape(view["title"])}</h1>']
+    yield f'<header class="top"><h1>{escape(view["title"])}</h1>'
     for warning in view["warnings"]:
-        parts.append(f'<p class="warning" role="note">warning: {escape(warning)}</p>')
-    parts.append(_summary(view))
-    parts.append('<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>')
+        yield f'<p class="warning" role="note">warning: {escape(warning)}</p>'
+    yield from _summary(view)
+    parts = ['<p id="triage-summary" class="muted" aria-live="polite">no marks yet</p>']
     # the run's metadata one click away: the first screen is the findings
     figures = "".join(f"{escape(t['title'])} figures, " for t in view["figures"])
     parts.append(f'<details id="run-details"><summary>Run details: signature, counts, timings, {figures}'
@@ -195,17 +201,19 @@ def _header(view: dict[str, Any]) -> str:
     parts.append(f'<section class="panel chart-panel"><h2>Relations that change</h2>'
                  f'{relations_svg(view["relations"])}</section>')
     parts.append("</div></details></header>")
-    return "".join(parts)
+    yield "".join(parts)
 
 
-def _summary(view: dict[str, Any]) -> str:
-    """The run's summary on the first screen (:mod:`sit.report.summary`): what it did, the
-    findings per group (a click shows one group), and the words the findings name."""
+def _summary(view: dict[str, Any]) -> Iterator[str]:
+    """The run's summary on the first screen (:mod:`sit.report.summary`), in pieces: what it did,
+    the findings per group (a click shows one group), and the words the findings name."""
     summary = view["summary"]
     parts = ['<section id="summary" aria-label="summary of the run">']
     parts += [f'<p class="work">{escape(line)}</p>' for line in summary["work"]]
     parts.append(f'<p class="findings"><strong>{escape(summary["findings"])}</strong></p>')
-    parts.append(_clusters(view.get("clusters") or []))
+    yield "".join(parts)
+    yield from _clusters(view.get("clusters") or [])
+    parts = []
     if summary["groups"]:
         rows = "".join(
             f'<tr data-group="{escape(g["group"])}"><th scope="row"><button type="button" class="group-link" '
@@ -216,7 +224,7 @@ def _summary(view: dict[str, Any]) -> str:
     if view["words"]:
         parts.append(_words(view["words"]))
     parts.append("</section>")
-    return "".join(parts)
+    yield "".join(parts)
 
 
 def _cluster_row(r: dict[str, Any]) -> str:
@@ -236,23 +244,31 @@ def _cluster_row(r: dict[str, Any]) -> str:
             f'aria-pressed="{str(r.get("label") == "not_bug").lower()}">not a bug</button></td></tr>')
 
 
-def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> str:
-    """The bugs by root cause, worst first (:mod:`sit.report.clusters`): the first ``shown``
-    open, the rest one click away; a title shows its findings, a mark applies to all of them."""
+def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> Iterator[str]:
+    """The bugs by root cause, worst first (:mod:`sit.report.clusters`), a row at a time (a run of
+    thousands of sentences has thousands): the first ``shown`` open, the rest one click away; a
+    title shows its findings, a mark applies to all of them."""
     if not rows:
-        return ""
+        return
     head = ('<thead><tr><th scope="col">#</th><th scope="col">bug (example)</th><th scope="col">findings</th>'
             '<th scope="col">sentences</th><th scope="col">relations</th><th scope="col">precision</th>'
             '<th scope="col">mark all</th></tr></thead>')
-    first = "".join(_cluster_row(r) for r in rows[:shown])
-    rest = "".join(_cluster_row(r) for r in rows[shown:])
     total = sum(r["findings"] for r in rows)
-    out = (f'<section id="clusters" aria-label="bugs by root cause"><h2>The bugs: {len(rows):,} root cause(s) of '
-           f'{total:,} finding(s), worst first</h2><table class="clusters">{head}<tbody>{first}</tbody></table>')
-    if rest:
-        out += (f'<button type="button" id="b-more-clusters" aria-expanded="false">show {len(rows) - shown:,} more '
-                f'root cause(s)</button><table class="clusters" id="more-clusters" hidden>{head}<tbody>{rest}</tbody></table>')
-    return out + "</section>"
+    yield (f'<section id="clusters" aria-label="bugs by root cause"><h2>The bugs: {len(rows):,} root cause(s) of '
+           f'{total:,} finding(s), worst first</h2><table class="clusters">{head}<tbody>')
+    yield "".join(_cluster_row(r) for r in rows[:shown])
+    yield "</tbody></table>"
+    if len(rows) > shown:
+        yield (f'<button type="button" id="b-more-clusters" aria-expanded="false">show {len(rows) - shown:,} more '
+               f'root cause(s)</button><table class="clusters" id="more-clusters" hidden>{head}<tbody>')
+        for start in range(shown, len(rows), ROWS_AT_ONCE):
+            yield "".join(_cluster_row(r) for r in rows[start:start + ROWS_AT_ONCE])
+        yield "</tbody></table>"
+    yield "</section>"
+
+
+#: cluster rows made into one piece of the page at a time
+ROWS_AT_ONCE = 200
 
 
 def _words(rows: list[dict[str, Any]]) -> str:
@@ -327,7 +343,10 @@ def html_parts(view: dict[str, Any]) -> Iterator[str]:
         '<link rel="icon" href="data:,">'
         f"<title>{escape(view['title'])}</title><style>{static_text('report.css')}</style></head>"
         f'<body data-src-lang="{escape(lang)}" data-tgt-lang="{escape(view.get("target_lang") or "")}">'
-        f"{_header(view)}<main>{_toolbar(view)}"
+    )
+    yield from _header(view)
+    yield (
+        f"<main>{_toolbar(view)}"
         '<div id="list" role="list" aria-label="flagged source sentences"></div>'
         '<p><button type="button" id="b-more" hidden>show more</button></p>'
         '<noscript><p class="warning">This report needs JavaScript to list the findings; '
