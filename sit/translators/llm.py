@@ -70,6 +70,9 @@ PROMPTS = ("auto", "chat", "few-shot")
 #: an answer may have at most this many tokens per source token, plus :data:`SLACK`
 PER_TOKEN = 2
 SLACK = 8
+#: ``--translator-option dtype``: torch's dtypes, and ``int8``: float32 weights whose Linear layers
+#: torch quantizes dynamically to int8 after loading (CPU only), the release question of a smaller model
+DTYPES = ("float32", "bfloat16", "float16", "int8")
 GGUF_HINT = hints.pip("gguf", "accelerate")
 
 
@@ -204,6 +207,22 @@ def keep_converted(tokenizer, model, where: Path) -> None:
         shutil.rmtree(part, ignore_errors=True)
 
 
+def quantize_int8(model):
+    """``model`` with every ``nn.Linear`` replaced by torch's dynamically quantized int8 Linear
+    (weights int8 per tensor, activations quantized per batch as it runs; CPU). torch marks its
+    eager-mode quantization deprecated in favour of torchao, which this environment lacks: the
+    warning it gives on each call is silenced here, where sit asked for it."""
+    import warnings
+
+    import torch
+    from torch.ao.quantization import quantize_dynamic
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+
 def first_line(text: str) -> str:
     """The answer in what the model wrote: its first line that is not blank, stripped."""
     return text.lstrip().split("\n", 1)[0].strip()
@@ -236,7 +255,8 @@ class LlmTranslator(Translator):
         Option("prompt", str, "auto", "auto, chat, few-shot, or a FILE holding a completion prompt with {text}"),
         Option("max_new_tokens", int, 256, "the longest answer, in tokens (also at most 2 per source token + 8)",
                minimum=1),
-        Option("dtype", str, "float32", "the weights' dtype", choices=("float32", "bfloat16", "float16")),
+        Option("dtype", str, "float32", "the weights' dtype; int8: float32 weights, every Linear layer then quantized "
+               "by torch (dynamic int8, CPU only)", choices=DTYPES),
     )
 
     @classmethod
@@ -272,12 +292,17 @@ class LlmTranslator(Translator):
                               f"(an offline one: {hints.GEMMA}; see the README)")
         super().__init__(source_lang, target_lang, model=model, **kwargs)
         from ..models import resolve_device
+        from ..models.devices import AUTO_DEVICES
 
         self.max_new_tokens = check_number(max_new_tokens, "--translator-option max_new_tokens", minimum=1, integer=True)
-        self.dtype = Option("dtype", str, choices=("float32", "bfloat16", "float16")).check(dtype, "--translator-option dtype")
+        self.dtype = Option("dtype", str, choices=DTYPES).check(dtype, "--translator-option dtype")
         self.prompt_choice = prompt or "auto"
         self.file_prompt = None if self.prompt_choice in PROMPTS else completion_prompt(self.prompt_choice)
-        self.device = resolve_device(device, "the llm translator")
+        int8 = self.dtype == "int8"
+        self.device = resolve_device("cpu" if int8 and device in AUTO_DEVICES else device, "the llm translator")
+        if int8 and self.device != "cpu":
+            raise ConfigError(f"--translator-option dtype=int8 runs on the CPU alone (torch's dynamic quantization), "
+                              f"not on --device {self.device}: give --device cpu, or dtype=float16 or bfloat16")
         self.source = model_source(model)  # fails before any work where the model is nowhere
         self._tokenizer = None
         self._model = None
@@ -333,15 +358,23 @@ class LlmTranslator(Translator):
                  {"gguf_file": Path(self.source.path).name, "local_files_only": True} if gguf else
                  hf.load_kwargs(self.source.path))  # the hub's main revision, as identity says (the cache keeps refs/main)
         tokenizer, model, _ = hf.load(folder, what="the llm translator", kind="causal-lm", device=self.device,
-                                      where=where, model_kwargs={"dtype": getattr(torch, self.dtype)},
+                                      where=where, model_kwargs={"dtype": self._torch_dtype(torch)},
                                       failed=self._load_failed)
-        if gguf and kept is None:
+        # kept in float32 alone (before int8 quantizes it): a copy kept in float16 would be what the
+        # next float32 run loads, under float32's cache key
+        if gguf and kept is None and self._torch_dtype(torch) == torch.float32:
             keep_converted(tokenizer, model, kept_dir(self.source.identity.removeprefix("sha256-")))
+        if self.dtype == "int8":
+            model = quantize_int8(model)
         tokenizer.padding_side = "left"
         if tokenizer.pad_token_id is None:
             tokenizer.pad_token = tokenizer.eos_token
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
+
+    def _torch_dtype(self, torch):
+        """The dtype the weights load in: float32 where ``int8`` quantizes them after."""
+        return torch.float32 if self.dtype == "int8" else getattr(torch, self.dtype)
 
     def _load_failed(self, exc: Exception) -> SitError:
         if isinstance(exc, ImportError):
