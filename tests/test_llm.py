@@ -112,7 +112,11 @@ def test_a_gguf_file_is_converted_once_and_kept_by_its_sha256(tiny_causal, tmp_p
     assert first.translate(SOURCES) == TARGETS  # the same model, through transformers' GGUF loader
     kept = llm(path, batch_size=4)
     assert kept.source.kept == tmp_path / "data" / "llm" / first.version().removeprefix("sha256-")
-    assert kept.translate(SOURCES) == TARGETS and kept.signature() == first.signature()
+    with monkeypatch.context() as m:  # the prompt is decided from converted.json, no tokenizer loaded twice
+        m.setattr("sit.models.hf.load_tokenizer", lambda *a, **k: pytest.fail("the kept tokenizer was loaded alone"))
+        assert kept.translate(SOURCES) == TARGETS and kept.signature() == first.signature()
+    (kept.source.kept / "converted.json").write_text('{"from": "gguf"}', encoding="utf-8")  # kept by an older sit
+    assert llm(path).signature() == first.signature()
     (kept.source.kept / "converted.json").unlink()  # a copy not known whole is not taken: converted again
     assert llm(path).source.kept is None
 

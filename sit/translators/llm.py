@@ -199,7 +199,8 @@ def keep_converted(tokenizer, model, where: Path) -> None:
         model.config.save_pretrained(part)
         model.generation_config.save_pretrained(part)
         save_model(model, str(part / "model.safetensors"))
-        (part / "converted.json").write_text('{"from": "gguf"}\n', encoding="utf-8")
+        chat = bool(getattr(tokenizer, "chat_template", None))  # read back without loading the tokenizer again
+        (part / "converted.json").write_text(json.dumps({"from": "gguf", "chat_template": chat}) + "\n", encoding="utf-8")
         shutil.rmtree(where, ignore_errors=True)
         part.rename(where)
     except (OSError, RuntimeError, ValueError) as exc:  # a disk full, a tensor safetensors refuses
@@ -221,6 +222,17 @@ def quantize_int8(model):
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", UserWarning)
         return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+
+def kept_chat_template(kept: Path) -> Optional[bool]:
+    """Whether the kept copy's tokenizer has a chat template, as ``converted.json`` says (loading
+    that tokenizer alone takes seconds, half a minute on a loaded machine, on every run); None where
+    it does not say (a copy kept before it did)."""
+    try:
+        said = json.loads((kept / "converted.json").read_text(encoding="utf-8")).get("chat_template")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return said if isinstance(said, bool) else None
 
 
 def first_line(text: str) -> str:
@@ -332,6 +344,9 @@ class LlmTranslator(Translator):
 
     def _has_chat_template(self) -> bool:
         kept = self.source.kept
+        said = kept_chat_template(kept) if kept is not None else None
+        if said is not None:
+            return said
         if self.source.kind == "gguf" and kept is None:
             try:
                 from gguf import GGUFReader  # the file's metadata, without converting its tokenizer
