@@ -303,8 +303,7 @@ class LlmTranslator(Translator):
             raise ConfigError("the llm translator needs --model: a hub id, a local model directory or a .gguf file "
                               f"(an offline one: {hints.GEMMA}; see the README)")
         super().__init__(source_lang, target_lang, model=model, **kwargs)
-        from ..models import resolve_device
-        from ..models.devices import AUTO_DEVICES
+        from ..models import AUTO_DEVICES, resolve_device
 
         self.max_new_tokens = check_number(max_new_tokens, "--translator-option max_new_tokens", minimum=1, integer=True)
         self.dtype = Option("dtype", str, choices=DTYPES).check(dtype, "--translator-option dtype")
