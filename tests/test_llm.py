@@ -105,14 +105,37 @@ def test_a_gguf_file_is_converted_once_and_kept_by_its_sha256(tiny_causal, tmp_p
     pytest.importorskip("gguf", reason="pip install gguf accelerate (the llm extra)")
     monkeypatch.setenv("SIT_DATA_DIR", str(tmp_path / "data"))
     path = write_tiny_gguf(tiny_causal, tmp_path / "tiny.gguf")
+    llm(path, dtype="bfloat16").load()
+    assert llm(path).source.kept is None  # a bfloat16 copy is not kept: float32 runs would load it
     first = llm(path, batch_size=4)
     assert first.source.kept is None and first.model_id() == "tiny.gguf"
     assert first.translate(SOURCES) == TARGETS  # the same model, through transformers' GGUF loader
     kept = llm(path, batch_size=4)
     assert kept.source.kept == tmp_path / "data" / "llm" / first.version().removeprefix("sha256-")
-    assert kept.translate(SOURCES) == TARGETS and kept.signature() == first.signature()
+    with monkeypatch.context() as m:  # the prompt is decided from converted.json, no tokenizer loaded twice
+        m.setattr("sit.models.hf.load_tokenizer", lambda *a, **k: pytest.fail("the kept tokenizer was loaded alone"))
+        assert kept.translate(SOURCES) == TARGETS and kept.signature() == first.signature()
+    (kept.source.kept / "converted.json").write_text('{"from": "gguf"}', encoding="utf-8")  # kept by an older sit
+    assert llm(path).signature() == first.signature()
     (kept.source.kept / "converted.json").unlink()  # a copy not known whole is not taken: converted again
     assert llm(path).source.kept is None
+
+
+def test_int8_quantizes_every_linear_layer_and_keys_the_cache_apart(tiny_causal, tmp_path):
+    import torch
+    from torch.ao.nn.quantized.dynamic import Linear as QuantizedLinear
+
+    full = llm(tiny_causal, tmp_path, batch_size=4)
+    assert full.translate(SOURCES) == TARGETS
+    int8 = llm(tiny_causal, tmp_path, batch_size=4, dtype="int8")
+    assert int8.signature() != full.signature() and int8.signature()["options"]["dtype"] == "int8"
+    answers = int8.translate(SOURCES)
+    assert int8.generate_calls == 1 and all(answers)  # not float32's answers from the cache (they may match)
+    _, model = int8.load()
+    linears = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    quantized = [m for m in model.modules() if isinstance(m, QuantizedLinear)]
+    assert not linears and len(quantized) == len([m for m in full.load()[1].modules() if isinstance(m, torch.nn.Linear)])
+    assert llm(tiny_causal, tmp_path, dtype="int8").translate(SOURCES) == answers  # from the cache, its own
 
 
 def test_bad_model_or_prompt_fails_before_any_work(tiny_causal, tmp_path):

@@ -14,7 +14,7 @@ from sit.relations import RELATIONS, RunContext, create_relation, parse_relation
 from sit.textcheck.repeats import longest_repeat
 from sit.textcheck.compare import changed_words
 from sit.textcheck.language import LanguageIdentifier
-from sit.textcheck.numbers import changed_number, currency_kept, find, numbers_of, target_forms
+from sit.textcheck.numbers import changed_number, currency_kept, find, numbers_of, target_forms, ungrouped_in
 from sit.textcheck.tokens import missing_tokens, outside_tokens, tokens_of
 from sit.textcheck.untranslated import copied_words
 
@@ -32,6 +32,16 @@ def test_numbers_are_written_the_target_languages_way_by_cldr():
     assert currency_kept("$", "1.000 dólares", "es") and not currency_kept("$", "1.000 euros", "es")
     assert changed_number(found[0]) == "4.35" and changed_number(numbers_of("9")[0]) == "8"
     assert numbers_of("no number here") == [] and numbers_of("1" * 10_000)[0].text == "1" * 10_000
+
+
+def test_a_run_of_more_digits_than_decimals_default_precision_is_a_number_like_any():
+    """Gemma int8's loop on an ALL CAPS sentence ran to its bound in 34 ones: Babel's formatting
+    raised decimal.InvalidOperation past 28 digits, and the numbers relation ended the run."""
+    loop = "OLYMPIC OLYMPIC OLYM P " + "1" * 34
+    source = "ELECTION OFFICIALS SAID A MANUAL RECOUNT OF MORE THAN 40,000 BALLOTS WOULD BEGIN."
+    assert ungrouped_in(loop, source, "es") == [("1" * 34, ".".join(["1"] + ["111"] * 11))]
+    [huge] = numbers_of("It holds " + "9" * 40 + " items.")
+    assert target_forms(huge, "es") == (".".join(["9"] + ["999"] * 13), "9" * 40)
 
 
 def test_pass_through_tokens_and_broken_or_huge_ones():

@@ -20,6 +20,7 @@ import importlib
 #: each public name, and the module of this package that defines it
 NAMES = {
     "ABSENT": "hub",
+    "AUTO_DEVICES": "devices",
     "FALLBACK": "downloads",
     "PARTS": "downloads",
     "WORDNET_FILES": "wordnetdb",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 from typing import Any, Optional
 
@@ -96,11 +96,8 @@ def target_forms(number: Number, target_lang: str) -> tuple[str, ...]:
 def _forms(value: str, decimals: int, target_lang: str) -> tuple[str, ...]:
     # target_forms of a value (as written by Decimal: equal values written apart stay apart); a
     # run asks for the same numbers many times (each sentence's variants)
-    from babel.numbers import format_decimal
-
     tail = "." + "0" * decimals if decimals else ""
-    forms = [format_decimal(Decimal(value), format=pattern + tail, locale=target_lang)
-             for pattern in ("#,##0", "0")]
+    forms = [babel_decimal(Decimal(value), target_lang, pattern + tail) for pattern in ("#,##0", "0")]
     if not cldr_grouped(Decimal(value), target_lang):
         forms.reverse()  # Babel groups Spanish 5000 as 5.000; CLDR does not
     return tuple(dict.fromkeys(f.translate(_SPACES) for f in forms))
@@ -591,9 +588,19 @@ def scaled(number: Number, translation: str, target_lang: str) -> bool:
 @lru_cache(maxsize=4096)
 def _format(value: str, lang: str) -> str:
     # Babel's decimal format of a value (as Decimal writes it) in ``lang``, once per run
+    return babel_decimal(Decimal(value), lang)
+
+
+def babel_decimal(value: Decimal, lang: str, pattern: Optional[str] = None) -> str:
+    """Babel's ``format_decimal`` of ``value`` in ``lang`` (``pattern``: Babel's, else the
+    locale's), with the decimal precision the value's digits need: Babel rounds through the
+    context's precision, 28 digits by default, and a longer run of digits (a neural model's loop
+    writes ``1111...`` to its length bound) raised decimal.InvalidOperation."""
     from babel.numbers import format_decimal
 
-    return format_decimal(Decimal(value), locale=lang)
+    with localcontext() as ctx:  # this thread's context, for this call alone
+        ctx.prec = max(ctx.prec, len(value.as_tuple().digits) + 4)
+        return format_decimal(value, format=pattern, locale=lang)
 
 
 @lru_cache(maxsize=4096)
@@ -638,8 +645,6 @@ def ungrouped_in(translation: str, source: str, target_lang: str, *, at_least: i
     (:func:`cldr_grouped`; four-digit years aside, :func:`maybe_year`) and that ``source`` does
     not write so itself (a code, a postcode): ``20000`` in English for the source's 两万.
     ``at_least``: as :func:`cldr_grouped`'s."""
-    from babel.numbers import format_decimal
-
     out = []
     for m in _PLAIN.finditer(translation):
         digits = m.group()
@@ -647,7 +652,7 @@ def ungrouped_in(translation: str, source: str, target_lang: str, *, at_least: i
             continue
         if maybe_year(digits, translation, target_lang):
             continue
-        grouped = format_decimal(Decimal(digits), format="#,##0", locale=target_lang).translate(_SPACES)
+        grouped = babel_decimal(Decimal(digits), target_lang, "#,##0").translate(_SPACES)
         if grouped != digits:
             out.append((digits, grouped))
     return out

@@ -70,6 +70,9 @@ PROMPTS = ("auto", "chat", "few-shot")
 #: an answer may have at most this many tokens per source token, plus :data:`SLACK`
 PER_TOKEN = 2
 SLACK = 8
+#: ``--translator-option dtype``: torch's dtypes, and ``int8``: float32 weights whose Linear layers
+#: torch quantizes dynamically to int8 after loading (CPU only), the release question of a smaller model
+DTYPES = ("float32", "bfloat16", "float16", "int8")
 GGUF_HINT = hints.pip("gguf", "accelerate")
 
 
@@ -196,12 +199,40 @@ def keep_converted(tokenizer, model, where: Path) -> None:
         model.config.save_pretrained(part)
         model.generation_config.save_pretrained(part)
         save_model(model, str(part / "model.safetensors"))
-        (part / "converted.json").write_text('{"from": "gguf"}\n', encoding="utf-8")
+        chat = bool(getattr(tokenizer, "chat_template", None))  # read back without loading the tokenizer again
+        (part / "converted.json").write_text(json.dumps({"from": "gguf", "chat_template": chat}) + "\n", encoding="utf-8")
         shutil.rmtree(where, ignore_errors=True)
         part.rename(where)
     except (OSError, RuntimeError, ValueError) as exc:  # a disk full, a tensor safetensors refuses
         log.warning("llm: could not keep the converted model in %s (%s); the next run converts it again", where, exc)
         shutil.rmtree(part, ignore_errors=True)
+
+
+def quantize_int8(model):
+    """``model`` with every ``nn.Linear`` replaced by torch's dynamically quantized int8 Linear
+    (weights int8 per tensor, activations quantized per batch as it runs; CPU). torch marks its
+    eager-mode quantization deprecated in favour of torchao, which this environment lacks: the
+    warning it gives on each call is silenced here, where sit asked for it."""
+    import warnings
+
+    import torch
+    from torch.ao.quantization import quantize_dynamic
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+
+def kept_chat_template(kept: Path) -> Optional[bool]:
+    """Whether the kept copy's tokenizer has a chat template, as ``converted.json`` says (loading
+    that tokenizer alone takes seconds, half a minute on a loaded machine, on every run); None where
+    it does not say (a copy kept before it did)."""
+    try:
+        said = json.loads((kept / "converted.json").read_text(encoding="utf-8")).get("chat_template")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return said if isinstance(said, bool) else None
 
 
 def first_line(text: str) -> str:
@@ -236,7 +267,8 @@ class LlmTranslator(Translator):
         Option("prompt", str, "auto", "auto, chat, few-shot, or a FILE holding a completion prompt with {text}"),
         Option("max_new_tokens", int, 256, "the longest answer, in tokens (also at most 2 per source token + 8)",
                minimum=1),
-        Option("dtype", str, "float32", "the weights' dtype", choices=("float32", "bfloat16", "float16")),
+        Option("dtype", str, "float32", "the weights' dtype; int8: float32 weights, every Linear layer then quantized "
+               "by torch (dynamic int8, CPU only)", choices=DTYPES),
     )
 
     @classmethod
@@ -271,13 +303,17 @@ class LlmTranslator(Translator):
             raise ConfigError("the llm translator needs --model: a hub id, a local model directory or a .gguf file "
                               f"(an offline one: {hints.GEMMA}; see the README)")
         super().__init__(source_lang, target_lang, model=model, **kwargs)
-        from ..models import resolve_device
+        from ..models import AUTO_DEVICES, resolve_device
 
         self.max_new_tokens = check_number(max_new_tokens, "--translator-option max_new_tokens", minimum=1, integer=True)
-        self.dtype = Option("dtype", str, choices=("float32", "bfloat16", "float16")).check(dtype, "--translator-option dtype")
+        self.dtype = Option("dtype", str, choices=DTYPES).check(dtype, "--translator-option dtype")
         self.prompt_choice = prompt or "auto"
         self.file_prompt = None if self.prompt_choice in PROMPTS else completion_prompt(self.prompt_choice)
-        self.device = resolve_device(device, "the llm translator")
+        int8 = self.dtype == "int8"
+        self.device = resolve_device("cpu" if int8 and device in AUTO_DEVICES else device, "the llm translator")
+        if int8 and self.device != "cpu":
+            raise ConfigError(f"--translator-option dtype=int8 runs on the CPU alone (torch's dynamic quantization), "
+                              f"not on --device {self.device}: give --device cpu, or dtype=float16 or bfloat16")
         self.source = model_source(model)  # fails before any work where the model is nowhere
         self._tokenizer = None
         self._model = None
@@ -307,6 +343,9 @@ class LlmTranslator(Translator):
 
     def _has_chat_template(self) -> bool:
         kept = self.source.kept
+        said = kept_chat_template(kept) if kept is not None else None
+        if said is not None:
+            return said
         if self.source.kind == "gguf" and kept is None:
             try:
                 from gguf import GGUFReader  # the file's metadata, without converting its tokenizer
@@ -333,15 +372,23 @@ class LlmTranslator(Translator):
                  {"gguf_file": Path(self.source.path).name, "local_files_only": True} if gguf else
                  hf.load_kwargs(self.source.path))  # the hub's main revision, as identity says (the cache keeps refs/main)
         tokenizer, model, _ = hf.load(folder, what="the llm translator", kind="causal-lm", device=self.device,
-                                      where=where, model_kwargs={"dtype": getattr(torch, self.dtype)},
+                                      where=where, model_kwargs={"dtype": self._torch_dtype(torch)},
                                       failed=self._load_failed)
-        if gguf and kept is None:
+        # kept in float32 alone (before int8 quantizes it): a copy kept in float16 would be what the
+        # next float32 run loads, under float32's cache key
+        if gguf and kept is None and self._torch_dtype(torch) == torch.float32:
             keep_converted(tokenizer, model, kept_dir(self.source.identity.removeprefix("sha256-")))
+        if self.dtype == "int8":
+            model = quantize_int8(model)
         tokenizer.padding_side = "left"
         if tokenizer.pad_token_id is None:
             tokenizer.pad_token = tokenizer.eos_token
         self._tokenizer, self._model = tokenizer, model
         return tokenizer, model
+
+    def _torch_dtype(self, torch):
+        """The dtype the weights load in: float32 where ``int8`` quantizes them after."""
+        return torch.float32 if self.dtype == "int8" else getattr(torch, self.dtype)
 
     def _load_failed(self, exc: Exception) -> SitError:
         if isinstance(exc, ImportError):
