@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from llama_cpp import Llama  # noqa: E402  (pip install 'llama-cpp-python[server]': a source build, not in any extra)
+from llama_cpp import Llama  # noqa: E402  (the llamacpp extra: a source build, not installed by setup.sh or CI)
 
 from sit.translators.llm import Prompt, few_shot  # noqa: E402
 texts = [l for l in open("datasets/news.txt").read().splitlines() if l.strip()][:8]
