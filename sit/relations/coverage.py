@@ -18,7 +18,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Pair
 from .base import Checked
-from .every import TextsAlone, merged, other_texts, text_issue
+from .every import TextsAlone, merged, other_texts
 
 #: (severity, MQM category) of each kind of finding
 MQM = {"omission": ("major", "Accuracy/Omission"), "addition": ("major", "Accuracy/Addition"),
@@ -114,12 +114,10 @@ class CoverageRelation(TextsAlone):
         found = []
         for (x, y, origin), coverage in zip(done, self._lexicon_of_run().cover([(x, y) for x, y, _ in done])):
             for kind, words in unbalanced(coverage, self.min_net, self.min_share, dates).items():
-                level, category = MQM[kind]
                 evidence = {"words": [w.surface for w in words], "uncovered_source": len(coverage.uncovered_source),
                             "uncovered_target": len(coverage.uncovered_target),
-                            "content_words": [coverage.source_content, coverage.target_content],
-                            "mqm": category, "mqm_severity": level}
-                found.append(text_issue(self.name, x, y, origin, kind, float(len(words)), evidence))
+                            "content_words": [coverage.source_content, coverage.target_content]}
+                found.append(self.finding(x, y, origin, kind, evidence, len(words)))
         found = self._hedged(found)
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
 

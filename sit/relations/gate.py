@@ -18,7 +18,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Issue, Pair
 from .base import Checked
-from .every import UNKNOWN, Origin, TextsAlone, merged, other_texts, text_issue
+from .every import UNKNOWN, Origin, TextsAlone, merged, other_texts
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,7 @@ class InputCheck(TextsAlone):
 
     def found(self, m: Message, kind: str, evidence: dict[str, Any], distance: float = 1.0) -> Issue:
         """A finding of ``kind`` on message ``m``, its evidence naming the kind's severity and MQM category."""
-        severity, category = self.mqm[kind]
-        return text_issue(self.name, m.source, m.translation, m.origin, kind, float(distance),
-                          {**evidence, "mqm": category, "mqm_severity": severity})
+        return self.finding(m.source, m.translation, m.origin, kind, evidence, distance)
 
 
 class BracketsCheck(InputCheck):
