@@ -92,7 +92,8 @@ CATEGORIES = (
               "doublequoting", "singlequoting", "brackets", "sentencecount")),
     Category("omission", ("Accuracy/Omission",), ("length.cut", "length.empty", "length.ratio"), ("short", "blank")),
     Category("addition", ("Accuracy/Addition",), ("length.loop", "length.ratio"), ("long",)),
-    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated", "concord."), ("doublewords",)),  # concord: Spanish targets
+    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated", "concord.", "declension."), ("doublewords",)),
+    # concord: Spanish targets; declension: German
 )
 
 
@@ -216,7 +217,7 @@ def number_error(category: str, spans: list[str]) -> bool:
 
 def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
     """Per segment: sit group -> its findings' evidence (``sit check`` over a TSV of them all)."""
-    from sit.check import CheckConfig, check
+    from sit.check import CheckConfig, all_checks, check
 
     with tempfile.TemporaryDirectory() as tmp:
         tsv = Path(tmp) / "segments.tsv"
@@ -224,7 +225,7 @@ def fired(segments: list[Segment], source_lang: str, target_lang: str, options=N
             fh.write("source\ttranslation\n")
             for s in segments:
                 fh.write(f"{_cell(s.source)}\t{_cell(s.translation)}\n")
-        result = check(CheckConfig(source=str(tsv), source_lang=source_lang, target_lang=target_lang,
+        result = check(CheckConfig(source=str(tsv), source_lang=source_lang, target_lang=target_lang, checks=all_checks(),
                                    out=str(Path(tmp) / "run"), cache_dir=str(Path(tmp) / "cache"),
                                    report_formats=(), relation_options=options or {}))
     out: list[dict[str, list]] = [defaultdict(list) for _ in segments]
