@@ -39,6 +39,21 @@ def foreign_quotes(translation: str, lang: str) -> list[str]:
     return found
 
 
+#: typographic double quotation marks a source may quote with: English's and German's curly ones,
+#: guillemets, the CJK corner brackets
+_TYPOGRAPHIC_QUOTES = re.compile("[“”„«»‹›「」『』]")
+
+
+def straightened_quotes(source: str, translation: str, lang: str) -> list[str]:
+    """``['"']`` where ``source`` quotes with typographic marks (“ ”, „ “, « », 「 」) and
+    ``translation`` with the typewriter's ``"`` in a language whose CLDR marks are “ ” (where they
+    are not, :func:`foreign_quotes` names every ``"``): the translation dropped the marks the
+    source had; else ``[]``. A URL's or a tag's quotes are the markup's."""
+    if quote_marks(lang)[0] != "“" or not _TYPOGRAPHIC_QUOTES.search(PASS_THROUGH.sub(" ", source)):
+        return []
+    return ['"'] if '"' in PASS_THROUGH.sub(" ", translation) else []
+
+
 #: the punctuation of CJK text: ideographic marks (、。「」『』【】〈〉《》) and the full-width forms
 #: of ASCII's marks (，：；！？（）)
 _WIDE = re.compile(r"[\u3001-\u3003\u3008-\u3011\u3014-\u301f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
