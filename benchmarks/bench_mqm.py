@@ -14,8 +14,9 @@ a segment there is a paragraph; rows of severity ``HOTW-test``, the tool's atten
 left out); put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path.
 
 Method. A segment is one system's translation of one source sentence (all raters' rows of it
-together). Every segment goes through ``sit check`` (the source and the translation with the
-annotators' ``<v>`` marks taken out). A check *fires* on a segment when it has a finding there. The
+together). Every segment goes through ``sit check`` with every check (:func:`sit.check.all_checks`,
+the opt-in ones too; the source and the translation with the annotators' ``<v>`` marks taken out),
+``numbers`` reading prose, not program messages (:data:`PROSE`: ``numbers.software=false``). A check *fires* on a segment when it has a finding there. The
 annotators *mark* a segment for a check's category when:
 
 - numbers (``--numbers-truth category``, :func:`number_error`): a marked error span (in the
@@ -215,6 +216,12 @@ def number_error(category: str, spans: list[str]) -> bool:
     return any(NUMBER_ITSELF.fullmatch(s) for s in spans)
 
 
+#: the options the segments are checked with before ``--relation-option``'s (a later one wins): they
+#: are news prose, not a program's messages, so ``numbers`` reads them as ``sit run`` does, not in
+#: ``sit check``'s software mode (where "Seven" counts for 7 only right before the source's next word)
+PROSE = ["numbers.software=false"]
+
+
 def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
     """Per segment: sit group -> its findings' evidence (``sit check`` over a TSV of them all)."""
     from sit.check import CheckConfig, all_checks, check
@@ -396,7 +403,8 @@ def main() -> None:
         segments = [s for s in segments if s.doc.isdigit() and int(s.doc) % 2 == odd]
     from sit.commands.run import parse_relation_options
 
-    found = fired(segments, args.source_lang, args.target_lang, parse_relation_options(args.relation_option))
+    found = fired(segments, args.source_lang, args.target_lang,
+                  parse_relation_options(PROSE + args.relation_option))
     print(f"{', '.join(args.files)} ({args.half}), {args.source_lang}->{args.target_lang}")
     table(segments, found, args.examples)
     if args.compare:

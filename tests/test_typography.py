@@ -7,7 +7,7 @@ import json
 
 from conftest import checked_rows
 
-from sit.textcheck.typography import (bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, straightened_quotes,
+from sit.textcheck.typography import (added_period, bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, straightened_quotes,
                                      wide_marks)
 
 
@@ -41,6 +41,17 @@ def test_straight_quotes_where_the_source_quotes_with_typographic_marks():
     assert straightened_quotes("Er sagte „nein“.", 'He said "no".', "en") == ['"']
     assert straightened_quotes("He said “no”.", 'Er sagte "nein".', "de") == []  # foreign_quotes names it there
     assert straightened_quotes("见“链接”", 'See <a href="https://example.org">link</a>', "en") == []
+
+
+def test_a_final_period_where_the_source_ends_with_no_mark():
+    # WMT23 zh->en headlines (the MQM development file)
+    assert added_period("首批个人养老金理财产品开售", "The first batch of personal pension products goes on sale.") == ["."]
+    assert added_period("美国升级“芯片战”重创全球半导体产业-中新网", 'The US escalates "chip war" - China News Network.') == ["."]
+    assert added_period("首批个人养老金理财产品开售", "The first batch of personal pension products goes on sale") == []
+    assert added_period("他说：", "He said.") == []  # the source ends with a mark of its own
+    assert added_period("Save the file", "Datei speichern.") == ["."]
+    assert added_period("Save the file.", "Datei speichern.") == []
+    assert added_period("Wait...", "Warte...") == [] and added_period("See (1)", "Siehe (1).") == ["."]
 
 
 def test_quotes_inside_a_url_or_a_tag_are_the_markup_s():
