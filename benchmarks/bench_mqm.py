@@ -16,7 +16,8 @@ left out); put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path.
 Method. A segment is one system's translation of one source sentence (all raters' rows of it
 together). Every segment goes through ``sit check`` with every check (:func:`sit.check.all_checks`,
 the opt-in ones too; the source and the translation with the annotators' ``<v>`` marks taken out),
-``numbers`` reading prose, not program messages (:data:`PROSE`: ``numbers.software=false``). A check *fires* on a segment when it has a finding there. The
+the checks with a software mode reading prose, not program messages (:data:`PROSE`:
+``software=false``). A check *fires* on a segment when it has a finding there. The
 annotators *mark* a segment for a check's category when:
 
 - numbers (``--numbers-truth category``, :func:`number_error`): a marked error span (in the
@@ -217,9 +218,10 @@ def number_error(category: str, spans: list[str]) -> bool:
 
 
 #: the options the segments are checked with before ``--relation-option``'s (a later one wins): they
-#: are news prose, not a program's messages, so ``numbers`` reads them as ``sit run`` does, not in
-#: ``sit check``'s software mode (where "Seven" counts for 7 only right before the source's next word)
-PROSE = ["numbers.software=false"]
+#: are news prose, not a program's messages, so the checks with a software mode read them as ``sit
+#: run`` does, not as ``sit check`` reads a catalogue (where "Seven" counts for 7 only right before the
+#: source's next word, and a word left in the source language may be a name of the program's)
+PROSE = [f"{check}.software=false" for check in ("numbers", "passthrough", "language", "punctuation")]
 
 
 def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
