@@ -82,3 +82,12 @@ def test_other_target_languages_are_left_out_with_a_reason():
 
     assert "German only" in DeclensionRelation.usable("en", "es")
     assert DeclensionRelation.usable("en", "de") == ""
+
+
+def test_a_nouns_file_that_is_not_there_is_a_one_line_error(tmp_path):
+    from sit.errors import ConfigError
+    from sit.relations import RunContext
+    from sit.relations.declension import DeclensionRelation
+
+    with pytest.raises(ConfigError, match="declension.nouns: .* is not a file; give the path of german-nouns' nouns.csv"):
+        DeclensionRelation(RunContext(None, "en", "de"), nouns=str(tmp_path / "missing.csv"))

@@ -121,7 +121,8 @@ def read_nouns(path: Path) -> dict[str, frozenset[Feature]]:
                 if word and word[0].isalpha():
                     forms.setdefault(word, set()).update(
                         (case, number, g) for g in (kinds if number == "sg" else ("*",)))
-    return {w: frozenset(f) for w, f in forms.items()}
+    pool: dict[frozenset[Feature], frozenset[Feature]] = {}  # a few hundred distinct sets: shared, not copied
+    return {w: pool.setdefault(frozenset(f), frozenset(f)) for w, f in forms.items()}
 
 
 @dataclass(frozen=True)
