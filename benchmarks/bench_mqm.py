@@ -14,8 +14,10 @@ a segment there is a paragraph; rows of severity ``HOTW-test``, the tool's atten
 left out); put them anywhere, e.g. ``~/data/wmt-mqm/``, and pass the path.
 
 Method. A segment is one system's translation of one source sentence (all raters' rows of it
-together). Every segment goes through ``sit check`` (the source and the translation with the
-annotators' ``<v>`` marks taken out). A check *fires* on a segment when it has a finding there. The
+together). Every segment goes through ``sit check`` with every check (:func:`sit.check.all_checks`,
+the opt-in ones too; the source and the translation with the annotators' ``<v>`` marks taken out),
+the checks with a software mode reading prose, not program messages (:data:`PROSE`:
+``software=false``). A check *fires* on a segment when it has a finding there. The
 annotators *mark* a segment for a check's category when:
 
 - numbers (``--numbers-truth category``, :func:`number_error`): a marked error span (in the
@@ -92,7 +94,8 @@ CATEGORIES = (
               "doublequoting", "singlequoting", "brackets", "sentencecount")),
     Category("omission", ("Accuracy/Omission",), ("length.cut", "length.empty", "length.ratio"), ("short", "blank")),
     Category("addition", ("Accuracy/Addition",), ("length.loop", "length.ratio"), ("long",)),
-    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated", "concord."), ("doublewords",)),  # concord: Spanish targets
+    Category("grammar", ("Fluency/Grammar",), ("spelling.repeated", "concord.", "declension."), ("doublewords",)),
+    # concord: Spanish targets; declension: German
 )
 
 
@@ -214,9 +217,16 @@ def number_error(category: str, spans: list[str]) -> bool:
     return any(NUMBER_ITSELF.fullmatch(s) for s in spans)
 
 
+#: the options the segments are checked with before ``--relation-option``'s (a later one wins): they
+#: are news prose, not a program's messages, so the checks with a software mode read them as ``sit
+#: run`` does, not as ``sit check`` reads a catalogue (where "Seven" counts for 7 only right before the
+#: source's next word, and a word left in the source language may be a name of the program's)
+PROSE = [f"{check}.software=false" for check in ("numbers", "passthrough", "language", "punctuation")]
+
+
 def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:
     """Per segment: sit group -> its findings' evidence (``sit check`` over a TSV of them all)."""
-    from sit.check import CheckConfig, check
+    from sit.check import CheckConfig, all_checks, check
 
     with tempfile.TemporaryDirectory() as tmp:
         tsv = Path(tmp) / "segments.tsv"
@@ -224,7 +234,7 @@ def fired(segments: list[Segment], source_lang: str, target_lang: str, options=N
             fh.write("source\ttranslation\n")
             for s in segments:
                 fh.write(f"{_cell(s.source)}\t{_cell(s.translation)}\n")
-        result = check(CheckConfig(source=str(tsv), source_lang=source_lang, target_lang=target_lang,
+        result = check(CheckConfig(source=str(tsv), source_lang=source_lang, target_lang=target_lang, checks=all_checks(),
                                    out=str(Path(tmp) / "run"), cache_dir=str(Path(tmp) / "cache"),
                                    report_formats=(), relation_options=options or {}))
     out: list[dict[str, list]] = [defaultdict(list) for _ in segments]
@@ -395,7 +405,8 @@ def main() -> None:
         segments = [s for s in segments if s.doc.isdigit() and int(s.doc) % 2 == odd]
     from sit.commands.run import parse_relation_options
 
-    found = fired(segments, args.source_lang, args.target_lang, parse_relation_options(args.relation_option))
+    found = fired(segments, args.source_lang, args.target_lang,
+                  parse_relation_options(PROSE + args.relation_option))
     print(f"{', '.join(args.files)} ({args.half}), {args.source_lang}->{args.target_lang}")
     table(segments, found, args.examples)
     if args.compare:

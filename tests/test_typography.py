@@ -7,7 +7,8 @@ import json
 
 from conftest import checked_rows
 
-from sit.textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, wide_marks
+from sit.textcheck.typography import (added_period, bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, straightened_quotes,
+                                     wide_marks)
 
 
 def test_cldr_marks_of_german_french_and_spanish():
@@ -30,6 +31,29 @@ def test_an_english_opening_mark_is_foreign_to_german_and_french():
     assert foreign_quotes("Er sagte: „Wir gehen.“ Dann ging er.", "de") == []  # German closes with “
 
 
+def test_straight_quotes_where_the_source_quotes_with_typographic_marks():
+    # WMT23 zh->en (the MQM development file): annotators mark the " that stands for the source's “ ”
+    source = "最近，美国对华“芯片战”大有升级之势"
+    assert straightened_quotes(source, 'Recently, the U.S. "chip war" against China has escalated', "en") == ['"']
+    assert straightened_quotes(source, "Recently, the U.S. “chip war” against China has escalated", "en") == []
+    assert straightened_quotes("他说「好」", 'He said "fine"', "en") == ['"']
+    assert straightened_quotes('He said "no".', 'Dijo "no".', "es") == []  # the source's marks are straight too
+    assert straightened_quotes("Er sagte „nein“.", 'He said "no".', "en") == ['"']
+    assert straightened_quotes("He said “no”.", 'Er sagte "nein".', "de") == []  # foreign_quotes names it there
+    assert straightened_quotes("见“链接”", 'See <a href="https://example.org">link</a>', "en") == []
+
+
+def test_a_final_period_where_the_source_ends_with_no_mark():
+    # WMT23 zh->en headlines (the MQM development file)
+    assert added_period("首批个人养老金理财产品开售", "The first batch of personal pension products goes on sale.") == ["."]
+    assert added_period("美国升级“芯片战”重创全球半导体产业-中新网", 'The US escalates "chip war" - China News Network.') == ["."]
+    assert added_period("首批个人养老金理财产品开售", "The first batch of personal pension products goes on sale") == []
+    assert added_period("他说：", "He said.") == []  # the source ends with a mark of its own
+    assert added_period("Save the file", "Datei speichern.") == ["."]
+    assert added_period("Save the file.", "Datei speichern.") == []
+    assert added_period("Wait...", "Warte...") == [] and added_period("See (1)", "Siehe (1).") == ["."]
+
+
 def test_quotes_inside_a_url_or_a_tag_are_the_markup_s():
     assert foreign_quotes('Siehe <a href="https://example.org/x">hier</a>.', "de") == []
 
@@ -39,6 +63,9 @@ def test_sit_check_reports_quotes_as_mqm_punctuation(tmp_path):
                         ("typography",))
     assert [(r["source_id"], r["kind"], r["evidence"]["marks"], r["evidence"]["mqm"]) for r in rows] == \
         [(2, "quotes", ['"'], "Fluency/Punctuation")]
+    (tmp_path / "en").mkdir()
+    rows = checked_rows(tmp_path / "en", '他说“不”。\tHe said "no".\n他说“不”。\tHe said “no”.\n', "en", ("typography",))
+    assert [(r["source_id"], r["kind"], r["evidence"]["marks"]) for r in rows] == [(2, "straight", ['"'])]
 
 
 def test_the_quotes_table_is_built_from_cldr_json(tmp_path):

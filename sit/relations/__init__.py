@@ -10,7 +10,8 @@
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
   quotation marks), ``coverage`` (omitted and added content, Apertium's bilingual dictionaries),
-  ``concord`` (agreement: spaCy's parse, Apertium's lexicon).
+  ``concord`` (agreement: spaCy's parse, Apertium's lexicon), ``declension`` (German determiners and nouns:
+  Wiktionary's forms, the HanTa tagger).
 - the checks of a localisation gate (``sit check``; :mod:`sit.relations.gate`): ``brackets``, ``whitespace``,
   ``repetition``, ``codes``, ``width``, ``consistency``, ``terms``.
 
@@ -71,6 +72,8 @@ RELATIONS = Registry(
         "terms": Entry("sit.relations.gate:TermsCheck", "", "a glossary's terms and a do-not-translate list kept"),
         "concord": Entry("sit.relations.concord:ConcordRelation", hints.STREAMPARSER,
                          "every Spanish translation's determiners, adjectives and verbs agree with their nouns"),
+        "declension": Entry("sit.relations.declension:DeclensionRelation", hints.HANTA,
+                           "every German translation's determiners agree with their nouns; no short word doubled"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },

@@ -39,6 +39,38 @@ def foreign_quotes(translation: str, lang: str) -> list[str]:
     return found
 
 
+#: typographic double quotation marks a source may quote with: English's and German's curly ones,
+#: guillemets, the CJK corner brackets
+_TYPOGRAPHIC_QUOTES = re.compile("[“”„«»‹›「」『』]")
+
+
+def straightened_quotes(source: str, translation: str, lang: str) -> list[str]:
+    """``['"']`` where ``source`` quotes with typographic marks (“ ”, „ “, « », 「 」) and
+    ``translation`` with the typewriter's ``"`` in a language whose CLDR marks are “ ” (where they
+    are not, :func:`foreign_quotes` names every ``"``): the translation dropped the marks the
+    source had; else ``[]``. A URL's or a tag's quotes are the markup's."""
+    if quote_marks(lang)[0] != "“" or not _TYPOGRAPHIC_QUOTES.search(PASS_THROUGH.sub(" ", source)):
+        return []
+    return ['"'] if '"' in PASS_THROUGH.sub(" ", translation) else []
+
+
+#: what may close a text after its last mark: quotes, brackets, spaces
+_CLOSING = "\"'”’»)]}」』 \t\n"
+#: marks a text may end with that close or pause it: sentence marks of any script, a colon, a
+#: semicolon, a comma, an ellipsis, a dash
+_ENDING_MARKS = frozenset(".。!！?？;；:：,，、…—–-।؟")
+
+
+def added_period(source: str, translation: str) -> list[str]:
+    """``["."]`` where ``translation`` ends with a period (closing quotes and brackets aside) and
+    ``source`` with no mark at all (a headline, a title, a label: "四大行降低存款利率" -> "Four banks
+    cut deposit rates."), the final mark pofilter's ``endpunc`` compares; else ``[]``."""
+    src, out = source.rstrip(_CLOSING), translation.rstrip(_CLOSING)
+    if not src or not out or src[-1] in _ENDING_MARKS or not src[-1].isalnum():
+        return []
+    return ["."] if out.endswith(".") and not out.endswith("..") else []
+
+
 #: the punctuation of CJK text: ideographic marks (、。「」『』【】〈〉《》) and the full-width forms
 #: of ASCII's marks (，：；！？（）)
 _WIDE = re.compile(r"[\u3001-\u3003\u3008-\u3011\u3014-\u301f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
