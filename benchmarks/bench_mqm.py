@@ -221,7 +221,8 @@ def number_error(category: str, spans: list[str]) -> bool:
 #: are news prose, not a program's messages, so the checks with a software mode read them as ``sit
 #: run`` does, not as ``sit check`` reads a catalogue (where "Seven" counts for 7 only right before the
 #: source's next word, and a word left in the source language may be a name of the program's)
-PROSE = [f"{check}.software=false" for check in ("numbers", "passthrough", "language", "punctuation")]
+PROSE = [f"{check}.software=false" for check in ("numbers", "passthrough", "language", "punctuation")] + [
+    "typography.straight=true"]  # opt-in kinds too: every check is measured
 
 
 def fired(segments: list[Segment], source_lang: str, target_lang: str, options=None) -> list[dict[str, list]]:

@@ -49,9 +49,10 @@ requires_apertium = pytest.mark.skipif(
 )
 
 
-def checked_rows(tmp_path, pairs: str, target_lang: str, checks: tuple[str, ...]) -> list[dict]:
+def checked_rows(tmp_path, pairs: str, target_lang: str, checks: tuple[str, ...], options=None) -> list[dict]:
     """The findings (issues.jsonl rows) of ``sit check --checks CHECKS`` on a TSV of ``pairs``
-    ("source\ttranslation" lines; the header is line 1, so the first pair's source id is 2)."""
+    ("source\ttranslation" lines; the header is line 1, so the first pair's source id is 2);
+    ``options``: ``--relation-option`` values, ``{"typography": {"straight": True}}``."""
     import json
 
     from sit.check import CheckConfig, check
@@ -59,7 +60,7 @@ def checked_rows(tmp_path, pairs: str, target_lang: str, checks: tuple[str, ...]
     tsv = tmp_path / "t.tsv"
     tsv.write_text("source\ttranslation\n" + pairs, encoding="utf-8")
     check(CheckConfig(source=str(tsv), target_lang=target_lang, out=str(tmp_path / "run"), cache_dir=str(tmp_path / "c"),
-                      checks=checks, report_formats=()))
+                      checks=checks, report_formats=(), relation_options=options or {}))
     return [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text().splitlines()]
 
 

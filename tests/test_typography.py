@@ -64,7 +64,10 @@ def test_sit_check_reports_quotes_as_mqm_punctuation(tmp_path):
     assert [(r["source_id"], r["kind"], r["evidence"]["marks"], r["evidence"]["mqm"]) for r in rows] == \
         [(2, "quotes", ['"'], "Fluency/Punctuation")]
     (tmp_path / "en").mkdir()
-    rows = checked_rows(tmp_path / "en", '他说“不”。\tHe said "no".\n他说“不”。\tHe said “no”.\n', "en", ("typography",))
+    pairs = '他说“不”。\tHe said "no".\n他说“不”。\tHe said “no”.\n'
+    assert checked_rows(tmp_path / "en", pairs, "en", ("typography",)) == []  # straight quotes: asked for
+    (tmp_path / "en2").mkdir()
+    rows = checked_rows(tmp_path / "en2", pairs, "en", ("typography",), {"typography": {"straight": True}})
     assert [(r["source_id"], r["kind"], r["evidence"]["marks"]) for r in rows] == [(2, "straight", ['"'])]
 
 
