@@ -20,10 +20,12 @@ from __future__ import annotations
 import json
 from html import escape as html_escape
 from importlib import resources
+from itertools import islice
 import secrets
 from typing import Any, Iterator, Sequence
 
 from .. import __version__
+from .clusterrows import total_findings
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
        "img-src data:; base-uri 'none'; form-action 'none'")
@@ -244,7 +246,7 @@ def _cluster_row(r: dict[str, Any]) -> str:
             f'aria-pressed="{str(r.get("label") == "not_bug").lower()}">not a bug</button></td></tr>')
 
 
-def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> Iterator[str]:
+def _clusters(rows: Sequence[dict[str, Any]], shown: int = 10) -> Iterator[str]:
     """The bugs by root cause, worst first (:mod:`sit.report.clusters`), a row at a time (a run of
     thousands of sentences has thousands): the first ``shown`` open, the rest one click away; a
     title shows its findings, a mark applies to all of them."""
@@ -253,16 +255,17 @@ def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> Iterator[str]:
     head = ('<thead><tr><th scope="col">#</th><th scope="col">bug (example)</th><th scope="col">findings</th>'
             '<th scope="col">sentences</th><th scope="col">relations</th><th scope="col">precision</th>'
             '<th scope="col">mark all</th></tr></thead>')
-    total = sum(r["findings"] for r in rows)
+    total = total_findings(rows)
     yield (f'<section id="clusters" aria-label="bugs by root cause"><h2>The bugs: {len(rows):,} root cause(s) of '
            f'{total:,} finding(s), worst first</h2><table class="clusters">{head}<tbody>')
-    yield "".join(_cluster_row(r) for r in rows[:shown])
+    listed = iter(rows)  # read once (:class:`sit.report.clusterrows.ClusterRows` reads them as listed)
+    yield "".join(_cluster_row(r) for r in islice(listed, shown))
     yield "</tbody></table>"
     if len(rows) > shown:
         yield (f'<button type="button" id="b-more-clusters" aria-expanded="false">show {len(rows) - shown:,} more '
                f'root cause(s)</button><table class="clusters" id="more-clusters" hidden>{head}<tbody>')
-        for start in range(shown, len(rows), ROWS_AT_ONCE):
-            yield "".join(_cluster_row(r) for r in rows[start:start + ROWS_AT_ONCE])
+        while piece := "".join(_cluster_row(r) for r in islice(listed, ROWS_AT_ONCE)):
+            yield piece
         yield "</tbody></table>"
     yield "</section>"
 
