@@ -52,6 +52,8 @@ class Members(Sequence[Issue]):
     or a :class:`sit.rundir.IssueFile` that reads them from issues.jsonl when asked), never the
     findings themselves."""
 
+    __slots__ = ("source", "positions")  # thousands in a large run
+
     def __init__(self, source: Sequence[Issue], positions: Iterable[int]):
         self.source = source
         self.positions = positions if isinstance(positions, array) else array("q", positions)
@@ -71,7 +73,7 @@ class Members(Sequence[Issue]):
         return f"Members({len(self)} of {self.source!r})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClusterFacts:
     """What a cluster's findings say of it, gathered as they are read (one pass over the run's
     findings): so a cluster ranks, names and writes itself without holding its findings."""
@@ -86,7 +88,7 @@ class ClusterFacts:
     example: int = -1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cluster:
     """One root cause: its key (what the bug is), its title, and the findings that show it
     (``issues``: a sequence, read from the run's findings when iterated: :class:`Members`)."""
@@ -361,9 +363,10 @@ def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
         precision = sum(known) / len(known) if known else None
         sev = max(severity(g) for g in c.groups)
         score = (precision if precision is not None else UNMEASURED) * sev * (1 + math.log2(c.sentences))
-        scored.append(replace(c, precision=precision, severity=sev, score=score, rank=0, example_id=""))
-    scored.sort(key=lambda c: (-round(c.score, 9), -len(c.issues), c.cluster_id))
-    return [replace(c, rank=n) for n, c in enumerate(scored, 1)]
+        scored.append((c, precision, sev, score))
+    scored.sort(key=lambda s: (-round(s[3], 9), -len(s[0].issues), s[0].cluster_id))
+    return [replace(c, precision=precision, severity=sev, score=score, rank=n, example_id="")  # one copy each
+            for n, (c, precision, sev, score) in enumerate(scored, 1)]
 
 
 def run_clusters(run) -> list[Cluster]:
