@@ -2,6 +2,7 @@
 window at a time, and the trees parsed beside the perturber are read back from the parser's cache
 instead of being held. Real Apertium, the real Spanish spaCy pipeline, a real cache."""
 
+import json
 import random
 
 import pytest
@@ -333,3 +334,54 @@ def test_the_texts_origins_are_made_only_when_a_check_reads_them():
     assert list(ctx.origins) == ["Other."]
     ctx.release()
     assert ctx.origins == {} and made == [1]
+
+
+def test_the_reports_list_clusters_read_back_from_a_temporary_file_as_when_held(tmp_path, monkeypatch):
+    # issue 46: a cached run of 5,000 sentences kept its 9,125 clusters and their rows for the
+    # reports (max RSS 92 MB against 54 at 500); past ClusterRows.HOLD rows they are now written
+    # to a temporary file and read back as listed, and every report is the same to the byte
+    from sample_runs import sample_issues, write_sample_run
+
+    from sit.report import render, write_reports
+    from sit.report.clusterrows import ClusterRows
+    from sit.rundir import load_run
+
+    root = write_sample_run(tmp_path / "run", sample_issues(8, 3, seed=5))
+    first = json.loads((root / "clusters.jsonl").read_text(encoding="utf-8").splitlines()[1])
+    (root / "cluster-marks.jsonl").write_text(json.dumps({"cluster_id": first["cluster_id"], "label": "bug"}) + "\n",
+                                              encoding="utf-8")
+    held = {fmt: render(load_run(root), fmt) for fmt in ("text", "html", "markdown", "jsonl")}
+    clusters_file = (root / "clusters.jsonl").read_bytes()
+    monkeypatch.setattr(ClusterRows, "HOLD", 1)
+    run = load_run(root)
+    assert {fmt: render(run, fmt) for fmt in held} == held
+    assert "[marked bug]" in held["text"] and held["html"].count('aria-pressed="true">bug<') == 1
+    rows = run.derived["cluster_rows"]
+    assert len(rows) >= 3 and rows._held is None and "clusters" not in run.derived
+    assert [r["cluster_id"] for r in rows] == rows.ids and rows[-1]["rank"] == len(rows)
+    listings = iter(rows), iter(rows)  # two listings at once: each reads every row
+    assert [(a["cluster_id"], b["cluster_id"]) for a, b in zip(*listings)] == [(c, c) for c in rows.ids]
+    assert sum(r["findings"] for r in rows) == rows.findings == len(run.issues)
+    write_reports(root)
+    assert (root / "clusters.jsonl").read_bytes() == clusters_file
+    assert (root / "report.txt").read_text(encoding="utf-8").startswith(held["text"])  # then the marks' precision
+
+
+def test_the_pages_words_and_bug_filter_are_written_a_few_hundred_rows_a_piece():
+    # issue 46: a 5,000-sentence character_swap run names some 9,700 words and has 9,125
+    # clusters; the words table, the bug filter and the page's data of the words were one string
+    # each (with the rows above, max RSS 76 -> 67 MB at 5,000 sentences against 54 at 500)
+    from sit.report.html import ROWS_AT_ONCE, _toolbar, _words, embed_json, embed_json_parts
+
+    n = 2 * ROWS_AT_ONCE + 7
+    words = [{"group": "sit", "word": f"w{k}<", "side": "substitute", "count": 1, "sources": [k]} for k in range(n)]
+    pieces = list(_words(words))
+    per_piece = [p.count("<tr><td>") for p in pieces]
+    assert sum(per_piece) == n and max(per_piece) <= ROWS_AT_ONCE and "w5&lt;" in "".join(pieces)
+    clusters = [{"cluster_id": f"c{k}", "rank": k + 1, "title": "t", "findings": 1} for k in range(n)]
+    pieces = list(_toolbar({"relations": [], "groups": [], "clusters": clusters}))
+    per_piece = [p.count('<option value="c') for p in pieces]
+    assert sum(per_piece) == n and max(per_piece) <= ROWS_AT_ONCE
+    view = {"words": words, "sentences": [], "clusters": clusters}
+    pieces = list(embed_json_parts(view))
+    assert "".join(pieces) == embed_json(view) and max(p.count('"word"') for p in pieces) == 1

@@ -52,6 +52,8 @@ class Members(Sequence[Issue]):
     or a :class:`sit.rundir.IssueFile` that reads them from issues.jsonl when asked), never the
     findings themselves."""
 
+    __slots__ = ("source", "positions")  # thousands in a large run
+
     def __init__(self, source: Sequence[Issue], positions: Iterable[int]):
         self.source = source
         self.positions = positions if isinstance(positions, array) else array("q", positions)
@@ -71,7 +73,7 @@ class Members(Sequence[Issue]):
         return f"Members({len(self)} of {self.source!r})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClusterFacts:
     """What a cluster's findings say of it, gathered as they are read (one pass over the run's
     findings): so a cluster ranks, names and writes itself without holding its findings."""
@@ -86,7 +88,7 @@ class ClusterFacts:
     example: int = -1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cluster:
     """One root cause: its key (what the bug is), its title, and the findings that show it
     (``issues``: a sequence, read from the run's findings when iterated: :class:`Members`)."""
@@ -361,9 +363,10 @@ def rank_clusters(clusters: Iterable[Cluster]) -> list[Cluster]:
         precision = sum(known) / len(known) if known else None
         sev = max(severity(g) for g in c.groups)
         score = (precision if precision is not None else UNMEASURED) * sev * (1 + math.log2(c.sentences))
-        scored.append(replace(c, precision=precision, severity=sev, score=score, rank=0, example_id=""))
-    scored.sort(key=lambda c: (-round(c.score, 9), -len(c.issues), c.cluster_id))
-    return [replace(c, rank=n) for n, c in enumerate(scored, 1)]
+        scored.append((c, precision, sev, score))
+    scored.sort(key=lambda s: (-round(s[3], 9), -len(s[0].issues), s[0].cluster_id))
+    return [replace(c, precision=precision, severity=sev, score=score, rank=n, example_id="")  # one copy each
+            for n, (c, precision, sev, score) in enumerate(scored, 1)]
 
 
 def run_clusters(run) -> list[Cluster]:
@@ -425,24 +428,52 @@ def _partition(clusters: list[Cluster], size: int) -> bool:
 
 def write_clusters(run, fresh: bool = True) -> Path:
     """Write ``clusters.jsonl`` into the run's directory (one :meth:`Cluster.to_dict` a line,
-    worst first): worked out from its findings (``fresh``: as a run writes them; kept on the run
-    for its reports), else those :func:`run_clusters` reads."""
-    from ..rundir import write_jsonl_atomic
+    worst first): worked out from its findings (``fresh``: as a run writes them; their rows kept
+    on the run for its reports, :func:`cluster_table`), else those :func:`cluster_table` lists."""
+    import json
+
+    from ..rundir import write_lines_atomic
 
     path = Path(run.path) / CLUSTERS_FILE
     if fresh:
+        from .clusterrows import ClusterRows
         from .model import Findings
 
         findings = Findings()  # the view's facts gathered in the same pass over the findings
-        clusters = cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "", findings.add)
+        rows = ClusterRows(_drained(cluster_issues(run.issues, run.meta.group_title, run.signature.target_lang or "",
+                                                   findings.add)))
         derived = getattr(run, "derived", None)
         if derived is not None:
-            derived["clusters"] = clusters
+            derived.pop("clusters", None)
+            derived["cluster_rows"] = rows
             derived.setdefault("findings", findings)
     else:
-        clusters = run_clusters(run)
-    write_jsonl_atomic(path, (c.to_dict() for c in clusters))
+        rows = cluster_table(run)
+    write_lines_atomic(path, (json.dumps(row, ensure_ascii=False) + "\n" for row in rows.plain()))
     return path
+
+
+def _drained(clusters: list[Cluster]) -> Iterator[Cluster]:
+    """``clusters`` in their order, each let go of as the next is given (the list is emptied)."""
+    clusters.reverse()
+    while clusters:
+        yield clusters.pop()
+
+
+def cluster_table(run):
+    """The rows of the run's clusters as the reports list them (:class:`sit.report.clusterrows.ClusterRows`:
+    read back as listed), made once from :func:`run_clusters` and kept on the run (``derived``)
+    in place of the clusters themselves."""
+    from .clusterrows import ClusterRows
+
+    derived = getattr(run, "derived", None)
+    if derived is not None and "cluster_rows" in derived:
+        return derived["cluster_rows"]
+    rows = ClusterRows(run_clusters(run))
+    if derived is not None:
+        derived.pop("clusters", None)  # its rows are what the reports list
+        derived["cluster_rows"] = rows
+    return rows
 
 
 def cluster_rows(clusters: Sequence[Cluster], marks: Optional[dict[str, dict]] = None) -> list[dict[str, Any]]:
@@ -462,23 +493,33 @@ def cluster_rows(clusters: Sequence[Cluster], marks: Optional[dict[str, dict]] =
 def clusters_text(rows: Sequence[dict[str, Any]], limit: int = 0) -> list[str]:
     """The plain-text list of clusters (report.txt, ``sit`` on a terminal): rank, findings,
     sentences, precision, title, the groups that saw it and its example; ``limit`` 0: all."""
-    shown = rows[:limit] if limit else rows
-    lines = [f"bugs by root cause, worst first: {len(rows):,} cluster(s) of "
-             f"{sum(r['findings'] for r in rows):,} finding(s)"]
-    for r in shown:
+    return list(cluster_lines(rows, limit))
+
+
+def cluster_lines(rows: Sequence[dict[str, Any]], limit: int = 0) -> Iterator[str]:
+    """:func:`clusters_text` a line at a time, ``rows`` (a list, or
+    :class:`sit.report.clusterrows.ClusterRows`) read once."""
+    from itertools import islice
+
+    from .clusterrows import total_findings
+
+    yield f"bugs by root cause, worst first: {len(rows):,} cluster(s) of {total_findings(rows):,} finding(s)"
+    shown = 0
+    for r in islice(rows, limit or None):
+        shown += 1
         mark = f" [marked {r['label']}]" if r.get("label") else ""
         prec = "unmeasured" if r["precision"] is None else f"{100 * r['precision']:.0f}% real"
-        lines.append(f"  {r['rank']:>3}. {r['title']}{mark}")
-        lines.append(f"       {r['findings']} finding(s) in {r['sentences']} sentence(s); {', '.join(r['groups'])}; "
-                     f"{prec}; id {r['cluster_id']}")
+        yield f"  {r['rank']:>3}. {r['title']}{mark}"
+        yield (f"       {r['findings']} finding(s) in {r['sentences']} sentence(s); {', '.join(r['groups'])}; "
+               f"{prec}; id {r['cluster_id']}")
         ex = r["example"]
-        lines.append(f"       e.g. [{ex['source_id']}] {ex['perturbed']}")
-        lines.append(f"            -> {ex['perturbed_translation']}")
-    if len(shown) < len(rows):
-        lines.append(f"  ... {len(rows) - len(shown):,} more in clusters.jsonl")
-    return lines
+        yield f"       e.g. [{ex['source_id']}] {ex['perturbed']}"
+        yield f"            -> {ex['perturbed_translation']}"
+    if shown < len(rows):
+        yield f"  ... {len(rows) - shown:,} more in clusters.jsonl"
 
 
-__all__ = ["CLUSTERS_FILE", "Cluster", "candidate_keys", "cluster_id", "cluster_rows", "clusters_text",
+__all__ = ["CLUSTERS_FILE", "Cluster", "candidate_keys", "cluster_id", "cluster_lines", "cluster_rows", "cluster_table",
+           "clusters_text",
            "cluster_issues", "measured", "measured_groups", "rank_clusters", "run_clusters", "saved_clusters", "severity", "title_of",
            "write_clusters"]

@@ -20,10 +20,12 @@ from __future__ import annotations
 import json
 from html import escape as html_escape
 from importlib import resources
+from itertools import islice
 import secrets
 from typing import Any, Iterator, Sequence
 
 from .. import __version__
+from .clusterrows import total_findings
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
        "img-src data:; base-uri 'none'; form-action 'none'")
@@ -53,10 +55,10 @@ def _safe(text: str) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def embed_json_parts(view: dict[str, Any], keys: Sequence[str] = ("sentences", "clusters")) -> Iterator[str]:
+def embed_json_parts(view: dict[str, Any], keys: Sequence[str] = ("sentences", "clusters", "words")) -> Iterator[str]:
     """:func:`embed_json` of ``view`` in pieces whose concatenation is it: each list under
-    ``keys`` (the flagged sentences, the bulk of a report; the clusters, thousands in a large run)
-    one item at a time."""
+    ``keys`` (the flagged sentences, the bulk of a report; the clusters and the words the findings
+    name, thousands of each in a large run) one item at a time."""
     def listed(items) -> bool:  # a list, or made as read
         return isinstance(items, (list, Sequence)) and not isinstance(items, (str, bytes))
 
@@ -221,10 +223,10 @@ def _summary(view: dict[str, Any]) -> Iterator[str]:
             f'<td class="n">{g["sentences"]:,}</td><td>{escape(g["title"])}</td></tr>' for g in summary["groups"])
         parts.append('<table class="groups"><thead><tr><th scope="col">relation</th><th scope="col">findings</th>'
                      f'<th scope="col">sentences</th><th scope="col">what it claims</th></tr></thead>{rows}</table>')
-    if view["words"]:
-        parts.append(_words(view["words"]))
-    parts.append("</section>")
     yield "".join(parts)
+    if view["words"]:
+        yield from _words(view["words"])
+    yield "</section>"
 
 
 def _cluster_row(r: dict[str, Any]) -> str:
@@ -244,7 +246,7 @@ def _cluster_row(r: dict[str, Any]) -> str:
             f'aria-pressed="{str(r.get("label") == "not_bug").lower()}">not a bug</button></td></tr>')
 
 
-def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> Iterator[str]:
+def _clusters(rows: Sequence[dict[str, Any]], shown: int = 10) -> Iterator[str]:
     """The bugs by root cause, worst first (:mod:`sit.report.clusters`), a row at a time (a run of
     thousands of sentences has thousands): the first ``shown`` open, the rest one click away; a
     title shows its findings, a mark applies to all of them."""
@@ -253,16 +255,17 @@ def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> Iterator[str]:
     head = ('<thead><tr><th scope="col">#</th><th scope="col">bug (example)</th><th scope="col">findings</th>'
             '<th scope="col">sentences</th><th scope="col">relations</th><th scope="col">precision</th>'
             '<th scope="col">mark all</th></tr></thead>')
-    total = sum(r["findings"] for r in rows)
+    total = total_findings(rows)
     yield (f'<section id="clusters" aria-label="bugs by root cause"><h2>The bugs: {len(rows):,} root cause(s) of '
            f'{total:,} finding(s), worst first</h2><table class="clusters">{head}<tbody>')
-    yield "".join(_cluster_row(r) for r in rows[:shown])
+    listed = iter(rows)  # read once (:class:`sit.report.clusterrows.ClusterRows` reads them as listed)
+    yield "".join(_cluster_row(r) for r in islice(listed, shown))
     yield "</tbody></table>"
     if len(rows) > shown:
         yield (f'<button type="button" id="b-more-clusters" aria-expanded="false">show {len(rows) - shown:,} more '
                f'root cause(s)</button><table class="clusters" id="more-clusters" hidden>{head}<tbody>')
-        for start in range(shown, len(rows), ROWS_AT_ONCE):
-            yield "".join(_cluster_row(r) for r in rows[start:start + ROWS_AT_ONCE])
+        while piece := "".join(_cluster_row(r) for r in islice(listed, ROWS_AT_ONCE)):
+            yield piece
         yield "</tbody></table>"
     yield "</section>"
 
@@ -271,32 +274,42 @@ def _clusters(rows: list[dict[str, Any]], shown: int = 10) -> Iterator[str]:
 ROWS_AT_ONCE = 200
 
 
-def _words(rows: list[dict[str, Any]]) -> str:
-    """The words the findings name (such as words left untranslated), one row per word and side."""
-    body = "".join(
-        f'<tr><td><button type="button" class="word-link" data-word="{escape(r["word"])}" '
-        f'data-group="{escape(r["group"])}" title="show these findings"><bdi>{escape(r["word"])}</bdi></button></td>'
-        f'<td class="n">{r["count"]:,}</td><td>{escape(r["side"])}</td><td>{escape(r["group"])}</td>'
-        f'<td>{escape(", ".join(map(str, r["sources"][:12])) + (" …" if len(r["sources"]) > 12 else ""))}</td></tr>'
-        for r in rows)
-    return (f'<details id="words" open><summary>{len(rows):,} word(s) named by findings, most frequent first'
-            '</summary><div class="scroll"><table class="words"><thead><tr><th scope="col">word</th><th scope="col">findings</th>'
-            '<th scope="col">which word</th><th scope="col">relation</th><th scope="col">source sentences</th>'
-            f'</tr></thead>{body}</table></div></details>')
+def _words(rows: list[dict[str, Any]]) -> Iterator[str]:
+    """The words the findings name (such as words left untranslated), one row per word and side,
+    :data:`ROWS_AT_ONCE` rows a piece (a large run names thousands)."""
+    yield (f'<details id="words" open><summary>{len(rows):,} word(s) named by findings, most frequent first'
+           '</summary><div class="scroll"><table class="words"><thead><tr><th scope="col">word</th><th scope="col">findings</th>'
+           '<th scope="col">which word</th><th scope="col">relation</th><th scope="col">source sentences</th>'
+           '</tr></thead>')
+    for start in range(0, len(rows), ROWS_AT_ONCE):
+        yield "".join(_word_row(r) for r in rows[start:start + ROWS_AT_ONCE])
+    yield "</table></div></details>"
 
 
-def _toolbar(view: dict[str, Any]) -> str:
+def _word_row(r: dict[str, Any]) -> str:
+    return (f'<tr><td><button type="button" class="word-link" data-word="{escape(r["word"])}" '
+            f'data-group="{escape(r["group"])}" title="show these findings"><bdi>{escape(r["word"])}</bdi></button></td>'
+            f'<td class="n">{r["count"]:,}</td><td>{escape(r["side"])}</td><td>{escape(r["group"])}</td>'
+            f'<td>{escape(", ".join(map(str, r["sources"][:12])) + (" …" if len(r["sources"]) > 12 else ""))}</td></tr>')
+
+
+def _toolbar(view: dict[str, Any]) -> Iterator[str]:
+    """The filters above the findings, in pieces (the bug filter lists every cluster)."""
     rel_options = "".join(f'<option value="{escape(s["relation"])}">{escape(s["relation"])} ({s["issues"]:,})</option>'
                           for s in sorted(view["relations"], key=lambda s: s["relation"]))
     group_options = "".join(f'<option value="{escape(g["group"])}" title="{escape(g["title"])}">{escape(g["group"])} '
                             f'({g["sentences"]:,} sentences, {g["issues"]:,} issues)</option>' for g in view["groups"])
-    cluster_options = "".join(f'<option value="{escape(c["cluster_id"])}">{c["rank"]}. {escape(c["title"][:70])} '
-                              f'({c["findings"]:,})</option>' for c in view.get("clusters") or [])
-    return (
+    yield (
         '<nav class="toolbar" aria-label="filters">'
         f'<label>relation <select id="f-group"><option value="">all</option>{group_options}</select></label>'
         '<label>min distance <input id="f-min" type="number" min="0" step="any" value="0" inputmode="decimal"></label>'
-        f'<label>bug <select id="f-cluster"><option value="">all</option>{cluster_options}</select></label>'
+        '<label>bug <select id="f-cluster"><option value="">all</option>')
+    listed = iter(view.get("clusters") or [])  # a large run's thousands, read once, a few hundred a piece
+    while piece := "".join(f'<option value="{escape(c["cluster_id"])}">{c["rank"]}. {escape(c["title"][:70])} '
+                           f'({c["findings"]:,})</option>' for c in islice(listed, ROWS_AT_ONCE)):
+        yield piece
+    yield (
+        '</select></label>'
         f'<label>dependency <select id="f-rel"><option value="">any</option>{rel_options}</select></label>'
         '<label class="grow">search <input id="f-q" type="search" placeholder="text in sources or translations (/)"></label>'
         '<label>marks <select id="f-label"><option value="all">all</option><option value="unlabelled">unlabelled</option>'
@@ -345,8 +358,9 @@ def html_parts(view: dict[str, Any]) -> Iterator[str]:
         f'<body data-src-lang="{escape(lang)}" data-tgt-lang="{escape(view.get("target_lang") or "")}">'
     )
     yield from _header(view)
+    yield "<main>"
+    yield from _toolbar(view)
     yield (
-        f"<main>{_toolbar(view)}"
         '<div id="list" role="list" aria-label="flagged source sentences"></div>'
         '<p><button type="button" id="b-more" hidden>show more</button></p>'
         '<noscript><p class="warning">This report needs JavaScript to list the findings; '

@@ -125,10 +125,12 @@ def _summary_md(view: dict[str, Any]) -> list[str]:
 
 def _clusters_md(rows: list[dict[str, Any]]) -> list[str]:
     """The bugs by root cause, worst first (:mod:`sit.report.clusters`): one row per cluster."""
+    from .clusterrows import total_findings
+
     if not rows:
         return []
     lines = ["## Bugs by root cause, worst first", "",
-             f"{len(rows):,} cluster(s) of {sum(r['findings'] for r in rows):,} finding(s).", "",
+             f"{len(rows):,} cluster(s) of {total_findings(rows):,} finding(s).", "",
              "| # | bug | findings | sentences | relations | precision | example | cluster |",
              "| ---: | --- | ---: | ---: | --- | ---: | --- | --- |"]
     for r in rows:

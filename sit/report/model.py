@@ -289,8 +289,8 @@ class SentenceViews(Sequence[dict[str, Any]]):
     order), worst first within a group, each made (its findings read and laid out) when it is
     reached and let go after: iterating never holds more than one sentence's findings."""
 
-    def __init__(self, run: RunData, matched: dict[LabelKey, Label], cluster_of: dict[str, str]):
-        self.run, self.matched, self.cluster_of = run, matched, cluster_of
+    def __init__(self, run: RunData, matched: dict[LabelKey, Label], clusters):
+        self.run, self.matched, self.clusters = run, matched, clusters  # clusters: ClusterRows
         self.findings = findings_of(run)
 
     def __len__(self) -> int:
@@ -318,20 +318,21 @@ class SentenceViews(Sequence[dict[str, Any]]):
             position += found.sentence_count()
         for source_id, at in self.findings.groups[group].sentences():
             position += 1
-            yield self._sentence(group, source_id, list(read_at(self.run.issues, at)), position)
+            yield self._sentence(group, source_id, list(read_at(self.run.issues, at)), position, at)
 
-    def _sentence(self, group: str, source_id: int, issues: list[Issue], position: int) -> dict[str, Any]:
+    def _sentence(self, group: str, source_id: int, issues: list[Issue], position: int,
+                  at: Sequence[int]) -> dict[str, Any]:
         run = self.run
         translation = issues[0].original_translation
         if translation is None:
             translation = run.source_translation(source_id) or ""
         views = [_issue_view(i, self.matched.get(issue_key(i))) for i in issues]
         seen: dict[str, int] = defaultdict(int)
-        for view in views:  # the same finding twice in a run (a repeated input line): keys stay apart
+        for view, found_at in zip(views, at):  # the same finding twice in a run (a repeated input line): keys stay apart
             seen[view["key"]] += 1  # (the same content is the same group and sentence: one sentence's views)
             if seen[view["key"]] > 1:
                 view["key"] += f"-{seen[view['key']]}"
-            view["cluster"] = self.cluster_of.get(view["id"])
+            view["cluster"] = self.clusters.cluster_at(found_at, view["id"])
         return {
             "key": f"{group}:{source_id}",
             "group": group,
@@ -352,21 +353,20 @@ def _groups(run: RunData) -> list[dict[str, Any]]:
             for g, found in findings_of(run).groups.items()]
 
 
-def _clusters(run: RunData) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """The run's clusters worst first (:mod:`sit.report.clusters`) with their marks
-    (:mod:`sit.report.clustermarks`), and each finding's cluster (issue id -> cluster id: an
-    issue view's ``cluster``)."""
+def _clusters(run: RunData):
+    """The rows of the run's clusters worst first (:func:`sit.report.clusters.cluster_table`: read
+    as they are listed) with their marks (:mod:`sit.report.clustermarks`); they also tell each
+    finding's cluster (an issue view's ``cluster``: :meth:`~sit.report.clusterrows.ClusterRows.cluster_at`)."""
     from ..errors import InputError
     from .clustermarks import load_marks
-    from .clusters import cluster_rows, run_clusters
+    from .clusters import cluster_table
 
-    clusters = run_clusters(run)
-    of_issue = {issue_id: c.cluster_id for c in clusters for issue_id in c.issue_ids}
+    rows = cluster_table(run)
     try:
         marks = load_marks(run.path)
     except InputError:
         marks = {}
-    return cluster_rows(clusters, marks), of_issue
+    return rows.marked(marks)
 
 
 def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> dict[str, Any]:
@@ -375,7 +375,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
     labels = for_run(labels, meta) if labels else labels
     matched = match_labels(run.issues, labels).labels if labels else {}
     sig = meta.signature.to_dict()
-    clusters, cluster_of = _clusters(run)
+    clusters = _clusters(run)
     findings = findings_of(run)
     counts = meta.counts
     precision = None
@@ -407,7 +407,7 @@ def build_view(run: RunData, labels: Optional[dict[LabelKey, Label]] = None) -> 
         "categories": [[k, v] for k, v in CATEGORIES.items()],
         "histogram": histogram(findings.distances),
         "relations": findings.relations,
-        "sentences": SentenceViews(run, matched, cluster_of),  # made as they are read
+        "sentences": SentenceViews(run, matched, clusters),  # made as they are read
         "groups": _groups(run),
         "clusters": clusters,
         "issue_count": len(findings),

@@ -9,8 +9,11 @@ from typing import Iterator
 from ..rundir import RunData, read_at
 from ..runmeta import RunMeta
 from .model import count_rows, format_relations, relation_changes, short_signature
-from .clusters import clusters_text
 from .summary import summary_text
+
+
+#: lines of the clusters' list made into one piece of report.txt at a time
+LINES_AT_ONCE = 800
 
 
 def _sentence(meta: RunMeta, source_id: int, issues: list) -> list[str]:
@@ -62,9 +65,14 @@ def text_parts(run: RunData) -> Iterator[str]:
     findings = findings_of(run)
     if len(findings):
         from .clustermarks import load_marks
-        from .clusters import cluster_rows, run_clusters
+        from .clusters import cluster_lines, cluster_table
 
-        lines += ["", *clusters_text(cluster_rows(run_clusters(run), load_marks(run.path)))]
+        lines.append("")
+        for line in cluster_lines(cluster_table(run).marked(load_marks(run.path))):  # read as listed
+            lines.append(line)
+            if len(lines) >= LINES_AT_ONCE:
+                yield "".join(line + "\n" for line in lines)
+                lines = []
     words = findings.words
     for group, found in findings.groups.items():
         lines.append("=" * 80)
