@@ -23,6 +23,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.software import prose, software_tokens, usage_synopsis
+from ..textcheck.targetword import TargetWords, lone_word
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
 from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
@@ -76,13 +77,16 @@ class LanguageRelation(Relation):
                               f"{', '.join(UNTRANSLATED_RULES)}")
         self.untranslated = untranslated
         self.identifier = LanguageIdentifier((ctx.target_lang, ctx.source_lang, *NEIGHBOURS), cache=ctx.cache)
+        #: a program's message of one word returned is untranslated unless the word is the target's too
+        self.target_words = TargetWords(ctx.target_lang) if self.software else None
         self.verdicts = Verdicts(ctx.cache, self.name, self.signature(), ctx.source_lang, ctx.target_lang,
                                  (type(self).__module__,))
 
     def signature(self) -> dict[str, Any]:
         return {"confidence": self.confidence, "min_words": self.min_words, "copied": self.copied,
                 "min_zipf": self.min_zipf, "untranslated": self.untranslated, "software": self.software,
-                "identifier": "py3langid", "languages": list(self.identifier.languages)}
+                "identifier": "py3langid", "languages": list(self.identifier.languages),
+                **({"target_words": self.target_words.identity()} if self.target_words else {})}
 
     def describe(self) -> str:
         known = "" if self.identifier.knows(self.ctx.target_lang) else \
@@ -130,6 +134,8 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
+        if self.software and self._target_word(x0, y0):
+            return {}
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
                                    terms=not said_of_code(text))
                     if self.software else returned_words(text, y, source, target, min_zipf=self.min_zipf, zipf=zipf))
@@ -155,6 +161,13 @@ class LanguageRelation(Relation):
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _target_word(self, x0: str, y0: str) -> bool:
+        """Whether a program's message (its prose ``x0``) kept its one word, which is the target
+        language's own as written (its hunspell dictionary's or CLDR's: German ``Distribution``,
+        ``Operator``, ``Feb``, ``Tamil``; Spanish ``may``): no language finding."""
+        word = lone_word(y0)
+        return word is not None and word.casefold() in x0.casefold() and self.target_words.knows(word)
 
     def _issues(self, text: str, y: str, origin: Origin, verdict: Mapping[str, Any]) -> list[Issue]:
         """The findings of ``verdict`` (:meth:`_verdict`) on ``text`` translated ``y``, which came
