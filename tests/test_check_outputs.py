@@ -86,6 +86,7 @@ CLEAN = [
     # glib: a month as Spanish abbreviates it (CLDR); git: a synopsis with <metavariables>, wrapped
     ("May", "May"),
     ("git remote add [<options>] <name> <url>", "git remote add [<options>] <name> <url>"),
+    ("git remote remove <name>", "git remote remove <name>"),
     ("git stash list [<options>]\n          [--all] [<pathspec>...]", "git stash list [<options>]\n          [--all] [<pathspec>...]"),
     # a term the file's translated messages keep (twice or more) is kept by right where it stands alone
     ("Remote", "Remote"), ("Delete the remote branch", "Borra la rama remote"),
