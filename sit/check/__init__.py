@@ -145,17 +145,16 @@ def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_la
 
 
 def _file_terms(issues: list[Issue], segments: Sequence[Segment]) -> list[Issue]:
-    """``issues`` less the messages returned as they were (``language.untranslated``) whose every
-    word the file's translated messages keep as their sources write them, twice or more (git's
-    ``remote``, ``revert``; psql's ``Large objects``): the file's terms
-    (:func:`sit.textcheck.targetword.kept_terms`)."""
+    """``issues`` less what the file's translated messages show to be its terms, kept as their
+    sources write them (:func:`sit.textcheck.targetword.kept_terms`; what each check leaves out
+    for them: its :meth:`~sit.relations.base.Relation.without_file_terms`)."""
+    from ..relations import RELATIONS
     from ..textcheck.targetword import kept_terms
 
-    if not any(i.group == "language.untranslated" for i in issues):
+    if not issues:
         return issues
     kept = kept_terms((s.source, s.translation) for s in segments)
-    return [i for i in issues if not (i.group == "language.untranslated" and i.evidence.get("words")
-                                      and set(i.evidence["words"]) <= kept)]
+    return [k for i in issues if (k := RELATIONS.get(i.relation).without_file_terms(i, kept)) is not None]
 
 
 def _kept_terms(relations, issues: list[Issue]) -> list[Issue]:

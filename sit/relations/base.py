@@ -327,6 +327,13 @@ class Relation(Declares):
         return issue
 
     @classmethod
+    def without_file_terms(cls, issue: Issue, kept: frozenset) -> Optional[Issue]:
+        """``issue`` on a file's message, less what the file's translated messages keep as their
+        sources write them (``kept``, case-folded words: :func:`sit.textcheck.targetword.kept_terms`);
+        None where nothing is left. By default the finding as it is."""
+        return issue
+
+    @classmethod
     def usable(cls, source_lang: str, target_lang: str) -> str:
         """Why the relation cannot check these languages (``sit check`` leaves it out with this
         warning), or "" where it can."""

@@ -59,6 +59,13 @@ class LanguageRelation(Relation):
         named = [("word", word_key(str(w))) for w in issue.evidence.get("words") or []]
         return named, named[0] if named else ("group", issue.group)
 
+    @classmethod
+    def without_file_terms(cls, issue: Issue, kept: frozenset) -> Optional[Issue]:
+        """A message returned as it was whose every word the file's translated messages keep, twice
+        or more, keeps the file's terms (git's ``remote``, psql's ``Large objects``): no finding."""
+        words = issue.evidence.get("words") or ()
+        return None if issue.kind == "untranslated" and words and set(words) <= kept else issue
+
     def __init__(self, ctx, *, confidence: float = 0.9, min_words: int = 4, copied: bool = True,
                  min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "as-written", software: bool = False):
         super().__init__(ctx)
