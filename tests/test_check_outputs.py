@@ -89,6 +89,10 @@ CLEAN = [
     ("git remote remove <name>", "git remote remove <name>"),
     ("git stash list [<options>]\n          [--all] [<pathspec>...]", "git stash list [<options>]\n          [--all] [<pathspec>...]"),
     # a term the file's translated messages keep (twice or more) is kept by right where it stands alone
+    # python-apt: a product's version is no decimal number; appstream: a code term in backticks kept in
+    # the target's quotation marks
+    ("Cdrom with Ubuntu 10.04 'Lucid Lynx'", "CD-ROM con Ubuntu 10.04 «Lucid Lynx»"),
+    ("An `extends` tag is specified", "Se especifica una etiqueta «extends»"),
     ("Remote", "Remote"), ("Delete the remote branch", "Borra la rama remote"),
     ("The remote is gone", "El remote ya no está"),
 ]
@@ -107,6 +111,8 @@ FAULTY = [
     # a format specifier for an argument the program does not pass
     ("Cannot open the file.", "No se puede abrir el fichero %s.", "passthrough.added"),
     ("Copied {count} files", "Se copiaron {count} ficheros a {folder}", "passthrough.added"),
+    ("Wait 1.5 seconds", "Espere 1.5 segundos", "numbers.format"),
+    ("An `extends` tag is specified", "Se especifica una etiqueta «extensiones»", "passthrough.missing"),
 ]
 
 

@@ -201,13 +201,22 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
         if tok.kind in PLACEHOLDERS:
             continue
         seen[_same(tok.text)] += 1
-        if have[_same(tok.text)] < seen[_same(tok.text)] and not (tok.kind == "option" and tok.text in translation):
+        if have[_same(tok.text)] < seen[_same(tok.text)] and not (tok.kind == "option" and tok.text in translation) \
+                and not _code_requoted(tok, translation):
             out.append(Lost(tok.kind, tok.text, "missing"))
     return out
 
 
 #: a strftime conversion no printf has (``%H:%M:%S``, ``%Y``, ``%Z``, ``%b``): the message is a date's format
 _STRFTIME = re.compile(r"%[HMSYZBbTy]\b")
+
+
+def _code_requoted(tok: Token, translation: str) -> bool:
+    # a term in backticks the translation keeps as written in its own quotation marks (appstream's
+    # German: `extends` as »extends«): carried over
+    inner = tok.text.strip("`")
+    return (tok.kind == "code" and tok.text.startswith("`") and bool(inner)
+            and bool(re.search(rf"(?<![\w`-]){re.escape(inner)}(?![\w`-])", translation)))
 
 
 def _same(token: str) -> str:
