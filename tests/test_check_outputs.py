@@ -304,3 +304,15 @@ def test_a_message_of_one_word_of_the_target_language_is_no_untranslated_one(tmp
                  "--ignore-file", ""]) == 0
     assert [(r["source_id"], r["group"]) for r in _issues(tmp_path)] == [(5, "language.untranslated"),
                                                                           (6, "language.untranslated")]
+
+
+def test_a_message_returned_whose_words_are_the_targets_too_is_untranslated_by_its_language(tmp_path):
+    """tar's ``Unaligned block (%lu byte) in archive`` returned in German: ``Block``, ``Byte`` and
+    ``Archive`` are German words too, but the identifier reads the line as English; a name kept
+    (``Free Software Foundation``) is none."""
+    pairs = [("Unaligned block (%lu byte) in archive", "Unaligned block (%lu byte) in archive"),
+             ("Copyright (C) 2022 Free Software Foundation, Inc.", "Copyright (C) 2022 Free Software Foundation, Inc.")]
+    assert main(["check", "--source", _jsonl(tmp_path / "de.jsonl", pairs), "--target-lang", "de",
+                 "--out", str(tmp_path / "out"), "--checks", CHECKS, "--cache-dir", str(tmp_path / "cache"),
+                 "--ignore-file", ""]) == 0
+    assert [(r["source_id"], r["group"]) for r in _issues(tmp_path)] == [(1, "language.untranslated")]

@@ -23,7 +23,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.software import prose, software_tokens, usage_synopsis
-from ..textcheck.targetword import TargetWords, lone_word
+from ..textcheck.targetword import PROSE_WORD, TargetWords, lone_word
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
 from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
@@ -148,6 +148,9 @@ class LanguageRelation(Relation):
                     if self.software else returned_words(text, y, source, target, min_zipf=self.min_zipf, zipf=zipf))
         if returned:  # the source came back as it was
             return {"kind": "untranslated", "distance": 2.0 + len(returned), "evidence": {"words": returned}}
+        if self.software and self._returned_prose(x0, y0, said):
+            return {"kind": "untranslated", "distance": 2.0,
+                    "evidence": {"words": [], "language": said.language, "probability": round(said.probability, 4)}}
         if (said is not None and said.language != target and said.expected <= 1 - self.confidence
                 and not (self.software and _words(y0) <= _words(x0))  # the source's own words: names kept
                 and (said.probability >= self.confidence  # such a translation copies words anyway
@@ -168,6 +171,19 @@ class LanguageRelation(Relation):
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _returned_prose(self, x0: str, y0: str, said: Optional[Identified]) -> bool:
+        """Whether a program's message came back as it was (its prose ``x0``, translated ``y0``)
+        with ``min_words`` words or more besides names (a word capitalised mid-sentence), in the
+        source language by the identifier, the target's all but ruled out (as ``wrong_language``):
+        untranslated though each word may be the target's too (German ``Unaligned block (%lu byte)
+        in archive``: ``Block``, ``Byte``, ``Archive``)."""
+        if said is None or " ".join(x0.casefold().split()) != " ".join(y0.casefold().split()):
+            return False
+        words = PROSE_WORD.findall(re.sub(r"(?<=[\w,;)] )[A-Z]\w*", " ", x0))
+        return (len(words) >= self.min_words and said.language == self.ctx.source_lang
+                and said.expected <= 1 - self.confidence
+                and (said.probability >= self.confidence or said.expected <= (1 - self.confidence) / 2))
 
     def _target_word(self, x0: str, y0: str) -> bool:
         """Whether a program's message (its prose ``x0``) kept its one word, which is the target
