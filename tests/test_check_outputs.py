@@ -110,6 +110,8 @@ FAULTY = [
     ("%s: -K requires KEY=VALUE\n", "%s: -K requires KEY=VALUE\n", "language.untranslated"),
     # a format specifier for an argument the program does not pass
     ("Cannot open the file.", "No se puede abrir el fichero %s.", "passthrough.added"),
+    # Spanish hunspell knows "removed" (remover's vosotros imperative), English writes it far more
+    ("Removed %s.\n", "Removed %s.\n", "language.untranslated"),
     ("Copied {count} files", "Se copiaron {count} ficheros a {folder}", "passthrough.added"),
     ("Wait 1.5 seconds", "Espere 1.5 segundos", "numbers.format"),
     ("An `extends` tag is specified", "Se especifica una etiqueta «extensiones»", "passthrough.missing"),

@@ -23,12 +23,12 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.software import prose, software_tokens, usage_synopsis
-from ..textcheck.targetword import PROSE_WORD, TargetWords, lone_word
+from ..textcheck.targetword import PROSE_WORD, TargetWords, cldr_names, lone_word
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
-from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
+from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, WRITTEN_GAP, calendar_words, copied_runs,
                                       copied_words, foreign_script_runs, place_names, returned_words,
-                                      shared_words)
+                                      shared_words, source_language_gap)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 from .verdicts import Verdicts
@@ -141,7 +141,7 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
-        if self.software and self._target_word(x0, y0):
+        if self.software and self._target_word(x0, y0, zipf):
             return {}
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
                                    terms=not said_of_code(text))
@@ -185,12 +185,17 @@ class LanguageRelation(Relation):
                 and said.expected <= 1 - self.confidence
                 and (said.probability >= self.confidence or said.expected <= (1 - self.confidence) / 2))
 
-    def _target_word(self, x0: str, y0: str) -> bool:
+    def _target_word(self, x0: str, y0: str, zipf) -> bool:
         """Whether a program's message (its prose ``x0``) kept its one word, which is the target
         language's own as written (its hunspell dictionary's or CLDR's: German ``Distribution``,
         ``Operator``, ``Feb``, ``Tamil``; Spanish ``may``): no language finding."""
         word = lone_word(y0)
-        return word is not None and word.casefold() in x0.casefold() and self.target_words.knows(word)
+        if word is None or word.casefold() not in x0.casefold() or not self.target_words.knows(word):
+            return False
+        # a dictionary's rare form of a source-language word ("removed", Spanish remover's vosotros
+        # imperative) is no target word where the source language writes it far more (the as-written gap)
+        return (word.casefold() in cldr_names(self.ctx.target_lang)
+                or source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang, zipf=zipf) <= WRITTEN_GAP)
 
     def _issues(self, text: str, y: str, origin: Origin, verdict: Mapping[str, Any]) -> list[Issue]:
         """The findings of ``verdict`` (:meth:`_verdict`) on ``text`` translated ``y``, which came
