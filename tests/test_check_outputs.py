@@ -92,6 +92,7 @@ CLEAN = [
     # python-apt: a product's version is no decimal number; appstream: a code term in backticks kept in
     # the target's quotation marks
     ("Cdrom with Ubuntu 10.04 'Lucid Lynx'", "CD-ROM con Ubuntu 10.04 «Lucid Lynx»"),
+    ("Debian 3.1 'Sarge'", "Debian 3.1 «Sarge»"),
     ("An `extends` tag is specified", "Se especifica una etiqueta «extends»"),
     ("Remote", "Remote"), ("Delete the remote branch", "Borra la rama remote"),
     ("The remote is gone", "El remote ya no está"),

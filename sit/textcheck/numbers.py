@@ -375,11 +375,13 @@ def naming_number(text: str, number: Number) -> bool:
 def product_version(text: str, number: Number) -> bool:
     """Whether ``number`` is a product's version: a number with a decimal part right after a
     capitalised word that opens no sentence (``Cdrom with Ubuntu 10.04``, ``needs Python 3.10``),
-    which a translation keeps as written (German ``Ubuntu 10.04``, not ``10,04``)."""
+    or that opens one where no lower-case word follows the number (``Debian 3.1 'Sarge'``; not
+    ``Wait 1.5 seconds``), which a translation keeps as written (German ``Ubuntu 10.04``, not ``10,04``)."""
     if "." not in number.text:
         return False
     m = re.search(r"\b[A-Z][a-z]+\s+$", text[:number.start])
-    return m is not None and bool(re.search(r"[^\s.!?:]\s*$", text[:m.start()]))
+    return m is not None and (bool(re.search(r"[^\s.!?:]\s*$", text[:m.start()]))
+                              or not re.match(r"\s*[a-z]", text[number.end:]))
 
 
 def spelled(number: Number, translation: str, target_lang: str, *, roman: bool = False) -> bool:
