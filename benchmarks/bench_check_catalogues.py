@@ -5,10 +5,15 @@ The catalogues are the ``.mo`` files installed under /usr/share/locale (``msgunf
 injected into a message with no finding of its own, at most ``--per-type`` messages a type, chosen
 with ``--seed``: ``placeholder_dropped`` (one format specifier of the translation taken out),
 ``placeholder_changed`` (one specifier's conversion changed, ``%s`` -> ``%d``, ``{0}`` -> ``{1}``),
-``number_changed`` (a digit of a number the source and translation share), ``untranslated`` (the
+``placeholder_added`` (a ``%s`` added at the end of a translation whose source has no format
+specifier; issue 48), ``number_changed`` (a digit of a number the source and translation share), ``untranslated`` (the
 translation replaced by the source; messages with a word of prose), ``other_language`` (the
 translation replaced by the ``--other`` language's catalogue's for the same message; messages of
-four words of prose or more). Found: a finding of the fault's checks on that message.
+four words of prose or more). Found: a finding on that message (and, apart, one of the fault's checks).
+
+The checks are ``sit check``'s defaults (:func:`sit.check.default_checks`: the five older checks and
+the gate's default ones), as ``benchmarks/bench_check_gate.py`` runs them; ``--checks`` names others
+(the five older checks alone: ``--checks numbers,passthrough,language,length,punctuation``).
 
     python3 benchmarks/bench_check_catalogues.py --lang es --other de --packages bash,wget,tar,dpkg
 """
@@ -27,11 +32,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sit.check import CheckConfig, check  # noqa: E402
+from sit.check import CheckConfig, check, default_checks  # noqa: E402
 from sit.check.files import read_segments  # noqa: E402
 from sit.textcheck.software import PLACEHOLDERS, prose, software_tokens  # noqa: E402
 
 EXPECTED = {"placeholder_dropped": ("passthrough",), "placeholder_changed": ("passthrough",),
+            "placeholder_added": ("passthrough",),
             "number_changed": ("numbers",), "untranslated": ("language",), "other_language": ("language",)}
 
 
@@ -45,7 +51,8 @@ def catalogue(lang: str, package: str, work: Path) -> tuple[Path, dict[str, str]
     return po, {s.source: s.translation for s in read_segments(str(po), None, "po")}
 
 
-#: the checks measured (docs/check.md: spelling and typography, issue 45, do not read a program's messages yet)
+#: the five checks before the gate's (docs/check.md: spelling and typography, issue 45, do not read a
+#: program's messages yet); the benchmark measures sit check's defaults unless --checks names others
 CHECKS: tuple[str, ...] = ("numbers", "passthrough", "language", "length", "punctuation")
 
 
@@ -98,6 +105,11 @@ def pofilter(pairs: list[tuple[str, str]], lang: str, work: Path, name: str) -> 
 
 def fault(kind: str, source: str, translation: str, other: str, rng: random.Random):
     """``translation`` with the fault ``kind``, or None where the message cannot have it."""
+    if kind == "placeholder_added":
+        if any(t.kind in PLACEHOLDERS for t in software_tokens(source)) or "%" in translation:
+            return None
+        end = len(translation.rstrip())
+        return translation[:end] + " %s" + translation[end:]
     if kind in ("placeholder_dropped", "placeholder_changed"):
         tokens = [t for t in software_tokens(translation)
                   if t.kind in PLACEHOLDERS and t.kind != "icu" and t.text != "%%"]  # %%: a percent sign, no argument
@@ -136,7 +148,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=48)
     ap.add_argument("--show", type=int, default=3, help="messages missed to print, a type")
     ap.add_argument("--pofilter", action="store_true", help="run translate-toolkit's pofilter on the same files")
+    ap.add_argument("--checks", default="", help="comma-separated checks (default: sit check's defaults)")
     args = ap.parse_args()
+    checks = tuple(args.checks.split(",")) if args.checks else default_checks()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -146,7 +160,7 @@ def main() -> None:
             if not got:
                 print(f"{args.lang}/{package}: not installed")
                 continue
-            messages, findings = check_po(po, args.lang, work)
+            messages, findings = check_po(po, args.lang, work, checks)
             flagged = sum(1 for s in got if s in findings)
             print(f"{args.lang}/{package}: {messages} messages, findings on {flagged}: "
                   f"{1000 * flagged / max(1, messages):.1f} per 1,000")
@@ -157,7 +171,7 @@ def main() -> None:
             pairs += [(s, t) for s, t in got.items() if s not in findings]
             others.update(catalogue(args.other, package, work)[1])
         clean: dict[int, set[str]] = {}
-        for kind, checks in EXPECTED.items():
+        for kind, expected in EXPECTED.items():
             order = list(range(len(pairs)))
             rng.shuffle(order)
             faulted, chosen = list(pairs), []
@@ -168,11 +182,11 @@ def main() -> None:
                 if new is not None and new != pairs[i][1]:
                     faulted[i] = (pairs[i][0], new)
                     chosen.append(i)
-            found = run(faulted, args.lang, work, kind)
+            found = run(faulted, args.lang, work, kind, checks)
             hit = [i for i in chosen if found.get(i + 1)]
-            own = [i for i in hit if found[i + 1] & set(checks)]
+            own = [i for i in hit if found[i + 1] & set(expected)]
             print(f"{kind}: found {len(hit)} of {len(chosen)} ({100 * len(hit) / max(1, len(chosen)):.0f}%; "
-                  f"{len(own)} by {', '.join(checks)})")
+                  f"{len(own)} by {', '.join(expected)})")
             if args.pofilter:
                 theirs = pofilter(faulted, args.lang, work, kind)
                 clean = pofilter(pairs, args.lang, work, f"{kind}-clean") if kind == "placeholder_dropped" else clean

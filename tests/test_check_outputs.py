@@ -83,6 +83,19 @@ CLEAN = [
     # man-db: a legend of one-letter keys
     ("STRING indicates which preprocessors to run:\ne - [n]eqn, p - pic, t - tbl,\ng - grap, r - refer, v - vgrind",
      "CADENA DE TEXTO indica qué preprocesadores ejecutar:\ne - [n]eqn, p - pic, t - tbl,\ng - grap, r - refer, v - vgrind"),
+    # glib: a month as Spanish abbreviates it (CLDR); git: a synopsis with <metavariables>, wrapped
+    ("May", "May"),
+    ("git remote add [<options>] <name> <url>", "git remote add [<options>] <name> <url>"),
+    ("git remote remove <name>", "git remote remove <name>"),
+    ("git stash list [<options>]\n          [--all] [<pathspec>...]", "git stash list [<options>]\n          [--all] [<pathspec>...]"),
+    # a term the file's translated messages keep (twice or more) is kept by right where it stands alone
+    # python-apt: a product's version is no decimal number; appstream: a code term in backticks kept in
+    # the target's quotation marks
+    ("Cdrom with Ubuntu 10.04 'Lucid Lynx'", "CD-ROM con Ubuntu 10.04 «Lucid Lynx»"),
+    ("Debian 3.1 'Sarge'", "Debian 3.1 «Sarge»"),
+    ("An `extends` tag is specified", "Se especifica una etiqueta «extends»"),
+    ("Remote", "Remote"), ("Delete the remote branch", "Borra la rama remote"),
+    ("The remote is gone", "El remote ya no está"),
 ]
 #: the same messages with a fault each, and the group it must set off
 FAULTY = [
@@ -96,6 +109,13 @@ FAULTY = [
     # a lone word that says something of the code before it is a sentence's, not a term kept
     ("fake_fork() failed\n", "fake_fork() failed\n", "language.untranslated"),
     ("%s: -K requires KEY=VALUE\n", "%s: -K requires KEY=VALUE\n", "language.untranslated"),
+    # a format specifier for an argument the program does not pass
+    ("Cannot open the file.", "No se puede abrir el fichero %s.", "passthrough.added"),
+    # Spanish hunspell knows "removed" (remover's vosotros imperative), English writes it far more
+    ("Removed %s.\n", "Removed %s.\n", "language.untranslated"),
+    ("Copied {count} files", "Se copiaron {count} ficheros a {folder}", "passthrough.added"),
+    ("Wait 1.5 seconds", "Espere 1.5 segundos", "numbers.format"),
+    ("An `extends` tag is specified", "Se especifica una etiqueta «extensiones»", "passthrough.missing"),
 ]
 
 
@@ -139,6 +159,7 @@ def test_catalogue_messages_are_clean_and_faults_are_found_with_a_severity(tmp_p
         assert (line, group) in found, (line, group, sorted(found))
     assert found[(1, "passthrough.missing")]["severity"] == "critical"  # a format specifier lost
     assert found[(2, "passthrough.changed")]["category"] == "Accuracy/Mistranslation"
+    assert found[(8, "passthrough.added")]["severity"] == "critical"
     assert all(row["severity"] in ("minor", "major", "critical") for row in found.values())
 
 
@@ -213,6 +234,11 @@ msgid "%s: File shrank by %s byte"
 msgid_plural "%s: File shrank by %s bytes"
 msgstr[0] "%s: Datei ist um ein Byte geschrumpft"
 msgstr[1] "%s: Datei ist um Bytes geschrumpft"
+
+msgid "one file removed"
+msgid_plural "%d files removed"
+msgstr[0] "%d Datei entfernt"
+msgstr[1] "%d Dateien entfernt"
 """
 
 
@@ -226,7 +252,8 @@ def test_plural_forms_are_checked_form_by_form(tmp_path):
     rows = [json.loads(line) for line in (tmp_path / "de" / "issues.jsonl").read_text().splitlines()]
     # German uses msgstr[0] for 1 alone: its count may go ("ein Byte"); the plural form's may not
     assert [(r["group"], r["original"]) for r in rows] == [("passthrough.missing", "%s: File shrank by %s bytes")]
-    # French's "one" holds 0 and 1 too: there msgstr[0] must keep its counts
+    # French's "one" holds 0 and 1 too: there msgstr[0] must keep its counts; in any language it may
+    # write the count its msgid leaves out ("%d Datei" for "one file": Russian's "one" holds 21 too)
     assert main([*run, "--target-lang", "fr", "--out", str(tmp_path / "fr")]) == 0
     rows = [json.loads(line) for line in (tmp_path / "fr" / "issues.jsonl").read_text().splitlines()]
     assert {r["original"] for r in rows if r["group"] == "passthrough.missing"} == {
@@ -255,6 +282,40 @@ def test_a_message_key_has_no_length_ratio(tmp_path):
     long = "La calidad de la frase de paso que ha introducido arriba. Pregunte a su administrador por los criterios."
     pairs = [(f"File {n} was copied to the backup folder", f"El fichero {n} se copió a la carpeta de copias" + " nueva" * (n % 4))
              for n in range(40)]
-    pairs += [("pinentry.qualitybar.tooltip", long), ("|pinentry-label|PIN code:", long), ("The quality bar shown", long)]
+    pairs += [("pinentry.qualitybar.tooltip", long), ("|pinentry-label|PIN code:", long), ("The quality bar shown", long + " " + long),
+              ("The quality of the passphrase you entered above, as your administrator asks", "Calidad")]
     assert _check(tmp_path, _jsonl(tmp_path / "keys.jsonl", pairs)) == 0
-    assert [row["source_id"] for row in _issues(tmp_path) if row["group"] == "length.ratio"] == [43]
+    # in sit check a translation far longer is no finding (a long text under a short key, a line the
+    # translator added: gnupg2); far shorter still is; sit run reports both (length.longer)
+    assert [row["source_id"] for row in _issues(tmp_path) if row["group"] == "length.ratio"] == [44]
+    assert _check(tmp_path, _jsonl(tmp_path / "keys.jsonl", pairs), "--relation-option", "length.longer=true",
+                  out="longer") == 0
+    assert {row["source_id"] for row in _issues(tmp_path, "longer") if row["group"] == "length.ratio"} == {43, 44}
+
+
+def test_a_message_of_one_word_of_the_target_language_is_no_untranslated_one(tmp_path):
+    """German keeps ``Distribution`` and ``Operator`` (its hunspell dictionary's words as written),
+    ``Feb`` and ``Tamil`` (CLDR's names): no finding; ``Warning`` returned is still untranslated."""
+    from sit.textcheck.spelling import find_dictionary
+
+    if find_dictionary("de") is None:
+        pytest.skip("needs the German hunspell dictionary (apt-get install hunspell-de-de)")
+    pytest.importorskip("spylls")
+    words = ["Distribution", "Operator", "Feb", "Tamil", "Warning", "Unknown"]
+    assert main(["check", "--source", _jsonl(tmp_path / "de.jsonl", [(w, w) for w in words]), "--target-lang", "de",
+                 "--out", str(tmp_path / "out"), "--checks", CHECKS, "--cache-dir", str(tmp_path / "cache"),
+                 "--ignore-file", ""]) == 0
+    assert [(r["source_id"], r["group"]) for r in _issues(tmp_path)] == [(5, "language.untranslated"),
+                                                                          (6, "language.untranslated")]
+
+
+def test_a_message_returned_whose_words_are_the_targets_too_is_untranslated_by_its_language(tmp_path):
+    """tar's ``Unaligned block (%lu byte) in archive`` returned in German: ``Block``, ``Byte`` and
+    ``Archive`` are German words too, but the identifier reads the line as English; a name kept
+    (``Free Software Foundation``) is none."""
+    pairs = [("Unaligned block (%lu byte) in archive", "Unaligned block (%lu byte) in archive"),
+             ("Copyright (C) 2022 Free Software Foundation, Inc.", "Copyright (C) 2022 Free Software Foundation, Inc.")]
+    assert main(["check", "--source", _jsonl(tmp_path / "de.jsonl", pairs), "--target-lang", "de",
+                 "--out", str(tmp_path / "out"), "--checks", CHECKS, "--cache-dir", str(tmp_path / "cache"),
+                 "--ignore-file", ""]) == 0
+    assert [(r["source_id"], r["group"]) for r in _issues(tmp_path)] == [(1, "language.untranslated")]

@@ -99,8 +99,8 @@ def check(config: CheckConfig) -> CheckResult:
     check_same_run(out, signature, source_name, force=config.force)
     cache = Cache(config.cache_dir)
     relations, checked = _run_checks(config, plan, segments, cache)
-    issues, ignored = _singular_counts(_kept_terms(relations, [i for name in checks for i in checked[name]]),
-                                       segments, config.target_lang), []
+    issues = _file_terms(_kept_terms(relations, [i for name in checks for i in checked[name]]), segments)
+    issues, ignored = _singular_counts(issues, segments, config.target_lang), []
     if config.ignore_file:
         from ..ignorefile import IgnoreFile
 
@@ -127,19 +127,34 @@ def _singular_counts(issues: list[Issue], segments: Sequence[Segment], target_la
     """``issues`` less the format specifiers a PO unit's singular translation leaves out where the
     target language uses that form for the number 1 alone (CLDR's plural rule for "one": German,
     Spanish ``i = 1 and v = 0``; not Russian's 21, 31 ..., nor French's 0 and 1): gettext allows
-    "ein Byte" for "%lu byte" there (what each check may leave out: its
+    "ein Byte" for "%lu byte" there, and, in any language, those it adds ("%d файл" for "one file";
+    what each check may leave out or add: its
     :meth:`~sit.relations.base.Relation.without_counts`); its plural forms are checked as any message."""
     from ..relations import RELATIONS
 
-    singular = {s.source for s in segments if s.plural == "one"} if _one_is_one(target_lang) else set()
+    singular = {s.source for s in segments if s.plural == "one"}
     if not singular:
         return issues
-    out = []
+    one_alone, out = _one_is_one(target_lang), []
     for issue in issues:
-        kept = RELATIONS.get(issue.relation).without_counts(issue) if issue.pair.original in singular else issue
+        kept = (RELATIONS.get(issue.relation).without_counts(issue, one_alone) if issue.pair.original in singular
+                else issue)
         if kept is not None:
             out.append(kept)
     return out
+
+
+def _file_terms(issues: list[Issue], segments: Sequence[Segment]) -> list[Issue]:
+    """``issues`` less what the file's translated messages show to be its terms, kept as their
+    sources write them (:func:`sit.textcheck.targetword.kept_terms`; what each check leaves out
+    for them: its :meth:`~sit.relations.base.Relation.without_file_terms`)."""
+    from ..relations import RELATIONS
+    from ..textcheck.targetword import kept_terms
+
+    if not issues:
+        return issues
+    kept = kept_terms((s.source, s.translation) for s in segments)
+    return [k for i in issues if (k := RELATIONS.get(i.relation).without_file_terms(i, kept)) is not None]
 
 
 def _kept_terms(relations, issues: list[Issue]) -> list[Issue]:

@@ -319,9 +319,18 @@ class Relation(Declares):
         return mqm.get(issue.kind) or mqm.get("")
 
     @classmethod
-    def without_counts(cls, issue: Issue) -> Optional[Issue]:
+    def without_counts(cls, issue: Issue, one_alone: bool = True) -> Optional[Issue]:
         """``issue`` on a plural message's singular form, less what it may leave out there (the
-        count: "ein Byte" for "%lu byte"); None where nothing is left. By default the finding as it is."""
+        count: "ein Byte" for "%lu byte", where ``one_alone``: the target's plural category "one"
+        holds the number 1 alone) or add (the count: "%d файл" for "one file", in any language);
+        None where nothing is left. By default the finding as it is."""
+        return issue
+
+    @classmethod
+    def without_file_terms(cls, issue: Issue, kept: frozenset) -> Optional[Issue]:
+        """``issue`` on a file's message, less what the file's translated messages keep as their
+        sources write them (``kept``, case-folded words: :func:`sit.textcheck.targetword.kept_terms`);
+        None where nothing is left. By default the finding as it is."""
         return issue
 
     @classmethod

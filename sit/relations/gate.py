@@ -21,6 +21,12 @@ from .base import Checked
 from .every import UNKNOWN, Origin, TextsAlone, merged, other_texts
 
 
+#: the gate's labels (docs/labels/check_gate/, under docs/labels): every finding of a kind with at most 12 on
+#: the catalogues, else 12 drawn, labelled strictly by the checks' author (not blind; docs/check.md).
+#: codes, width and terms found nothing on the catalogues: unmeasured
+GATE_LABELS = "check_gate/measured.jsonl"
+
+
 @dataclass(frozen=True)
 class Message:
     """One (source, translation) pair as a gate check reads it: its line (the run's sentence in a
@@ -69,6 +75,8 @@ class BracketsCheck(InputCheck):
     kinds = {"brackets": "brackets whose balance (openings less closings) differs from the source's",
              "quotes": "an odd number of double quotation marks where the source writes an even number"}
     mqm = {"brackets": ("minor", "Fluency/Punctuation"), "quotes": ("minor", "Fluency/Punctuation")}
+    #: labelled by the check's author, not blind (docs/labels/check_gate/; docs/check.md)
+    measured = {"brackets": (3, 3, GATE_LABELS), "quotes": (2, 2, GATE_LABELS)}
     alone = 8
 
     def describe(self) -> str:
@@ -95,6 +103,8 @@ class WhitespaceCheck(InputCheck):
              "spaces": "two spaces in a row where the source writes none"}
     mqm = {"edges": ("major", "Design and markup/Layout"), "newlines": ("minor", "Design and markup/Layout"),
            "spaces": ("minor", "Fluency/Punctuation")}
+    #: labelled by the check's author, not blind; ``edges`` on its findings with ``edges=all``
+    measured = {"edges": (12, 12, GATE_LABELS), "newlines": (1, 12, GATE_LABELS), "spaces": (12, 12, GATE_LABELS)}
     alone = 9
 
     def __init__(self, ctx, *, edges: str = "newlines", newlines: bool = False, spaces: bool = False):
@@ -138,6 +148,7 @@ class RepetitionCheck(InputCheck):
     title = "a translation writes a word twice back to back"
     kinds = {"word": "a word written twice back to back (the the, de de) that the source does not double"}
     mqm = {"word": ("minor", "Fluency/Grammar")}
+    measured = {"word": (3, 4, GATE_LABELS)}  # labelled by the check's author, not blind
     alone = 10
 
     def describe(self) -> str:
@@ -218,6 +229,7 @@ class ConsistencyCheck(InputCheck):
              "target": "two different sources or more with one translation"}
     mqm = {"source": ("minor", "Terminology/Inconsistent use of terminology"),
            "target": ("minor", "Terminology/Inconsistent use of terminology")}
+    measured = {"source": (7, 9, GATE_LABELS), "target": (1, 12, GATE_LABELS)}  # by the check's author, not blind
     alone = 13
     alone_default = False  # real more often than not, but 3 to 8 findings per 1,000 messages (docs/check.md)
 

@@ -23,11 +23,12 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
 from ..textcheck.software import prose, software_tokens, usage_synopsis
+from ..textcheck.targetword import PROSE_WORD, TargetWords, cldr_names, lone_word
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
-from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, calendar_words, copied_runs,
+from ..textcheck.untranslated import (SOURCE_WORD_ZIPF, UNTRANSLATED_RULES, WRITTEN_GAP, calendar_words, copied_runs,
                                       copied_words, foreign_script_runs, place_names, returned_words,
-                                      shared_words)
+                                      shared_words, source_language_gap)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
 from .verdicts import Verdicts
@@ -58,6 +59,13 @@ class LanguageRelation(Relation):
         named = [("word", word_key(str(w))) for w in issue.evidence.get("words") or []]
         return named, named[0] if named else ("group", issue.group)
 
+    @classmethod
+    def without_file_terms(cls, issue: Issue, kept: frozenset) -> Optional[Issue]:
+        """A message returned as it was whose every word the file's translated messages keep, twice
+        or more, keeps the file's terms (git's ``remote``, psql's ``Large objects``): no finding."""
+        words = issue.evidence.get("words") or ()
+        return None if issue.kind == "untranslated" and words and set(words) <= kept else issue
+
     def __init__(self, ctx, *, confidence: float = 0.9, min_words: int = 4, copied: bool = True,
                  min_zipf: float = SOURCE_WORD_ZIPF, untranslated: str = "as-written", software: bool = False):
         super().__init__(ctx)
@@ -76,13 +84,16 @@ class LanguageRelation(Relation):
                               f"{', '.join(UNTRANSLATED_RULES)}")
         self.untranslated = untranslated
         self.identifier = LanguageIdentifier((ctx.target_lang, ctx.source_lang, *NEIGHBOURS), cache=ctx.cache)
+        #: a program's message of one word returned is untranslated unless the word is the target's too
+        self.target_words = TargetWords(ctx.target_lang) if self.software else None
         self.verdicts = Verdicts(ctx.cache, self.name, self.signature(), ctx.source_lang, ctx.target_lang,
                                  (type(self).__module__,))
 
     def signature(self) -> dict[str, Any]:
         return {"confidence": self.confidence, "min_words": self.min_words, "copied": self.copied,
                 "min_zipf": self.min_zipf, "untranslated": self.untranslated, "software": self.software,
-                "identifier": "py3langid", "languages": list(self.identifier.languages)}
+                "identifier": "py3langid", "languages": list(self.identifier.languages),
+                **({"target_words": self.target_words.identity()} if self.target_words else {})}
 
     def describe(self) -> str:
         known = "" if self.identifier.knows(self.ctx.target_lang) else \
@@ -130,11 +141,16 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
+        if self.software and self._target_word(x0, y0, zipf):
+            return {}
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
                                    terms=not said_of_code(text))
                     if self.software else returned_words(text, y, source, target, min_zipf=self.min_zipf, zipf=zipf))
         if returned:  # the source came back as it was
             return {"kind": "untranslated", "distance": 2.0 + len(returned), "evidence": {"words": returned}}
+        if self.software and self._returned_prose(x0, y0, said):
+            return {"kind": "untranslated", "distance": 2.0,
+                    "evidence": {"words": [], "language": said.language, "probability": round(said.probability, 4)}}
         if (said is not None and said.language != target and said.expected <= 1 - self.confidence
                 and not (self.software and _words(y0) <= _words(x0))  # the source's own words: names kept
                 and (said.probability >= self.confidence  # such a translation copies words anyway
@@ -155,6 +171,31 @@ class LanguageRelation(Relation):
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _returned_prose(self, x0: str, y0: str, said: Optional[Identified]) -> bool:
+        """Whether a program's message came back as it was (its prose ``x0``, translated ``y0``)
+        with ``min_words`` words or more besides names (a word capitalised mid-sentence), in the
+        source language by the identifier, the target's all but ruled out (as ``wrong_language``):
+        untranslated though each word may be the target's too (German ``Unaligned block (%lu byte)
+        in archive``: ``Block``, ``Byte``, ``Archive``)."""
+        if said is None or " ".join(x0.casefold().split()) != " ".join(y0.casefold().split()):
+            return False
+        words = PROSE_WORD.findall(re.sub(r"(?<=[\w,;)] )[A-Z]\w*", " ", x0))
+        return (len(words) >= self.min_words and said.language == self.ctx.source_lang
+                and said.expected <= 1 - self.confidence
+                and (said.probability >= self.confidence or said.expected <= (1 - self.confidence) / 2))
+
+    def _target_word(self, x0: str, y0: str, zipf) -> bool:
+        """Whether a program's message (its prose ``x0``) kept its one word, which is the target
+        language's own as written (its hunspell dictionary's or CLDR's: German ``Distribution``,
+        ``Operator``, ``Feb``, ``Tamil``; Spanish ``may``): no language finding."""
+        word = lone_word(y0)
+        if word is None or word.casefold() not in x0.casefold() or not self.target_words.knows(word):
+            return False
+        # a dictionary's rare form of a source-language word ("removed", Spanish remover's vosotros
+        # imperative) is no target word where the source language writes it far more (the as-written gap)
+        return (word.casefold() in cldr_names(self.ctx.target_lang)
+                or source_language_gap(word, self.ctx.source_lang, self.ctx.target_lang, zipf=zipf) <= WRITTEN_GAP)
 
     def _issues(self, text: str, y: str, origin: Origin, verdict: Mapping[str, Any]) -> list[Issue]:
         """The findings of ``verdict`` (:meth:`_verdict`) on ``text`` translated ``y``, which came

@@ -52,24 +52,30 @@ class LengthRelation(Relation):
     sides = ("source", "source")
     sees_empty = True
     alone = 4
+    #: in ``sit check`` (a program's messages) ``ratio`` reports the translations far shorter only:
+    #: one far longer is a long text under a short key (gnupg's "TOFU detected a binding conflict")
+    #: or a line the translator added (where to report the translation's errors) as often as not
+    alone_options = {"longer": False}
     mqm = {"empty": ("critical", "Accuracy/Omission"), "cut": ("major", "Accuracy/Omission"),
            "loop": ("major", "Accuracy/Addition"), "ratio": ("minor", "Accuracy/Omission")}
 
     def __init__(self, ctx, *, max_n: int = 6, min_repeats: int = 3, max_z: float = 6.0,
-                 min_chars: int = 20, min_texts: int = 30):
+                 min_chars: int = 20, min_texts: int = 30, longer: bool = True):
         super().__init__(ctx)
-        from ..validate import check_number
+        from ..validate import check_bool, check_number
 
         self.max_n = check_number(max_n, "length.max_n", integer=True, minimum=1)
         self.min_repeats = check_number(min_repeats, "length.min_repeats", integer=True, minimum=2)
         self.max_z = check_number(max_z, "length.max_z", above=0)
         self.min_chars = check_number(min_chars, "length.min_chars", integer=True, minimum=1)
         self.min_texts = check_number(min_texts, "length.min_texts", integer=True, minimum=3)
+        self.longer = check_bool(longer, "length.longer")  # ratio: a translation far longer too
         self._ids: dict[str, int] = {}
 
     def signature(self) -> dict[str, Any]:
         return {"max_n": self.max_n, "min_repeats": self.min_repeats, "max_z": self.max_z,
-                "min_chars": self.min_chars, "min_texts": self.min_texts}
+                "min_chars": self.min_chars, "min_texts": self.min_texts,
+                **({} if self.longer else {"longer": False})}
 
     def describe(self) -> str:
         return (f"length: loops (an n-gram of up to {self.max_n} repeated {self.min_repeats}+ times), empty and "
@@ -109,7 +115,8 @@ class LengthRelation(Relation):
         return []
 
     def _ratios(self, done: dict[str, str]) -> list[Issue]:
-        """The translations whose log length ratio is ``max_z`` robust deviations from the median."""
+        """The translations whose log length ratio is ``max_z`` robust deviations from the median
+        (below it only, without ``longer``)."""
         logs = {x: math.log(len(y) / len(x)) for x, y in done.items()
                 if len(x) >= self.min_chars and y.strip() and not _MESSAGE_KEY.match(x)}
         if len(logs) < self.min_texts:
@@ -121,7 +128,7 @@ class LengthRelation(Relation):
         out = []
         for x, v in logs.items():
             z = (v - median) / mad
-            if abs(z) >= self.max_z:
+            if z <= -self.max_z or (self.longer and z >= self.max_z):
                 out.append(self._issue(x, done[x], "ratio", abs(z), {
                     "ratio": round(len(done[x]) / len(x), 3), "run_median_ratio": round(math.exp(median), 3),
                     "z": round(z, 2)}))

@@ -38,7 +38,7 @@ from ..textcheck.software import code_number
 from ..textcheck.compare import normalized
 from ..textcheck.dates import misformatted_dates
 from ..textcheck.numbers import (Number, changed_number, converted_unit, currency_kept, find, metric_target,
-                                 misspaced_percent, month_named, month_of, naming_number, numbers_of, scaled, spelled, target_forms,
+                                 misspaced_percent, month_named, month_of, naming_number, numbers_of, product_version, scaled, spelled, target_forms,
                                  to_convert, unconverted, ungrouped, ungrouped_in)
 from .base import Checked, Relation
 from .every import Origin, merged, other_texts, text_issue
@@ -208,7 +208,8 @@ class NumbersRelation(Relation):
                 # a version stays as written, and so does a zero-padded number (CLDR writes no
                 # leading zero: 09 is a clock's or a calendar's field, or a code)
                 kind = "" if (naming_number(text, number) or _zero_padded(number)
-                              or self.software and code_number(text, number.start, number.end)) else "format"
+                              or self.software and (code_number(text, number.start, number.end)
+                                                    or product_version(text, number))) else "format"
             elif ((spelled_before(text, number, y, target) if self.software
                    else spelled(number, y, target, roman=naming_number(text, number)))
                   or scaled(number, y, target)

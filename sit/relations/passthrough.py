@@ -49,14 +49,16 @@ class PassthroughRelation(Relation):
     kinds = {"missing": "a URL, address, handle, hashtag, emoji, code, placeholder or tag is not in the translation verbatim",
              "context": "inserting a pass-through token changed the rest of the translation",
              "changed": "a format specifier stands for its argument with another conversion, or in another order",
-             "localised": "a <metavariable> of the source was translated (passthrough.metavariables=verbatim)"}
+             "localised": "a <metavariable> of the source was translated (passthrough.metavariables=verbatim)",
+             "added": "a format specifier stands for an argument the source has none for (a %s or {name} the source lacks)"}
     sides = ("source", "token_inserted")
     measured = {"missing": (19, 20, "production-news.jsonl"), "context": (19, 20, "production-news.jsonl")}
     severity = {"": 3.0, "context": 1.5}
     alone = 2
     alone_options = {"software": True}
     mqm = {"missing": ("major", "Accuracy/Omission"), "changed": ("critical", "Accuracy/Mistranslation"),
-           "localised": ("minor", "Locale convention"), "context": ("minor", "Accuracy/Mistranslation")}
+           "localised": ("minor", "Locale convention"), "context": ("minor", "Accuracy/Mistranslation"),
+           "added": ("critical", "Accuracy/Addition")}
 
     @classmethod
     def cluster_keys(cls, issue: Issue, stops: frozenset[str]):
@@ -91,12 +93,15 @@ class PassthroughRelation(Relation):
         return super().mqm_of(issue)
 
     @classmethod
-    def without_counts(cls, issue: Issue) -> Optional[Issue]:
-        """A singular form's lost format specifiers are its count, which it may leave out."""
+    def without_counts(cls, issue: Issue, one_alone: bool = True) -> Optional[Issue]:
+        """A singular form's lost format specifiers are its count, which it may leave out (where
+        ``one_alone``), and so are those it adds (``one file`` as ``%d файл``: Russian's "one" holds 21 too)."""
         from dataclasses import replace
 
+        if issue.kind == "added":
+            return None
         tokens = issue.evidence.get("tokens") or []
-        if issue.kind != "missing":
+        if issue.kind != "missing" or not one_alone:
             return issue
         kept = [t for t in tokens if not (isinstance(t, dict) and t.get("type") == "placeholder")]
         if not kept:
@@ -176,7 +181,7 @@ class PassthroughRelation(Relation):
         if not self.software:
             lost = missing_tokens(x, y)
             return [text_issue(self.name, x, y, origin, "missing", len(lost), _lost(lost))] if lost else []
-        found = {"missing": [], "changed": [], "localised": []}
+        found = {"missing": [], "changed": [], "localised": [], "added": []}
         for t in lost_tokens(x, y):
             found[t.what].append({"token": t.token[:200], "type": t.kind, **({"found": t.found} if t.found else {})})
         ours, theirs = metavariables(x), metavariables(y)

@@ -372,6 +372,18 @@ def naming_number(text: str, number: Number) -> bool:
     return bool(NAMING.search(before[-30:]))
 
 
+def product_version(text: str, number: Number) -> bool:
+    """Whether ``number`` is a product's version: a number with a decimal part right after a
+    capitalised word that opens no sentence (``Cdrom with Ubuntu 10.04``, ``needs Python 3.10``),
+    or that opens one where no lower-case word follows the number (``Debian 3.1 'Sarge'``; not
+    ``Wait 1.5 seconds``), which a translation keeps as written (German ``Ubuntu 10.04``, not ``10,04``)."""
+    if "." not in number.text:
+        return False
+    m = re.search(r"\b[A-Z][a-z]+\s+$", text[:number.start])
+    return m is not None and (bool(re.search(r"[^\s.!?:]\s*$", text[:m.start()]))
+                              or not re.match(r"\s*[a-z]", text[number.end:]))
+
+
 def spelled(number: Number, translation: str, target_lang: str, *, roman: bool = False) -> bool:
     """Whether ``translation`` writes a whole ``number`` (0 to a million) in words of the target
     language, as a cardinal or an ordinal (num2words; ``10`` -> ``zehn``, ``3`` -> ``tres``, Chinese

@@ -147,19 +147,35 @@ def translator_note(text: str) -> bool:
 def usage_synopsis(text: str) -> bool:
     """Whether ``text`` is a command synopsis: a lower-case command name followed by bracketed
     arguments, options, metavariables and words, no sentence (``wait [-fn] [id ...]``,
-    ``break [n]``)."""
+    ``break [n]``, git's ``git remote add [<options>] <name> <url>``), on one line or going on
+    on lines indented as a synopsis is (git's ``git stash [push [-p|--patch]\n          [-u]``)."""
     words = text.split()
-    return ("\n" not in text.strip() and len(words) > 1 and bool(re.match(r"\s*[a-z]", text))
-            and (bool(_SYNOPSIS_SECOND.fullmatch(words[1])) or any(re.match(r"\[-?[a-z]", w) for w in words))
+    return (_one_synopsis(text.strip("\n")) and len(words) > 1 and bool(re.match(r"\s*[a-z]", text))
+            and (bool(_SYNOPSIS_SECOND.fullmatch(words[1])) or any(re.match(r"\[-?[a-z]|\[<", w) for w in words)
+                 or _arguments_last(words))
             and all(_SYNOPSIS_WORD.fullmatch(w) and (w.islower() or w.isupper() or re.match(r"[\[({<|]*-", w)
                                                      or not any(c.isalpha() for c in w)) for w in words))
+
+
+def _arguments_last(words: list[str]) -> bool:
+    # from the first <metavariable> on, arguments alone: metavariables, brackets, options, "...", "|"
+    # ("git remote remove <name>"; not "the file <name> is missing")
+    first = next((i for i, w in enumerate(words) if re.match(r"[({]*<[\w-]+>", w)), None)
+    return first is not None and all(re.match(r"[\[({<|.-]", w) for w in words[first:])
+
+
+def _one_synopsis(text: str) -> bool:
+    # one line, or lines after the first indented by four spaces or more (a synopsis wrapped)
+    return all(re.match(r"\s{4}", line) for line in text.split("\n")[1:])
 
 
 @dataclass(frozen=True)
 class Lost:
     """A verbatim token of the source a translation does not carry over: ``missing`` (as often as
     the source has it), ``changed`` (a format specifier that stands for the same argument with
-    another conversion, ``%s`` as ``%d``, or whose order the translation changed without positions)."""
+    another conversion, ``%s`` as ``%d``, or whose order the translation changed without positions),
+    or a format specifier the translation ``added`` (one for an argument the source has none for:
+    a third ``%s`` where the source has two, a ``{name}`` it lacks)."""
 
     kind: str
     token: str
@@ -177,19 +193,30 @@ def lost_tokens(source: str, translation: str) -> list[Lost]:
     if usage_synopsis(source):  # a synopsis' single-dash words are its metavariables (-sigspec): options are
         src = [t for t in src if t.kind != "option" or re.fullmatch(r"--[\w-]+|-[A-Za-z]{1,3}", t.text)]
     tgt = [t for t in software_tokens(translation) if verbatim(t)]
+    if _STRFTIME.search(source):
+        tgt = [t for t in tgt if t.kind != "printf"]
     out = _lost_arguments([t for t in src if t.kind in PLACEHOLDERS], [t for t in tgt if t.kind in PLACEHOLDERS])
     have, seen = Counter(_same(t.text) for t in tgt if t.kind not in PLACEHOLDERS), Counter()
     for tok in src:
         if tok.kind in PLACEHOLDERS:
             continue
         seen[_same(tok.text)] += 1
-        if have[_same(tok.text)] < seen[_same(tok.text)] and not (tok.kind == "option" and tok.text in translation):
+        if have[_same(tok.text)] < seen[_same(tok.text)] and not (tok.kind == "option" and tok.text in translation) \
+                and not _code_requoted(tok, translation):
             out.append(Lost(tok.kind, tok.text, "missing"))
     return out
 
 
 #: a strftime conversion no printf has (``%H:%M:%S``, ``%Y``, ``%Z``, ``%b``): the message is a date's format
 _STRFTIME = re.compile(r"%[HMSYZBbTy]\b")
+
+
+def _code_requoted(tok: Token, translation: str) -> bool:
+    # a term in backticks the translation keeps as written in its own quotation marks (appstream's
+    # German: `extends` as »extends«): carried over
+    inner = tok.text.strip("`")
+    return (tok.kind == "code" and tok.text.startswith("`") and bool(inner)
+            and bool(re.search(rf"(?<![\w`-]){re.escape(inner)}(?![\w`-])", translation)))
 
 
 def _same(token: str) -> str:
@@ -218,6 +245,9 @@ def _lost_arguments(src: list[Token], tgt: list[Token]) -> list[Lost]:
             out.append(Lost("placeholder", texts[0], "changed", got[0]))
         elif len(got) < len(texts):
             out.append(Lost("placeholder", texts[0], "missing"))
+    # a specifier for an argument the source has none for: a program passes no value for it (printf
+    # reads past its arguments; Python's format raises KeyError or IndexError)
+    out += [Lost("placeholder", texts[0], "added") for key, texts in have.items() if key not in want]
     return out
 
 

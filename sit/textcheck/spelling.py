@@ -108,6 +108,12 @@ class Speller:
             found = self._known[word] = any(look(w) for w in dict.fromkeys((word, word.lower(), word.capitalize())))
         return found
 
+    def accepts(self, word: str) -> bool:
+        """Whether the dictionary knows ``word`` as written, or, capitalised, in lower case (a
+        sentence's first word): stricter than :meth:`knows`, which takes a German noun in lower case too."""
+        look = self._dictionary.lookup
+        return bool(look(word) or (word[:1].isupper() and word[1:].islower() and look(word.lower())))
+
     def misspelled(self, source: str, translation: str,
                    attested: Callable[[str], bool] = lambda word: False) -> list[str]:
         """The words of ``translation`` this dictionary does not know, each once, in order (see
