@@ -9,7 +9,7 @@ import sys
 from conftest import requires_apertium
 
 from sit.perturb.prune import cut_text, cuts
-from sit.relations.cit import changes
+from sit.relations.cit import agreeing, changes
 
 
 def _cuts(tagger, text):
@@ -38,6 +38,27 @@ def test_no_cut_makes_a_prepositional_verb_a_name_or_an_article_wrong(english_ta
     assert reduced and all("Alexander the Great" in r for r in reduced), reduced
     _, reduced = _cuts(english_tagger, "It was what they called an unjustified decision by the neighboring government.")
     assert "It was what they called a decision by the neighboring government." in reduced
+
+
+def test_no_particle_focus_adverb_or_half_of_a_coordination_goes(english_tagger):
+    _, reduced = _cuts(english_tagger, "When she came back Sophie and Esther were sitting dejectedly in the kitchen.")
+    assert not any("came Sophie" in r for r in reduced), reduced
+    assert "When she came back Sophie and Esther were sitting in the kitchen." in reduced
+    _, reduced = _cuts(english_tagger, "Roads are slickest when rain has just started and has not washed the oil away.")
+    assert not any("has started" in r for r in reduced), reduced
+    _, reduced = _cuts(english_tagger, "Most of the cast hurriedly and shamefacedly handed over their parts to understudies.")
+    assert not any("hurriedly and handed" in r or "and shamefacedly" in r and "hurriedly" not in r for r in reduced), reduced
+
+
+def test_a_pronoun_that_only_changes_the_verbs_number_counts_where_the_original_disagreed():
+    """"they" for "the secret police" makes the verb plural; "La policía secreta suspendió" agrees,
+    "los padres protestó" does not."""
+    agrees = changes("La policía secreta suspendió sus víctimas.", "Suspendieron sus víctimas.", "La policía secreta", "es")
+    assert len(agrees) == 1 and agreeing(agrees, "La policía secreta", "es") == []
+    clash = changes("Dijo que los padres protestó.", "Dijo que protestaron.", "los padres", "es")
+    assert agreeing(clash, "los padres", "es") == clash and clash[0].original_words == ("protestó",)
+    assert agreeing(changes("Young mujeres desagradó el tono.", "Desagradaron el tono.", "Young mujeres", "es"),
+                    "Young mujeres", "es"), "no determiner: a word in -s makes the phrase plural"
 
 
 def test_cut_text_leaves_no_stray_space_or_comma():

@@ -5,7 +5,9 @@ English sentences, their two Spanish translations and the claim in neutral words
 score or rank. The item -> finding map is written apart (``--key``, outside the sheet's folder), to be read only after
 labelling.
 
-    python3 docs/labels/blind_cit.py RUN_DIR --out docs/labels/blind-s46-cit --key docs/labels/blind-s46-cit-key.json
+    python3 docs/labels/blind_cit.py RUN_DIR [RUN_DIR ...] --out docs/labels/blind-s46-cit --key docs/labels/blind-s46-cit-key.json
+
+Several runs are pooled (their findings per group, in the order given) before the sample.
 """
 
 import argparse
@@ -26,31 +28,32 @@ Write one JSON line per item: {"id": "C00", "label": "real|not_real|unsure", "no
 """
 
 
-def top1(run: Path) -> dict[str, list[dict]]:
+def top1(runs: list[Path]) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = {}
-    for line in open(run / "issues.jsonl", encoding="utf-8"):
-        issue = json.loads(line)
-        if issue["relation"] == "cit" and issue["rank"] == 1:
-            group = "cit" + (f".{issue['kind']}" if issue["kind"] not in ("", "rest-changed") else "")
-            groups.setdefault(group, []).append(issue)
+    for run in runs:
+        for line in open(run / "issues.jsonl", encoding="utf-8"):
+            issue = json.loads(line)
+            if issue["relation"] == "cit" and issue["rank"] == 1:
+                group = "cit" + (f".{issue['kind']}" if issue["kind"] not in ("", "rest-changed") else "")
+                groups.setdefault(group, []).append({**issue, "run": run.name})
     return groups
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run", type=Path)
+    ap.add_argument("runs", type=Path, nargs="+")
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--key", type=Path, help="where the item -> finding map goes (default: OUT/key.json)")
     args = ap.parse_args()
     rng = random.Random(46)
     items = []
-    for group, issues in sorted(top1(args.run).items()):
+    for group, issues in sorted(top1(args.runs).items()):
         picked = issues if len(issues) <= args.n else rng.sample(issues, args.n)
-        items.extend((group, i) for i in sorted(picked, key=lambda i: i["source_id"]))
+        items.extend((group, i) for i in sorted(picked, key=lambda i: (i["run"], i["source_id"])))
     random.Random(46).shuffle(items)
     args.out.mkdir(parents=True, exist_ok=True)
-    key = {f"C{n:02d}": {"group": g, "source_id": i["source_id"], "issue_id": i.get("issue_id", "")}
+    key = {f"C{n:02d}": {"group": g, "run": i["run"], "source_id": i["source_id"], "issue_id": i.get("issue_id", "")}
            for n, (g, i) in enumerate(items)}
     (args.key or args.out / "key.json").write_text(json.dumps(key, indent=1) + "\n")
     with open(args.out / "items.txt", "w", encoding="utf-8") as fh:

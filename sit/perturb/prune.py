@@ -25,6 +25,12 @@ HEADS = {"prep": ("VERB",), "advmod": ("VERB",), "npadvmod": ("VERB",), "advcl":
 ADJUNCT_PREPS = frozenset({"in", "during", "along", "across", "through", "throughout", "since", "until", "before",
                            "outside", "near", "amid", "despite", "without", "within", "inside", "beyond", "below",
                            "above", "behind", "beside", "among", "around", "past", "because", "under"})
+#: adverbs that make a construction with their verb, not an adjunct: negation, question words,
+#: particles of phrasal verbs ("came back" / "came"), aspect and focus ("has just started":
+#: "acaba de empezar" / "ha empezado")
+KEPT_ADVERBS = frozenset({"not", "n't", "never", "so", "how", "why", "when", "where", "back", "away", "out", "off", "up",
+                          "down", "over", "around", "forward", "home", "together", "apart", "aside", "just", "already",
+                          "still", "yet", "ever", "even", "only", "also", "too", "almost", "nearly"})
 #: modifiers a noun phrase is cut back without (its determiner, numeral, possessive and compound
 #: nouns stay: "hotel room" -> "room" changes the sense of the head, not the structure around it)
 NP_MODIFIERS = ("amod", "nmod")
@@ -88,8 +94,10 @@ def _adjunct(doc, tok):
     span = doc[start:end]
     if end - start > limit or start == 0 or _in_entity(span) and tok.dep_ in ("prep", "npadvmod"):
         return None
-    if tok.dep_ == "advmod" and (tok.pos_ != "ADV" or tok.lower_ in ("not", "n't", "never", "so", "how", "why", "when", "where")):
+    if tok.dep_ == "advmod" and (tok.pos_ != "ADV" or tok.lower_ in KEPT_ADVERBS):
         return None
+    if tok.dep_ == "advmod" and (doc[start - 1].pos_ == "CCONJ" or end < len(doc) and doc[end].pos_ == "CCONJ"):
+        return None  # "hurriedly and shamefacedly handed": the "and" would be left alone
     if tok.dep_ == "prep" and any(c.dep_ == "pobj" for c in tok.children) is False:
         return None
     if tok.dep_ in ("relcl", "appos", "acl") and start <= tok.head.i:

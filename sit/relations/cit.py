@@ -99,6 +99,45 @@ def changes(original: str, reduced: str, removed: str, lang: str) -> list[Change
     return found
 
 
+#: Spanish verb endings of the third person, plural and singular (longest first)
+VERB_ENDINGS = ("ieron", "aron", "ían", "aban", "an", "en", "ió", "ó", "ía", "aba", "a", "e")
+#: Spanish determiners that make a noun phrase plural
+PLURAL_DETERMINERS = frozenset({"los", "las", "unos", "unas", "estos", "estas", "esos", "esas", "sus", "muchos", "muchas"})
+
+
+def _verb_stem(word: str) -> str:
+    w = _plain(word)
+    return next((w[: -len(e)] for e in VERB_ENDINGS if w.endswith(_plain(e)) and len(w) > len(e) + 2), w)
+
+
+def number_only(change: Change) -> bool:
+    """Whether ``change`` is one verb in another number ("suspendió" -> "suspendieron")."""
+    pairs = list(zip(change.original_words, change.reduced_words))
+    return len(change.original_words) == len(change.reduced_words) == 1 and all(
+        _verb_stem(a) == _verb_stem(b) and a.lower() != b.lower() for a, b in pairs)
+
+
+def plural_phrase(text: str) -> bool:
+    """Whether a Spanish noun phrase is plural: by its first word where that is a determiner, else
+    by any word ending in s ("Cambios básicos en la opinión", "Young mujeres")."""
+    words = [w.lower() for w in TOKEN.findall(text) if w[0].isalpha()]
+    if not words:
+        return False
+    if words[0] in PLURAL_DETERMINERS or words[0] in ("el", "la", "un", "una", "este", "esta", "ese", "esa", "su"):
+        return words[0] in PLURAL_DETERMINERS
+    return any(w.endswith("s") for w in words)
+
+
+def agreeing(stretch: Sequence[Change], subject: str, lang: str) -> list[Change]:
+    """``stretch`` less the changes a pronoun's number made where the original agreed: "La policía
+    secreta suspendió" -> "Suspendieron" (police is plural in English, "policía" singular); kept
+    where the original's verb has another number than its subject ("los padres protestó")."""
+    if lang != "es" or not subject:
+        return list(stretch)
+    plural = plural_phrase(subject)
+    return [c for c in stretch if not (number_only(c) and plural == _plain(c.original_words[0]).endswith("n"))]
+
+
 class CitRelation(Relation):
     name = "cit"
     title = "taking an optional constituent out changes the translation of the rest of the sentence"
@@ -154,7 +193,10 @@ class CitRelation(Relation):
         for pair, y, y2 in self.translated(cases, translation):
             if not y or not y2:
                 continue
-            stretch = changes(y, y2, translation.get(pair.edit.before) or "", self.ctx.target_lang)
+            alone = translation.get(pair.edit.before) or ""
+            stretch = changes(y, y2, alone, self.ctx.target_lang)
+            if pair.edit.note == "pronoun":
+                stretch = agreeing(stretch, alone, self.ctx.target_lang)
             if not stretch:
                 continue
             old = [w for c in stretch for w in c.original_words]
