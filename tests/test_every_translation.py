@@ -59,7 +59,7 @@ def test_one_problem_in_several_variants_of_a_sentence_is_one_finding(runs):
         assert len(texts) == len(set(texts)) == i.evidence["texts"]
         assert all(fault_of(t) == "loop" for t in texts)
         assert {v["relation"] for v in i.evidence["variants"]} <= {"original", "sit", "rti", "patinv", "numbers",
-                                                                    "passthrough", "case", "punctuation", "batch"}
+                                                                    "passthrough", "case", "punctuation", "batch", "cit"}
 
 
 def test_text_origins_name_each_texts_sentence_and_maker():

@@ -205,7 +205,7 @@ def test_three_relations_share_one_translation_pass(tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--relation", "nosuch"], "unknown relation 'nosuch'; choose one of: batch, brackets, case, codes, concord, consistency, "
+    (["--relation", "nosuch"], "unknown relation 'nosuch'; choose one of: batch, brackets, case, cit, codes, concord, consistency, "
                                    "coverage, declension, language, length, numbers, passthrough, patinv, punctuation, repetition, rti, "
                                    "sit, spelling, terms, typography, whitespace, width"),
     (["--relation", "rti", "--relation-option", "rti.colour=1"], "the rti relation has no option 'colour'"),

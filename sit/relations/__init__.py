@@ -8,6 +8,9 @@
   Invariance, ESEC/FSE 2020).
 - production relations (the bugs MT teams file; docs/relations.md): ``numbers``, ``passthrough``,
   ``case``, ``punctuation``, ``length``, ``language``, ``batch``.
+- ``cit``: taking an optional constituent out of a sentence (an adjunct, a clause, a noun
+  phrase's modifiers) or a pronoun in a subject's place keeps the translation of the rest
+  (constituency invariance, CIT; syntactic tree pruning, STP).
 - single-translation checks of what MQM annotators mark: ``spelling`` (hunspell dictionaries), ``typography`` (CLDR's
   quotation marks), ``coverage`` (omitted and added content, Apertium's bilingual dictionaries),
   ``concord`` (agreement: spaCy's parse, Apertium's lexicon), ``declension`` (German determiners and nouns:
@@ -74,6 +77,8 @@ RELATIONS = Registry(
                          "every Spanish translation's determiners, adjectives and verbs agree with their nouns"),
         "declension": Entry("sit.relations.declension:DeclensionRelation", hints.HANTA,
                            "every German translation's determiners agree with their nouns; no short word doubled"),
+        "cit": Entry("sit.relations.cit:CitRelation", "",
+                     "taking an optional constituent out keeps the rest's translation (constituency invariance)"),
         "batch": Entry("sit.relations.batch:BatchRelation", "",
                        "a text translates the same whatever its batch neighbours"),
     },
