@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from conftest import requires_apertium
 from sit.check import CheckConfig, check
 from sit.errors import ConfigError
 from sit.relations.spelling import SpellingRelation
@@ -113,3 +114,21 @@ def test_a_spelling_finding_is_minor_fluency_spelling_in_the_csv_report(tmp_path
                       checks=("spelling",), report_formats=("csv",)))
     rows = list(csv.DictReader((tmp_path / "run" / "report.csv").open(encoding="utf-8")))
     assert [(r["group"], r["severity"], r["category"]) for r in rows] == [("spelling.spelling", "minor", "Fluency/Spelling")]
+
+
+@requires_apertium
+def test_a_run_that_names_no_relation_checks_spelling_and_spacing(tmp_path):
+    """spelling and typography are among the run's defaults (blind labels 15/16, 15/15): Apertium's
+    glued words and the two spaces it leaves where it drops a word are found without --relation."""
+    from sit.cli import main
+
+    text = tmp_path / "in.txt"
+    text.write_text("The 19-year-old from Brazil upset the top seed in straight sets on Wednesday.\n"
+                    "The streaming platform said it would start charging users an extra fee.\n", encoding="utf-8")
+    assert main(["run", "--input", str(text), "--translator", "apertium", "--perturber", "character_swap",
+                 "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "run"), "--no-progress"]) == 0
+    found = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text(encoding="utf-8").splitlines()]
+    words = {(f["group"], f["source_id"]): f["evidence"].get("words") or f["evidence"].get("stretches") for f in found
+             if f["relation"] in ("spelling", "typography")}
+    assert words[("spelling.spelling", 1)] == ["niñode"]
+    assert words[("typography.spaces", 2)] == ["dijo  empezaría"]

@@ -31,6 +31,8 @@ class SpellingRelation(TextsAlone):
              "spacing": "a sentence mark glued to the next word",
              "repeated": "a word written twice back to back where the source doubles none"}
     mqm = MQM
+    #: blind labels of a news run's findings (docs/precision.md, stop 44)
+    measured = {"spelling": (15, 16, "labels-blind-spelling-typography-keyed.jsonl")}
     alone = 6
     alone_default = False  # not yet on a program's messages: 82 findings per 1,000 (docs/check.md)
     alone_needs = "a hunspell dictionary of the target language (apt: hunspell-es, hunspell-de-de, ...) and spylls"

@@ -31,6 +31,8 @@ class TypographyRelation(TextsAlone):
              "wide": "CJK full-width or ideographic marks in a language not written with them",
              "dash": "a hyphen with a space on each side where a dash belongs (– or —)"}
     mqm = MQM
+    #: blind labels of a news run's findings (docs/precision.md, stop 44)
+    measured = {"spaces": (15, 15, "labels-blind-spelling-typography-keyed.jsonl")}
     alone = 7
     alone_default = False  # not yet on a program's messages: 82 findings per 1,000 (docs/check.md)
     alone_needs = "CLDR's quotation marks (in sit's package)"
