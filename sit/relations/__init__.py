@@ -58,7 +58,7 @@ RELATIONS = Registry(
         "spelling": Entry("sit.relations.spelling:SpellingRelation", hints.SPYLLS,
                           "every translation's words are in the target language's hunspell dictionary"),
         "typography": Entry("sit.relations.typography:TypographyRelation", "",
-                            "every translation quotes with the target language's marks (CLDR)"),
+                            "every translation's quotation marks (CLDR), spaces and dashes as the target language writes them"),
         "coverage": Entry("sit.relations.coverage:CoverageRelation", hints.APERTIUM,
                           "every translation's content words and the source's cover each other (Apertium's lexicon)"),
         "brackets": Entry("sit.relations.gate:BracketsCheck", "", "brackets and quotation marks paired as in the source"),
