@@ -17,6 +17,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Pair
 from .base import Checked
 from .every import TextsAlone, merged, other_texts
+from .verdicts import Verdicts
 
 #: the severity and MQM category of each kind of finding
 MQM = {"quotes": ("minor", "Fluency/Punctuation"), "spaces": ("minor", "Fluency/Punctuation"),
@@ -37,6 +38,12 @@ class TypographyRelation(TextsAlone):
     alone_default = False  # not yet on a program's messages: 82 findings per 1,000 (docs/check.md)
     alone_needs = "CLDR's quotation marks (in sit's package)"
 
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        #: each text's marks and stretches by kind, through the run's cache
+        self.verdicts = Verdicts(ctx.cache, self.name, self.signature(), ctx.source_lang, ctx.target_lang,
+                                 (type(self).__module__,))
+
     def signature(self) -> dict[str, Any]:
         return {"quotes": "cldr", "spaces": True, "wide": True, "dash": True}
 
@@ -44,19 +51,27 @@ class TypographyRelation(TextsAlone):
         return "typography: the quotation marks (CLDR) and the spaces of every translation"
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        from ..textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, quote_marks, wide_marks
+        from ..textcheck.typography import quote_marks
 
-        lang = self.ctx.target_lang
         done = other_texts(self.ctx.origins, translation, ())
+        verdicts = self.verdicts.many(((x, y) for x, y, _ in done), self._verdicts)
         found = []
         for x, y, origin in done:
-            if marks := foreign_quotes(y, lang):
-                found.append(self.finding(x, y, origin, "quotes", {"marks": marks, "target_marks": quote_marks(lang)},
-                                          len(marks)))
-            if spaces := bad_spaces(x, y, lang):
-                found.append(self.finding(x, y, origin, "spaces", {"stretches": spaces}, len(spaces)))
-            if wide := wide_marks(y, lang):
-                found.append(self.finding(x, y, origin, "wide", {"marks": wide}, len(wide)))
-            if dashes := hyphen_dashes(y):
-                found.append(self.finding(x, y, origin, "dash", {"stretches": dashes}, len(dashes)))
+            for kind, seen in verdicts[(x, y)].items():
+                key = "marks" if kind in ("quotes", "wide") else "stretches"
+                evidence = {key: seen, **({"target_marks": quote_marks(self.ctx.target_lang)} if kind == "quotes" else {})}
+                found.append(self.finding(x, y, origin, kind, evidence, len(seen)))
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
+
+    def _verdicts(self, pairs: list[tuple[str, str]]) -> list[dict[str, list[str]]]:
+        """Each (text, translation)'s marks or stretches by kind (``quotes``, ``spaces``, ``wide``,
+        ``dash``, in that order; a kind with none left out), for the pairs the cache lacks."""
+        from ..textcheck.typography import bad_spaces, foreign_quotes, hyphen_dashes, wide_marks
+
+        lang = self.ctx.target_lang
+        out = []
+        for x, y in pairs:
+            by_kind = {"quotes": foreign_quotes(y, lang), "spaces": bad_spaces(x, y, lang), "wide": wide_marks(y, lang),
+                       "dash": hyphen_dashes(y)}
+            out.append({kind: seen for kind, seen in by_kind.items() if seen})
+        return out
