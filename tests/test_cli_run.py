@@ -140,6 +140,9 @@ def test_list_shows_every_registry():
         assert name in out
     judges = out[out.index("judges:"):out.index("scorers:")]
     assert "  use " in judges and "  gemba-mqm " in judges
+    relations = out[out.index("relations:"):out.index("perturbers:")].splitlines()[1:]
+    marked = [line.split()[0] for line in relations if line.endswith("(a run's default)")]
+    assert marked == sorted(["sit", "numbers", "passthrough", "case", "language", "spelling", "typography"])
 
 
 @requires_apertium

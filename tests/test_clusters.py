@@ -85,7 +85,8 @@ def test_case_variants_cluster_on_the_change_they_show():
 def test_measured_precision_is_what_the_committed_labels_say():
     measured = measured_groups()  # as the relations declare it
     assert set(measured) == {"sit", "numbers.format", "passthrough.missing", "passthrough.context", "case.lower",
-                             "case.title", "case.upper", "language.copied", "rti", "patinv",
+                             "case.title", "case.upper", "language.copied", "rti", "patinv", "spelling.spelling",
+                             "typography.spaces",
                              # the gate's, labelled by their author (docs/labels/check_gate/)
                              "brackets.brackets", "brackets.quotes", "whitespace.edges", "whitespace.newlines",
                              "whitespace.spaces", "repetition.word", "consistency.source", "consistency.target"}

@@ -22,6 +22,8 @@ import pytest
 from conftest import requires_apertium
 from test_download_data import serve  # noqa: F401 (a fixture)
 
+from sit.relations import DEFAULT_RELATIONS
+
 ROOT = Path(__file__).resolve().parent.parent
 DATASETS = sorted(p.name for p in (ROOT / "datasets").iterdir() if p.suffix in (".txt", ".jsonl"))
 ASSETS = sorted(p.name for p in (ROOT / "sit" / "report" / "static").iterdir() if p.suffix in (".css", ".js"))
@@ -174,7 +176,7 @@ def test_the_wheel_runs_the_politics_job_after_sit_download_fetches_what_it_cann
     findings = [json.loads(line) for line in
                 (tmp_path / "runs" / "politics" / "issues.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(findings) == meta["counts"]["issues"], meta["counts"]
-    assert all(f["relation"] in {"sit", "numbers", "passthrough", "case", "language"} for f in findings)
+    assert all(f["relation"] in DEFAULT_RELATIONS for f in findings)
 
     again = subprocess.run([sit, "download", "--dataset", "politics", "--translator", "apertium"],
                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)

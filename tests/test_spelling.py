@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from conftest import requires_apertium
 from sit.check import CheckConfig, check
 from sit.errors import ConfigError
 from sit.relations.spelling import SpellingRelation
@@ -113,3 +114,55 @@ def test_a_spelling_finding_is_minor_fluency_spelling_in_the_csv_report(tmp_path
                       checks=("spelling",), report_formats=("csv",)))
     rows = list(csv.DictReader((tmp_path / "run" / "report.csv").open(encoding="utf-8")))
     assert [(r["group"], r["severity"], r["category"]) for r in rows] == [("spelling.spelling", "minor", "Fluency/Spelling")]
+
+
+@requires_apertium
+def test_a_run_that_names_no_relation_checks_spelling_and_spacing(tmp_path):
+    """spelling and typography are among the run's defaults (blind labels 15/16, 15/15): Apertium's
+    glued words and the two spaces it leaves where it drops a word are found without --relation."""
+    from sit.cli import main
+
+    text = tmp_path / "in.txt"
+    text.write_text("The 19-year-old from Brazil upset the top seed in straight sets on Wednesday.\n"
+                    "The streaming platform said it would start charging users an extra fee.\n", encoding="utf-8")
+    assert main(["run", "--input", str(text), "--translator", "apertium", "--perturber", "character_swap",
+                 "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "run"), "--no-progress"]) == 0
+    found = [json.loads(line) for line in (tmp_path / "run" / "issues.jsonl").read_text(encoding="utf-8").splitlines()]
+    words = {(f["group"], f["source_id"]): f["evidence"].get("words") or f["evidence"].get("stretches") for f in found
+             if f["relation"] in ("spelling", "typography")}
+    assert words[("spelling.spelling", 1)] == ["niñode"]
+    assert words[("typography.spaces", 2)] == ["dijo  empezaría"]
+
+
+def test_a_re_run_from_the_cache_reads_no_dictionary_and_finds_the_same(tmp_path):
+    """Each text's verdict is cached (sit.relations.verdicts): a second run on the same cache
+    answers every text from it, without reading the dictionary, with the same findings; another
+    dictionary file (another digest) is another namespace, so its verdicts are made afresh."""
+    import shutil
+
+    from sit.cache import Cache
+    from sit.relations import RunContext, create_relation
+    from sit.relations.every import Origin
+
+    texts = {"The senator criticized his guidance of the crisis.": "El senador criticó su guiaje de la crisis.",
+             "A seven-year-old girl won.": "Una chicadesieteaños ganó."}
+
+    def run(options):
+        ctx = RunContext(Cache(tmp_path / "cache"), "en", "es")
+        ctx.origins = {x: Origin(n) for n, x in enumerate(texts, 1)}
+        relation = create_relation("spelling", ctx, options)
+        found = relation.check([], texts)
+        return relation, [(i.pair.original, i.evidence["words"]) for i in found.issues]
+
+    first, found = run({})
+    assert first._speller is not None and sorted(found) == sorted([
+        ("The senator criticized his guidance of the crisis.", ["guiaje"]),
+        ("A seven-year-old girl won.", ["chicadesieteaños"])])
+    again, cached = run({})
+    assert again._speller is None and cached == found
+    for suffix in (".dic", ".aff"):
+        shutil.copy(find_dictionary("es").with_suffix(suffix), (tmp_path / "es_ES").with_suffix(suffix))
+    with open(tmp_path / "es_ES.dic", "a", encoding="utf-8") as f:
+        f.write("guiaje\n")
+    other, own = run({"dictionary": str(tmp_path / "es_ES")})
+    assert other._speller is not None and own == [("A seven-year-old girl won.", ["chicadesieteaños"])]

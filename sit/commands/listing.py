@@ -37,6 +37,11 @@ def _rows(name: str, registries: dict) -> list[tuple[str, str]]:
     registry = registries[name]
     if name == "formats":
         return [(n, _files(registry, n)) for n in registry.names()]
+    if name == "relations":
+        from ..relations import DEFAULT_RELATIONS
+
+        return [(n, registry.entry(n).description + (" (a run's default)" if n in DEFAULT_RELATIONS else ""))
+                for n in registry.names()]
     return [(n, registry.entry(n).description) for n in registry.names()]
 
 

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..records import Pair
 from .base import Checked
 from .every import TextsAlone, merged, other_texts
+from .verdicts import Verdicts
 
 #: the severity and MQM category of each kind of finding
 MQM = {"quotes": ("minor", "Fluency/Punctuation"), "spaces": ("minor", "Fluency/Punctuation"),
@@ -38,6 +39,8 @@ class TypographyRelation(TextsAlone):
              "straight": "the typewriter's straight quotes where the source quotes with typographic marks",
              "period": "a final period where the source ends with no mark"}
     mqm = MQM
+    #: blind labels of a news run's findings (docs/precision.md, stop 44)
+    measured = {"spaces": (15, 15, "labels-blind-spelling-typography-keyed.jsonl")}
     alone = 7
     alone_default = False  # not yet on a program's messages: 82 findings per 1,000 (docs/check.md)
     alone_needs = "CLDR's quotation marks (in sit's package)"
@@ -49,6 +52,9 @@ class TypographyRelation(TextsAlone):
         # blind labels (docs/precision.md, stop 46): 0 of 20 English translations' straight quotes an error
         # a reviser would mend, so asked for with ``--relation-option typography.straight=true``
         self.straight = check_bool(straight, "typography.straight")
+        #: each text's marks and stretches by kind, through the run's cache
+        self.verdicts = Verdicts(ctx.cache, self.name, self.signature(), ctx.source_lang, ctx.target_lang,
+                                 (type(self).__module__,))
 
     def signature(self) -> dict[str, Any]:
         return {"quotes": "cldr", "spaces": True, "wide": True, "dash": True, "period": True,
@@ -58,25 +64,30 @@ class TypographyRelation(TextsAlone):
         return "typography: the quotation marks (CLDR) and the spaces of every translation"
 
     def check(self, cases: Sequence[Pair], translation: Mapping[str, Optional[str]]) -> Checked:
-        from ..textcheck.typography import (added_period, bad_spaces, foreign_quotes, hyphen_dashes, quote_marks,
-                                            straightened_quotes, wide_marks)
+        from ..textcheck.typography import quote_marks
 
-        lang = self.ctx.target_lang
         done = other_texts(self.ctx.origins, translation, ())
+        verdicts = self.verdicts.many(((x, y) for x, y, _ in done), self._verdicts)
         found = []
         for x, y, origin in done:
-            if marks := foreign_quotes(y, lang):
-                found.append(self.finding(x, y, origin, "quotes", {"marks": marks, "target_marks": quote_marks(lang)},
-                                          len(marks)))
-            if spaces := bad_spaces(x, y, lang):
-                found.append(self.finding(x, y, origin, "spaces", {"stretches": spaces}, len(spaces)))
-            if wide := wide_marks(y, lang):
-                found.append(self.finding(x, y, origin, "wide", {"marks": wide}, len(wide)))
-            if self.straight and (straight := straightened_quotes(x, y, lang)):
-                found.append(self.finding(x, y, origin, "straight", {"marks": straight, "target_marks": quote_marks(lang)},
-                                          len(straight)))
-            if period := added_period(x, y):
-                found.append(self.finding(x, y, origin, "period", {"marks": period}, 1))
-            if dashes := hyphen_dashes(y):
-                found.append(self.finding(x, y, origin, "dash", {"stretches": dashes}, len(dashes)))
+            for kind, seen in verdicts[(x, y)].items():
+                key = "stretches" if kind in ("spaces", "dash") else "marks"
+                quoted = {"target_marks": quote_marks(self.ctx.target_lang)} if kind in ("quotes", "straight") else {}
+                found.append(self.finding(x, y, origin, kind, {key: seen, **quoted}, 1 if kind == "period" else len(seen)))
         return self.checked(merged(found, self.ctx.origins), cases=0, compared=len(done), kinds=list(self.kinds))
+
+    def _verdicts(self, pairs: list[tuple[str, str]]) -> list[dict[str, list[str]]]:
+        """Each (text, translation)'s marks or stretches by kind (``quotes``, ``spaces``, ``wide``,
+        ``straight`` where asked for, ``period``, ``dash``, in that order; a kind with none left out), for
+        the pairs the cache lacks."""
+        from ..textcheck.typography import (added_period, bad_spaces, foreign_quotes, hyphen_dashes, straightened_quotes,
+                                            wide_marks)
+
+        lang = self.ctx.target_lang
+        out = []
+        for x, y in pairs:
+            by_kind = {"quotes": foreign_quotes(y, lang), "spaces": bad_spaces(x, y, lang), "wide": wide_marks(y, lang),
+                       "straight": straightened_quotes(x, y, lang) if self.straight else [],
+                       "period": added_period(x, y), "dash": hyphen_dashes(y)}
+            out.append({kind: seen for kind, seen in by_kind.items() if seen})
+        return out
