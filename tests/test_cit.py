@@ -99,6 +99,21 @@ def test_a_run_finds_the_participle_apertium_took_for_a_finite_verb(tmp_path):
     issues = [json.loads(line) for line in open(out / "issues.jsonl")]
     named = {w for i in issues for w in i["evidence"]["original_words"]}
     assert "votado" in named and all(i["original"].startswith("The committee") for i in issues)
-    assert {i["kind"] for i in issues} <= {"rest-changed", "np", "pronoun"}
+    assert {i["kind"] for i in issues} <= {"rest-changed", "pronoun"}  # no np cut unless asked for
     meta = json.loads((out / "run.json").read_text())
-    assert meta["signature"]["relations"]["cit"] == {"limit": 8, "noun_phrases": True}
+    assert meta["signature"]["relations"]["cit"] == {"limit": 8, "noun_phrases": False, "pronouns": True}
+
+
+def test_noun_phrase_cuts_are_asked_for_and_pronouns_can_be_left_out(english_tagger):
+    # blind labels (stop 46): cit.np 10/15, cit.pronoun 20/20: np cuts only with noun_phrases=true
+    from sit.perturb.prune import cuts
+    from sit.relations.cit import CitRelation
+
+    doc = english_tagger.tag(["The young doctor quickly wrote a long report about the strange case."], entities=True)[0]
+    roles = lambda **kw: {c.role for c in cuts(doc, **kw)}
+    assert "np" in roles(noun_phrases=True) and "pronoun" in roles(noun_phrases=True)
+    assert "np" not in roles(noun_phrases=False) and "pronoun" in roles(noun_phrases=False)
+    assert "pronoun" not in roles(noun_phrases=False, pronouns=False)
+    import inspect
+    defaults = {k: v.default for k, v in inspect.signature(CitRelation.__init__).parameters.items() if k != "ctx"}
+    assert defaults["noun_phrases"] is False and defaults["pronouns"] is True

@@ -181,13 +181,15 @@ def _article(doc, start: int, end: int, text: str) -> str:
     return text[:art.idx] + want + text[art.idx + len(art):]
 
 
-def cuts(doc, *, limit: int = 8, noun_phrases: bool = True) -> list[Cut]:
+def cuts(doc, *, limit: int = 8, noun_phrases: bool = True, pronouns: bool = True) -> list[Cut]:
     """The constituents of ``doc`` that can go, at most ``limit`` (the first in sentence order),
-    each with the sentence without it; one cut per span; with ``noun_phrases``, noun phrases' modifiers too."""
+    each with the sentence without it; one cut per span; with ``noun_phrases``, noun phrases' modifiers
+    too; with ``pronouns``, a pronoun in a subject's place."""
     text, found, seen = doc.text, [], set()
     for tok in doc:
         spans = [(tok.dep_, _adjunct(doc, tok)), ("conj", _conjunct(doc, tok))]
-        spans += [("np", _noun_phrase(doc, tok)), ("pronoun", _pronoun(doc, tok))] if noun_phrases else []
+        spans += [("np", _noun_phrase(doc, tok))] if noun_phrases else []
+        spans += [("pronoun", _pronoun(doc, tok))] if pronouns else []
         for role, span in spans:
             if span is None or span[:2] in seen or _in_compound(doc, *span[:2]):
                 continue

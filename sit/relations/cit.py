@@ -160,16 +160,22 @@ class CitRelation(Relation):
             return ""
         return f"{quoted(key[1])} is translated another way once a constituent around it goes"
 
-    def __init__(self, ctx, *, limit: int = 8, noun_phrases: bool = True):
+    def __init__(self, ctx, *, limit: int = 8, noun_phrases: bool = False, pronouns: bool = True):
         super().__init__(ctx)
+        from ..validate import check_bool
+
         self.limit = int(limit)  # cuts per sentence
-        self.noun_phrases = bool(noun_phrases)
+        # blind labels (docs/precision.md, stop 46): cit 20/20, cit.pronoun 20/20, cit.np 10/15, so a noun
+        # phrase's adjectives are cut only where asked for
+        self.noun_phrases = check_bool(noun_phrases, "cit.noun_phrases")
+        self.pronouns = check_bool(pronouns, "cit.pronouns")
 
     def signature(self) -> dict[str, Any]:
-        return {"limit": self.limit, "noun_phrases": self.noun_phrases}
+        return {"limit": self.limit, "noun_phrases": self.noun_phrases, "pronouns": self.pronouns}
 
     def describe(self) -> str:
-        what = "adjuncts, clauses, appositives, conjuncts" + (" and noun-phrase modifiers" if self.noun_phrases else "")
+        what = "adjuncts, clauses, appositives, conjuncts" + (" and noun-phrase modifiers" if self.noun_phrases else "") + (
+            ", a pronoun for a subject" if self.pronouns else "")
         return f"cit: up to {self.limit} optional constituents a sentence ({what}) taken out"
 
     def cases(self, ids: Sequence[int], texts: Sequence[str]) -> list[Pair]:
@@ -177,7 +183,7 @@ class CitRelation(Relation):
 
         out = []
         for sid, text, doc in zip(ids, texts, self.ctx.english(texts)):
-            for cut in cuts(doc, limit=self.limit, noun_phrases=self.noun_phrases):
+            for cut in cuts(doc, limit=self.limit, noun_phrases=self.noun_phrases, pronouns=self.pronouns):
                 edit = Edit(position=cut.start, before=cut.words, after=cut.replacement, perturber="cit",
                             char_start=cut.char_start, char_end=cut.char_start + len(cut.replacement),
                             level="constituent", change="substitution" if cut.replacement else "removal", note=cut.role)
