@@ -366,31 +366,19 @@ def _test(timer: _Timer, engine, translator, ctx, relations, ids, texts, given=N
         ctx.origins_from(lambda: text_origins(ids, texts, cases, {r.name: r.sources(cases[r.name]) for r in relations}))
     with timer.stage("translate"):
         translation = _translate(translator, texts, cases, relations, early)
+        if early is not None:
+            ctx.early_trees = early.parsed()
     with timer.stage("check"):
-        checked = _check(ctx, relations, cases, texts, translation, early, met_before)
+        # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
+        # the relations that look at every translation (length.empty); to the others it is a text
+        # left untranslated, which makes no comparison
+        answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
+        seen = seen_by(relations, cases, texts)
+        if met_before is not None:
+            seen = first_met(seen, cases, met_before(list(translation)))
+        checked = {r.name: r.check(cases[r.name], seen(r, translation if r.sees_empty else answered)) for r in relations}
         merge_untranslated(checked)  # sit.untranslated and language.copied on one word: one finding
     return cases, translation, checked
-
-
-def _check(ctx, relations, cases, texts, translation, early: Optional[Prefetch] = None, met_before=None) -> dict:
-    """{relation: Checked} of every relation's cases, in the relations' order. Where ``early`` parses the
-    translations in the background, the relations that read no tree (no ``parser`` in their ``uses``) are
-    checked first, on this core, while that parse ends on the other; then the trees are handed on
-    (``RunContext.early_trees``) and the others checked. Each relation's check is the same either way."""
-    # a translator's empty answer (kept as its answer: Translator.translate) is a finding of
-    # the relations that look at every translation (length.empty); to the others it is a text
-    # left untranslated, which makes no comparison
-    answered = {x: (y if y or not x.strip() else None) for x, y in translation.items()}
-    seen = seen_by(relations, cases, texts)
-    if met_before is not None:
-        seen = first_met(seen, cases, met_before(list(translation)))
-    first = [r for r in relations if "parser" not in r.uses] if early is not None else []
-    done = {r.name: r.check(cases[r.name], seen(r, translation if r.sees_empty else answered)) for r in first}
-    if early is not None:
-        ctx.early_trees = early.parsed()
-    done.update((r.name, r.check(cases[r.name], seen(r, translation if r.sees_empty else answered)))
-                for r in relations if r.name not in done)
-    return {r.name: done[r.name] for r in relations}
 
 
 def _meta(plan, signature, inputs, counts, ctx, relations, warnings, engine, cache,

@@ -216,59 +216,6 @@ def test_early_translations_are_parsed_after_the_perturber_and_the_check_stage_t
     assert trees[0] is early.trees[translations[0]] and trees[1] == fresh.parse([other])[0]
 
 
-def test_the_relations_that_read_no_tree_are_checked_while_the_background_parse_ends(tmp_path):
-    """Where the translations are parsed in the background (``Prefetch``), the check stage checks
-    the relations that read no tree first (the real ``language`` relation) and waits for the trees
-    only before a relation that reads them; each relation's findings are those of a check in the
-    relations' order, and the result keeps that order."""
-    from sit.engine.local import LocalEngine
-    from sit.parse import get_parser
-    from sit.pipeline import Prefetch, _check
-    from sit.relations import RunContext, create_relation
-    from sit.relations.base import Relation
-
-    order = []
-
-    class Structure(Relation):  # reads the translations' trees, as sit does
-        name = "structure"
-        uses = frozenset({"parser"})
-
-        def cases(self, ids, texts):
-            return []
-
-        def check(self, cases, translation):
-            order.append("structure")
-            trees = self.ctx.parse([y for y in translation.values() if y])
-            return self.checked([], cases=0, compared=len(trees))
-
-    texts = ["The senator criticized the governor on Monday.", "The bank raised interest rates."]
-    translation = {texts[0]: "El senador criticó al governor el Monday.", texts[1]: "El banco subió los tipos de interés."}
-    parser = get_parser("spacy", "es", cache=None)
-    found = {}
-    for jobs in (2, 1):
-        ctx = RunContext(Cache(tmp_path / f"c{jobs}"), "en", "es", make_parser=lambda: (parser, "spacy", "test"))
-        language = create_relation("language", ctx, {})
-        check = language.check
-        language.check = lambda cases, seen: (order.append("language"), check(cases, seen))[1]
-        relations = [Structure(ctx), language]
-        cases = {"structure": [], "language": language.cases([0, 1], texts)}
-        engine = LocalEngine(jobs=jobs)
-        early = Prefetch(None, engine, parser=parser) if jobs > 1 else None
-        try:
-            if early is not None:
-                early.parse_all()
-                parsed = early.parsed
-                early.parsed = lambda: (order.append("parsed"), parsed())[1]
-            found[jobs] = _check(ctx, relations, cases, texts, translation, early)
-        finally:
-            engine.close()
-        assert list(found[jobs]) == ["structure", "language"]  # the relations' order
-    assert order == ["language", "parsed", "structure", "structure", "language"]
-    assert found[2]["language"].issues == found[1]["language"].issues
-    assert [i.kind for i in found[2]["language"].issues] == ["copied"]  # "governor", "Monday" left as they were
-    assert found[2]["structure"].counts.compared == found[1]["structure"].counts.compared == 2
-
-
 def test_a_run_with_jobs_gives_the_files_of_a_run_without(tmp_path, serve, monkeypatch):
     from fakes import dictionary_translate
 
