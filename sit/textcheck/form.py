@@ -51,25 +51,28 @@ def _quotes(text: str) -> int:
     return sum(text.count(c) for c in DOUBLE_QUOTES)
 
 
-def edge_whitespace(source: str, translation: str, *, spaces: bool = False) -> list[str]:
+def edge_whitespace(source: str, translation: str, *, spaces: bool = False, lines: bool = False) -> list[str]:
     """How the whitespace at the start and at the end of ``translation`` differs from the
     source's: ``start`` / ``end`` with both as written (``end '\\n' -> ''``). By default a line
-    break there or none, as gettext's ``msgfmt -c`` compares them; with ``spaces``, line breaks by
-    number and spaces and tabs by presence too (``Directory   `` may be ``Directorio  ``: a
-    column's padding adapts to the word it pads)."""
+    break there or none, as gettext's ``msgfmt -c`` compares them; with ``lines``, line breaks by
+    number and spaces or tabs at the start by presence (a blank line lost, a text indented), not
+    spaces at the end, which nothing shows; with ``spaces``, spaces and tabs at the end too
+    (``Directory   `` may be ``Directorio  ``: a column's padding adapts to the word it pads)."""
     out = []
     for edge, pattern in (("start", r"^\s*"), ("end", r"\s*$")):
         want = re.search(pattern, source).group()
         got = re.search(pattern, translation).group()
-        if _shape(want, spaces) != _shape(got, spaces):
+        blanks = spaces or (lines and edge == "start")
+        if _shape(want, blanks, lines or spaces) != _shape(got, blanks, lines or spaces):
             out.append(f"{edge} {want!r} -> {got!r}")
     return out
 
 
-def _shape(space: str, spaces: bool) -> tuple:
-    if not spaces:  # a line break at the edge or none
-        return ("\n" in space or "\r" in space,)
-    return space.count("\n"), bool(space.replace("\r", "").replace("\n", ""))
+def _shape(space: str, spaces: bool, lines: bool) -> tuple:
+    """What of the whitespace ``space`` at an edge is compared: line breaks by number (``lines``)
+    or by presence, spaces and tabs by presence (``spaces``) or not at all."""
+    breaks = space.count("\n") if lines else ("\n" in space or "\r" in space)
+    return breaks, spaces and bool(space.replace("\r", "").replace("\n", ""))
 
 
 def line_breaks(source: str, translation: str) -> tuple[int, int]:
