@@ -81,6 +81,12 @@ def test_form_rules_on_their_own():
     assert repeated_words("the files that", "die Dateien, die die Sicherung", "de") == []  # after a comma: grammar
     assert repeated_words("the files that", "die die Dateien", "es") == ["die"]
     assert repeated_words("Y or I, N or O", "Y o I, N o O", "es") == []
+    # blind labels (docs/labels/blind-issue48-s46/): a noun and the metavariable translated, an option's letter
+    assert repeated_words("called NAME, and give it VALUE.", "Name und weist ihr den Wert Wert zu.", "de") == []
+    assert repeated_words("the file FILE", "die Datei Datei", "de") == []
+    assert repeated_words("the URL is at", "die URL ist Datei Datei", "de") == ["Datei"]  # URL kept: no metavariable
+    assert repeated_words("cannot use -o or -f", "no puede utilizarse -o o -f", "es") == []
+    assert repeated_words("give it VALUE", "dale el valor valor", "es") == ["valor"]
 
 
 def test_default_edges_compare_what_the_blind_labels_call_real(tmp_path):

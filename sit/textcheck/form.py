@@ -111,14 +111,24 @@ def repeated_words(source: str, translation: str, lang: str) -> list[str]:
     """Words ``translation`` writes twice back to back that the source does not double (``the
     the``, ``de de``), each once; of words the target language doubles by its grammar
     (:data:`GRAMMATICAL_DOUBLES`), none; nor two compounds that share a part (``MI-FICHERO
-    FICHERO-ANTIGUO``)."""
+    FICHERO-ANTIGUO``); nor an option's letter before the same word (``-o o -f``); nor a noun
+    before a capitalised word where the source names a metavariable the translation translates
+    (``den Wert Wert`` for ``VALUE``: the noun, then the metavariable)."""
     doubled = Counter(m.group(1).lower() for m in _REPEATED.finditer(source))
     allowed = GRAMMATICAL_DOUBLES.get(lang.split("-")[0].lower(), frozenset())
+    metavariables = any(m.group(m.lastindex) not in translation for m in _METAVARIABLE.finditer(source))
     found = [m.group(1) for m in _REPEATED.finditer(translation)
              if m.group(1).lower() not in allowed and m.group(1).lower() not in doubled
              and not (translation[m.start() - 1:m.start()] == "-" and translation[m.end():m.end() + 1] == "-")
+             and not re.search(r"(?:^|\s)--?$", translation[:m.start()])
+             and not (metavariables and m.group(2)[:1].isupper())
              and (m.group(1)[1:] == m.group(2)[1:] and m.group(2)[:1] in (m.group(1)[:1], m.group(1)[:1].lower()))]
     return list(dict.fromkeys(found))
+
+
+#: a metavariable in running text: a word of capitals (three or more) between words in lower case
+#: (``give it VALUE``), not a heading or an abbreviation alone
+_METAVARIABLE = re.compile(r"(?<=[a-z] )([A-Z]{3,})\b|\b([A-Z]{3,})(?= [a-z])")
 
 
 __all__ = ["BRACKETS", "DOUBLE_QUOTES", "GRAMMATICAL_DOUBLES", "double_spaces", "edge_whitespace", "line_breaks",
