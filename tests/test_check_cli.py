@@ -170,3 +170,14 @@ def test_spelling_and_typography_run_only_where_checks_names_them(tmp_path):
                         out="named")
     assert code == 0
     assert {(r["source_id"], r["group"]) for r in rows} >= {(1, "spelling.spelling"), (1, "typography.spaces")}
+
+
+def test_a_developers_message_returned_as_it_was_is_not_untranslated(tmp_path):
+    """Blind labels (docs/labels/blind-issue48-s46/done-when/): a message naming a program's
+    internals (an identifier, a word no language writes) is left in English on purpose; the same
+    message without them, returned as it was, is untranslated."""
+    kept = ["make_local_variable: no function context at current scope", "invalid character %d in exportstr for %s",
+            "The function context was not found at the current scope."]
+    jsonl = _write(tmp_path / "a.jsonl", [json.dumps({"source": s, "translation": s}) for s in kept])
+    code, rows = _check(tmp_path, "--source", jsonl)
+    assert [(r["source_id"], r["group"]) for r in rows] == [(3, "language.untranslated")]

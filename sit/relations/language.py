@@ -22,7 +22,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
-from ..textcheck.software import prose, software_tokens, usage_synopsis
+from ..textcheck.software import internal_names, prose, software_tokens, usage_synopsis
 from ..textcheck.targetword import PROSE_WORD, TargetWords, cldr_names, lone_word
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
@@ -141,7 +141,7 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
-        if self.software and self._target_word(x0, y0, zipf):
+        if self.software and (self._target_word(x0, y0, zipf) or self._internal(text, y, zipf)):
             return {}
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
                                    terms=not said_of_code(text))
@@ -171,6 +171,16 @@ class LanguageRelation(Relation):
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _internal(self, text: str, y: str, zipf) -> bool:
+        """Whether a program's message came back as it was and names the program's internals: an
+        identifier (``pop_scope:``) or a word no language writes (``exportstr``, by the frequencies
+        of the source and the target language): a developer's message, left in English on purpose."""
+        if " ".join(text.split()) != " ".join(y.split()):
+            return False
+        source, target = self.ctx.source_lang, self.ctx.target_lang
+        return any("_" in w or not w.islower() or zipf(w, source) == 0 == zipf(w, target)  # None: no data
+                   for w in internal_names(text))
 
     def _returned_prose(self, x0: str, y0: str, said: Optional[Identified]) -> bool:
         """Whether a program's message came back as it was (its prose ``x0``, translated ``y0``)

@@ -134,6 +134,20 @@ def prose(text: str) -> str:
     return re.sub(r"[A-Za-z]{3,}", lambda m: " " if m.group().lower() in terms else m.group(), rest) if terms else rest
 
 
+#: a program's internal identifier in a message: snake_case (``make_local_variable``, ``shell_variables``)
+#: or camelCase (``getAttr``), in lower case at its start
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+
+
+def internal_names(text: str) -> list[str]:
+    """The words of ``text`` that may name a program's internals: its identifiers (:data:`_IDENTIFIER`)
+    and, for the caller to weigh by frequency, its other lower-case words of four letters or more
+    outside its placeholders (``exportstr``). A message naming them is a developer's, which
+    translators leave in English on purpose (bash's ``make_local_variable: no function context``)."""
+    named = _IDENTIFIER.findall(text)
+    return named + [w for w in re.findall(r"\b[a-z]{4,}\b", prose(text)) if w not in named]
+
+
 #: a message that is a note to its translators, not a program's text (gnupg's "10 translator see
 #: trust.c:uid_trust_string_fixed", whose translation is a width the translator chooses)
 _TRANSLATOR_NOTE = re.compile(r"\s*\d*\s*(?:TRANSLATORS?|[Tt]ranslators?)\b:?\s+(?:see|note|please|this|the)\b")
