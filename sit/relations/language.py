@@ -124,10 +124,9 @@ class LanguageRelation(Relation):
         """The verdicts (:meth:`_verdict`) on ``pairs`` of (text, translation) the cache lacks:
         the identifier and the words' frequencies asked in one batch each, through the cache."""
         target = self.ctx.target_lang
-        read = prose if self.software else str  # a program's message: its prose alone tells the language
-        long = ([y for _, y in pairs if len(read(y).split()) >= self.min_words]
-                if self.identifier.knows(target) else [])
-        said = dict(zip(long, self.identifier.identify_all([read(y) for y in long], target)))
+        read = {y: self._own(x, y) for x, y in pairs}  # what tells the language
+        long = ([y for y in read if len(read[y].split()) >= self.min_words] if self.identifier.knows(target) else [])
+        said = dict(zip(long, self.identifier.identify_all([read[y] for y in long], target)))
         zipf = self.ctx.frequencies()
         zipf.prefetch((w for x, y in pairs for w in shared_words(x, y)), (self.ctx.source_lang, target))
         return [self._verdict(x, y, said.get(y), zipf) for x, y in pairs]
@@ -171,6 +170,17 @@ class LanguageRelation(Relation):
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _own(self, text: str, y: str) -> str:
+        """What of ``y`` (translating ``text``) tells its language: a program's message, its prose
+        less the words the source writes too (kept terms, commands: ``leer refs de stdin``), but
+        where it came back as it was; any other text whole."""
+        if not self.software:
+            return y
+        if " ".join(text.split()) == " ".join(y.split()):
+            return prose(y)
+        kept = {w.casefold() for w in re.findall(r"[\w'-]+", text)}
+        return " ".join(w for w in re.findall(r"[\w'-]+", prose(y)) if w.casefold() not in kept)
 
     def _internal(self, text: str, y: str, zipf) -> bool:
         """Whether a program's message came back as it was and names the program's internals: an
