@@ -174,9 +174,9 @@ def test_spelling_and_typography_run_only_where_checks_names_them(tmp_path):
 
 def test_a_developers_message_returned_as_it_was_is_not_untranslated(tmp_path):
     """Blind labels (docs/labels/blind-issue48-s46/done-when/): a message naming a program's
-    internals (an identifier, a word no language writes) is left in English on purpose; the same
+    internals (an identifier) is left in English on purpose; the same
     message without them, returned as it was, is untranslated."""
-    kept = ["make_local_variable: no function context at current scope", "invalid character %d in exportstr for %s",
+    kept = ["make_local_variable: no function context at current scope", "%s: head of shell_variables not a context",
             "The function context was not found at the current scope."]
     jsonl = _write(tmp_path / "a.jsonl", [json.dumps({"source": s, "translation": s}) for s in kept])
     code, rows = _check(tmp_path, "--source", jsonl)

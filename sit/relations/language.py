@@ -140,7 +140,7 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
-        if self.software and (self._target_word(x0, y0, zipf) or self._internal(text, y, zipf)):
+        if self.software and (self._target_word(x0, y0, zipf) or self._internal(text, y)):
             return {}
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
                                    terms=not said_of_code(text))
@@ -173,24 +173,20 @@ class LanguageRelation(Relation):
 
     def _own(self, text: str, y: str) -> str:
         """What of ``y`` (translating ``text``) tells its language: a program's message, its prose
-        less the words the source writes too (kept terms, commands: ``leer refs de stdin``), but
-        where it came back as it was; any other text whole."""
+        less the words the source writes too that the target language does not (kept terms,
+        commands: ``leer refs de stdin``), but where it came back as it was; any other text whole."""
         if not self.software:
             return y
         if " ".join(text.split()) == " ".join(y.split()):
             return prose(y)
         kept = {w.casefold() for w in re.findall(r"[\w'-]+", text)}
-        return " ".join(w for w in re.findall(r"[\w'-]+", prose(y)) if w.casefold() not in kept)
+        return " ".join(w for w in prose(y).split() if w.strip(".,:;!?()'\"").casefold() not in kept
+                        or self.target_words.knows(w.strip(".,:;!?()'\"")))
 
-    def _internal(self, text: str, y: str, zipf) -> bool:
-        """Whether a program's message came back as it was and names the program's internals: an
-        identifier (``pop_scope:``) or a word no language writes (``exportstr``, by the frequencies
-        of the source and the target language): a developer's message, left in English on purpose."""
-        if " ".join(text.split()) != " ".join(y.split()):
-            return False
-        source, target = self.ctx.source_lang, self.ctx.target_lang
-        return any("_" in w or not w.islower() or zipf(w, source) == 0 == zipf(w, target)  # None: no data
-                   for w in internal_names(text))
+    def _internal(self, text: str, y: str) -> bool:
+        """Whether a program's message came back as it was and names the program's internals (an
+        identifier: ``pop_scope:``, ``shell_variables``): a developer's message, left in English on purpose."""
+        return " ".join(text.split()) == " ".join(y.split()) and bool(internal_names(text))
 
     def _returned_prose(self, x0: str, y0: str, said: Optional[Identified]) -> bool:
         """Whether a program's message came back as it was (its prose ``x0``, translated ``y0``)

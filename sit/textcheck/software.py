@@ -158,12 +158,10 @@ _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-
 
 
 def internal_names(text: str) -> list[str]:
-    """The words of ``text`` that may name a program's internals: its identifiers (:data:`_IDENTIFIER`)
-    and, for the caller to weigh by frequency, its other lower-case words of four letters or more
-    outside its placeholders (``exportstr``). A message naming them is a developer's, which
-    translators leave in English on purpose (bash's ``make_local_variable: no function context``)."""
-    named = _IDENTIFIER.findall(text)
-    return named + [w for w in re.findall(r"\b[a-z]{4,}\b", prose(text)) if w not in named]
+    """The identifiers of ``text`` that name a program's internals (:data:`_IDENTIFIER`): a message
+    naming them is a developer's, which translators leave in English on purpose (bash's
+    ``make_local_variable: no function context``)."""
+    return _IDENTIFIER.findall(text)
 
 
 #: a message that is a note to its translators, not a program's text (gnupg's "10 translator see
