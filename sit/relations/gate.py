@@ -22,9 +22,10 @@ from .every import UNKNOWN, Origin, TextsAlone, merged, other_texts
 
 
 #: the gate's 66 findings (docs/labels/check_gate/: every finding of a kind with at most 12 on the catalogues, else
-#: 12 drawn), labelled blind by an AI labeller that read only the sheet (docs/labels/blind-issue48-s46/gate/);
+#: 12 drawn), labelled blind by an AI labeller that read only the sheet (docs/labels/blind-issue48-s46/gate/),
+#: keyed by check and kind (docs/labels/check_gate/blind_keyed.py);
 #: codes, width and terms found nothing on the catalogues: unmeasured
-GATE_BLIND = "blind-issue48-s46/gate/labels.jsonl"
+GATE_BLIND = "check_gate/measured-blind.jsonl"
 
 
 @dataclass(frozen=True)
