@@ -206,3 +206,16 @@ def test_what_a_user_types_is_no_prose_nor_a_number_to_group(tmp_path):
     code, rows = _check(tmp_path, "--source", jsonl)
     assert {(r["source_id"], r["group"]) for r in rows} == {
         (7, "language.copied"), (8, "language.wrong_language"), (9, "numbers.grouping")}
+
+
+def test_a_digit_written_in_words_in_a_programs_message_is_kept(tmp_path):
+    """Blind labels (docs/labels/blind-issue48-s46/new/): ``3`` written ``drei`` away from its noun is
+    the number written, not lost; a number from 2 to 9 lost is still missing, and so is 1 (an article)."""
+    pairs = [("time zone abbreviation has fewer than 3 characters", "Die Abkürzung der Zeitzone hat weniger als drei Zeichen"),
+             ("time zone abbreviation has fewer than 3 characters", "Die Abkürzung der Zeitzone hat zu wenige Zeichen"),
+             ("at most 1 file", "höchstens eine Datei pro Aufruf")]
+    jsonl = _write(tmp_path / "a.jsonl", [json.dumps({"source": s, "translation": t}) for s, t in pairs])
+    code = main(["check", "--source", jsonl, "--target-lang", "de", "--out", str(tmp_path / "de"), "--cache-dir",
+                 str(tmp_path / "cache")])
+    rows = [json.loads(line) for line in (tmp_path / "de" / "issues.jsonl").read_text().splitlines()]
+    assert code == 0 and {(r["source_id"], r["group"]) for r in rows} == {(2, "numbers.missing"), (3, "numbers.missing")}
