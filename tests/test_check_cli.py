@@ -170,3 +170,52 @@ def test_spelling_and_typography_run_only_where_checks_names_them(tmp_path):
                         out="named")
     assert code == 0
     assert {(r["source_id"], r["group"]) for r in rows} >= {(1, "spelling.spelling"), (1, "typography.spaces")}
+
+
+def test_a_developers_message_returned_as_it_was_is_not_untranslated(tmp_path):
+    """Blind labels (docs/labels/blind-issue48-s46/done-when/): a message naming a program's
+    internals (an identifier) is left in English on purpose; the same
+    message without them, returned as it was, is untranslated."""
+    kept = ["make_local_variable: no function context at current scope", "%s: head of shell_variables not a context",
+            "The function context was not found at the current scope."]
+    jsonl = _write(tmp_path / "a.jsonl", [json.dumps({"source": s, "translation": s}) for s in kept])
+    code, rows = _check(tmp_path, "--source", jsonl)
+    assert [(r["source_id"], r["group"]) for r in rows] == [(3, "language.untranslated")]
+
+
+def test_what_a_user_types_is_no_prose_nor_a_number_to_group(tmp_path):
+    """Blind labels (docs/labels/blind-issue48-s46/new/): a list of bare values, a quoted or an
+    indented command line and a menu's commands are kept, not copied English; a file mode in an
+    example command line is not grouped; a short text of kept terms tells no language. A stretch of
+    English prose copied, a number in prose and a German translation are still found."""
+    pairs = [("Echo\n    controls what is written\n    [all, errors, none, queries]\n",
+              "Echo\n    controla lo que se escribe\n    [all, errors, none, queries]\n"),
+             ('try "git revert (--continue | %s--abort | --quit)"', 'intenta "git revert (--continue | %s--abort | --quit)"'),
+             ("Add it for example by using:\n\n  git update-index --cacheinfo 160000 %s\n",
+              "Agrégalo por ejemplo usando:\n\n  git update-index --cacheinfo 160000 %s\n"),
+             ("read refs from stdin", "leer refs de stdin"),
+             ("clean               - start cleaning\nfilter by pattern   - exclude items\n",
+              "clean               - comenzar la limpieza\nfilter by pattern   - excluir objetos\n"),
+             ("allowed formats are aligned, asciidoc, csv, html, unaligned, wrapped",
+              "los formatos permitidos son aligned, asciidoc, csv, html, unaligned, wrapped"),
+             ("The selected files will be removed from the list when you press the button.",
+              "Los archivos seleccionados will be removed from the list when you press el botón."),
+             ("Could not open the configuration file for reading.", "Konnte die Konfigurationsdatei nicht zum Lesen öffnen."),
+             ("Copied 1234567 bytes to the disk", "Copiados 1234567 bytes al disco")]
+    jsonl = _write(tmp_path / "a.jsonl", [json.dumps({"source": s, "translation": t}) for s, t in pairs])
+    code, rows = _check(tmp_path, "--source", jsonl)
+    assert {(r["source_id"], r["group"]) for r in rows} == {
+        (7, "language.copied"), (8, "language.wrong_language"), (9, "numbers.grouping")}
+
+
+def test_a_digit_written_in_words_in_a_programs_message_is_kept(tmp_path):
+    """Blind labels (docs/labels/blind-issue48-s46/new/): ``3`` written ``drei`` away from its noun is
+    the number written, not lost; a number from 2 to 9 lost is still missing, and so is 1 (an article)."""
+    pairs = [("time zone abbreviation has fewer than 3 characters", "Die Abkürzung der Zeitzone hat weniger als drei Zeichen"),
+             ("time zone abbreviation has fewer than 3 characters", "Die Abkürzung der Zeitzone hat zu wenige Zeichen"),
+             ("at most 1 file", "höchstens eine Datei pro Aufruf")]
+    jsonl = _write(tmp_path / "a.jsonl", [json.dumps({"source": s, "translation": t}) for s, t in pairs])
+    code = main(["check", "--source", jsonl, "--target-lang", "de", "--out", str(tmp_path / "de"), "--cache-dir",
+                 str(tmp_path / "cache")])
+    rows = [json.loads(line) for line in (tmp_path / "de" / "issues.jsonl").read_text().splitlines()]
+    assert code == 0 and {(r["source_id"], r["group"]) for r in rows} == {(2, "numbers.missing"), (3, "numbers.missing")}

@@ -81,6 +81,26 @@ def test_form_rules_on_their_own():
     assert repeated_words("the files that", "die Dateien, die die Sicherung", "de") == []  # after a comma: grammar
     assert repeated_words("the files that", "die die Dateien", "es") == ["die"]
     assert repeated_words("Y or I, N or O", "Y o I, N o O", "es") == []
+    # blind labels (docs/labels/blind-issue48-s46/): a noun and the metavariable translated, an option's letter
+    assert repeated_words("called NAME, and give it VALUE.", "Name und weist ihr den Wert Wert zu.", "de") == []
+    assert repeated_words("the file FILE", "die Datei Datei", "de") == []
+    assert repeated_words("the URL is at", "die URL ist Datei Datei", "de") == ["Datei"]  # URL kept: no metavariable
+    assert repeated_words("cannot use -o or -f", "no puede utilizarse -o o -f", "es") == []
+    assert repeated_words("give it VALUE", "dale el valor valor", "es") == ["valor"]
+
+
+def test_default_edges_compare_what_the_blind_labels_call_real(tmp_path):
+    """Blind labels (docs/labels/blind-issue48-s46/gate/): a blank line dropped or added at the end
+    and a space added at the start are real; a space at the end is not (nothing shows it)."""
+    pairs = [("more details.\n\n", "weitere Details.\n"), ("Options:\n", "Optionen:\n\n"),
+             ("%s: first character", " %s: erstes Zeichen"), ("missing final newline", "falta un salto "),
+             ("  -T, --timeout=SECONDS\n", "  -T, --timeout=SEGUNDOS pone\n         a SEGUNDOS\n")]
+    source = _jsonl(tmp_path / "edges.jsonl", pairs)
+    assert _check(tmp_path, source, "--checks", "whitespace", out="lines") == 0
+    assert {(r["source_id"], r["group"]) for r in _issues(tmp_path, "lines")} == {
+        (1, "whitespace.edges"), (2, "whitespace.edges"), (3, "whitespace.edges")}
+    assert _check(tmp_path, source, "--checks", "whitespace", "--relation-option", "whitespace.edges=newlines",
+                  "--fail-on", "any") == 0  # as msgfmt -c: a line break there or none
 
 
 def test_real_messages_pass_and_faults_are_found_with_their_severity(tmp_path):

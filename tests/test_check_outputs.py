@@ -107,7 +107,7 @@ FAULTY = [
     ("Remove the file and try again later.", "Remove the file and try again later.", "language.untranslated"),
     ("Wait 30 seconds before the next retry.", "Espere 60 segundos antes del siguiente intento.", "numbers.missing"),
     # a lone word that says something of the code before it is a sentence's, not a term kept
-    ("fake_fork() failed\n", "fake_fork() failed\n", "language.untranslated"),
+    ("fork() failed\n", "fork() failed\n", "language.untranslated"),  # fake_fork(): a developer's, kept
     ("%s: -K requires KEY=VALUE\n", "%s: -K requires KEY=VALUE\n", "language.untranslated"),
     # a format specifier for an argument the program does not pass
     ("Cannot open the file.", "No se puede abrir el fichero %s.", "passthrough.added"),

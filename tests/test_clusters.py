@@ -87,7 +87,7 @@ def test_measured_precision_is_what_the_committed_labels_say():
     assert set(measured) == {"sit", "numbers.format", "passthrough.missing", "passthrough.context", "case.lower",
                              "case.title", "case.upper", "language.copied", "rti", "patinv", "spelling.spelling",
                              "typography.spaces",
-                             # the gate's, labelled by their author (docs/labels/check_gate/)
+                             # the gate's, labelled blind (docs/labels/check_gate/measured-blind.jsonl)
                              "brackets.brackets", "brackets.quotes", "whitespace.edges", "whitespace.newlines",
                              "whitespace.spaces", "repetition.word", "consistency.source", "consistency.target"}
     for group, (bugs, labelled, name) in measured.items():

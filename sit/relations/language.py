@@ -22,7 +22,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..records import Edit, Issue, Pair
 from ..textcheck.language import NEIGHBOURS, Identified, LanguageIdentifier
-from ..textcheck.software import prose, software_tokens, usage_synopsis
+from ..textcheck.software import internal_names, prose, software_tokens, usage_synopsis
 from ..textcheck.targetword import PROSE_WORD, TargetWords, cldr_names, lone_word
 from ..textcheck.tokens import TOKEN
 from ..words import COPY_CANDIDATE, word_key
@@ -124,10 +124,9 @@ class LanguageRelation(Relation):
         """The verdicts (:meth:`_verdict`) on ``pairs`` of (text, translation) the cache lacks:
         the identifier and the words' frequencies asked in one batch each, through the cache."""
         target = self.ctx.target_lang
-        read = prose if self.software else str  # a program's message: its prose alone tells the language
-        long = ([y for _, y in pairs if len(read(y).split()) >= self.min_words]
-                if self.identifier.knows(target) else [])
-        said = dict(zip(long, self.identifier.identify_all([read(y) for y in long], target)))
+        read = {y: self._own(x, y) for x, y in pairs}  # what tells the language
+        long = ([y for y in read if len(read[y].split()) >= self.min_words] if self.identifier.knows(target) else [])
+        said = dict(zip(long, self.identifier.identify_all([read[y] for y in long], target)))
         zipf = self.ctx.frequencies()
         zipf.prefetch((w for x, y in pairs for w in shared_words(x, y)), (self.ctx.source_lang, target))
         return [self._verdict(x, y, said.get(y), zipf) for x, y in pairs]
@@ -141,7 +140,7 @@ class LanguageRelation(Relation):
         if self.software and usage_synopsis(text):
             return {}  # a command's synopsis: its words are the command's, in no language
         x0, y0 = (prose(text), prose(y)) if self.software else (_untokened(text), _untokened(y))
-        if self.software and self._target_word(x0, y0, zipf):
+        if self.software and (self._target_word(x0, y0, zipf) or self._internal(text, y)):
             return {}
         returned = (returned_words(x0, y0, source, target, min_zipf=self.min_zipf, zipf=zipf, names=False,
                                    terms=not said_of_code(text))
@@ -171,6 +170,23 @@ class LanguageRelation(Relation):
                 "places": place_names(x0, y0, source, target)}
         more = {key: found for key, found in more.items() if found}
         return {"kind": "copied", "words": words, "more": more} if words or more else {}
+
+    def _own(self, text: str, y: str) -> str:
+        """What of ``y`` (translating ``text``) tells its language: a program's message, its prose
+        less the words the source writes too that the target language does not (kept terms,
+        commands: ``leer refs de stdin``), but where it came back as it was; any other text whole."""
+        if not self.software:
+            return y
+        if " ".join(text.split()) == " ".join(y.split()):
+            return prose(y)
+        kept = {w.casefold() for w in re.findall(r"[\w'-]+", text)}
+        return " ".join(w for w in prose(y).split() if w.strip(".,:;!?()'\"").casefold() not in kept
+                        or self.target_words.knows(w.strip(".,:;!?()'\"")))
+
+    def _internal(self, text: str, y: str) -> bool:
+        """Whether a program's message came back as it was and names the program's internals (an
+        identifier: ``pop_scope:``, ``shell_variables``): a developer's message, left in English on purpose."""
+        return " ".join(text.split()) == " ".join(y.split()) and bool(internal_names(text))
 
     def _returned_prose(self, x0: str, y0: str, said: Optional[Identified]) -> bool:
         """Whether a program's message came back as it was (its prose ``x0``, translated ``y0``)

@@ -308,7 +308,10 @@ def _fewer(text: str, y: str, source_lang: str, target_lang: str, *, words: bool
 def spelled_before(text: str, number: Number, y: str, target_lang: str) -> bool:
     """Whether ``y`` writes ``number`` in words right before the word that follows it in ``text``
     (``1 URL`` -> ``eine URL``, ``un URL``): a program's message writes its other numbers in digits,
-    so only a number written in words where it stood counts as written."""
+    so only a number written in words where it stood counts as written; a digit from 2 to 9
+    counts written in words anywhere (``fewer than 3 characters`` -> ``weniger als drei Zeichen``)."""
+    if re.fullmatch(r"[2-9]", number.text) and spelled(number, y, target_lang):
+        return True  # 2 to 9 in words anywhere (drei Zeichen): none is an article, as "ein" and "un" are
     after = re.match(r"\s*([^\W\d_]{2,})", text[number.end:])
     if after is None:
         return False

@@ -51,25 +51,28 @@ def _quotes(text: str) -> int:
     return sum(text.count(c) for c in DOUBLE_QUOTES)
 
 
-def edge_whitespace(source: str, translation: str, *, spaces: bool = False) -> list[str]:
+def edge_whitespace(source: str, translation: str, *, spaces: bool = False, lines: bool = False) -> list[str]:
     """How the whitespace at the start and at the end of ``translation`` differs from the
     source's: ``start`` / ``end`` with both as written (``end '\\n' -> ''``). By default a line
-    break there or none, as gettext's ``msgfmt -c`` compares them; with ``spaces``, line breaks by
-    number and spaces and tabs by presence too (``Directory   `` may be ``Directorio  ``: a
-    column's padding adapts to the word it pads)."""
+    break there or none, as gettext's ``msgfmt -c`` compares them; with ``lines``, line breaks by
+    number and spaces or tabs at the start by presence (a blank line lost, a text indented), not
+    spaces at the end, which nothing shows; with ``spaces``, spaces and tabs at the end too
+    (``Directory   `` may be ``Directorio  ``: a column's padding adapts to the word it pads)."""
     out = []
     for edge, pattern in (("start", r"^\s*"), ("end", r"\s*$")):
         want = re.search(pattern, source).group()
         got = re.search(pattern, translation).group()
-        if _shape(want, spaces) != _shape(got, spaces):
+        blanks = spaces or (lines and edge == "start")
+        if _shape(want, blanks, lines or spaces) != _shape(got, blanks, lines or spaces):
             out.append(f"{edge} {want!r} -> {got!r}")
     return out
 
 
-def _shape(space: str, spaces: bool) -> tuple:
-    if not spaces:  # a line break at the edge or none
-        return ("\n" in space or "\r" in space,)
-    return space.count("\n"), bool(space.replace("\r", "").replace("\n", ""))
+def _shape(space: str, spaces: bool, lines: bool) -> tuple:
+    """What of the whitespace ``space`` at an edge is compared: line breaks by number (``lines``)
+    or by presence, spaces and tabs by presence (``spaces``) or not at all."""
+    breaks = space.count("\n") if lines else ("\n" in space or "\r" in space)
+    return breaks, spaces and bool(space.replace("\r", "").replace("\n", ""))
 
 
 def line_breaks(source: str, translation: str) -> tuple[int, int]:
@@ -108,14 +111,24 @@ def repeated_words(source: str, translation: str, lang: str) -> list[str]:
     """Words ``translation`` writes twice back to back that the source does not double (``the
     the``, ``de de``), each once; of words the target language doubles by its grammar
     (:data:`GRAMMATICAL_DOUBLES`), none; nor two compounds that share a part (``MI-FICHERO
-    FICHERO-ANTIGUO``)."""
+    FICHERO-ANTIGUO``); nor an option's letter before the same word (``-o o -f``); nor a noun
+    before a capitalised word where the source names a metavariable the translation translates
+    (``den Wert Wert`` for ``VALUE``: the noun, then the metavariable)."""
     doubled = Counter(m.group(1).lower() for m in _REPEATED.finditer(source))
     allowed = GRAMMATICAL_DOUBLES.get(lang.split("-")[0].lower(), frozenset())
+    metavariables = any(m.group(m.lastindex) not in translation for m in _METAVARIABLE.finditer(source))
     found = [m.group(1) for m in _REPEATED.finditer(translation)
              if m.group(1).lower() not in allowed and m.group(1).lower() not in doubled
              and not (translation[m.start() - 1:m.start()] == "-" and translation[m.end():m.end() + 1] == "-")
+             and not re.search(r"(?:^|\s)--?$", translation[:m.start()])
+             and not (metavariables and m.group(2)[:1].isupper())
              and (m.group(1)[1:] == m.group(2)[1:] and m.group(2)[:1] in (m.group(1)[:1], m.group(1)[:1].lower()))]
     return list(dict.fromkeys(found))
+
+
+#: a metavariable in running text: a word of capitals (three or more) between words in lower case
+#: (``give it VALUE``), not a heading or an abbreviation alone
+_METAVARIABLE = re.compile(r"(?<=[a-z] )([A-Z]{3,})\b|\b([A-Z]{3,})(?= [a-z])")
 
 
 __all__ = ["BRACKETS", "DOUBLE_QUOTES", "GRAMMATICAL_DOUBLES", "double_spaces", "edge_whitespace", "line_breaks",

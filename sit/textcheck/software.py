@@ -123,6 +123,8 @@ def prose(text: str) -> str:
     ``UNTIL``), or as part of an option or identifier (``alloc`` beside ``register_alloc``)."""
     if usage_synopsis(text):
         return ""
+    for start, stop in command_spans(text):  # what a user types: blanked, the text's length kept
+        text = text[:start] + " " * (stop - start) + text[stop:]
     out, end, terms = [], 0, set()
     for tok in software_tokens(text):
         out.append(text[end:tok.start] + " ")
@@ -132,6 +134,34 @@ def prose(text: str) -> str:
     rest = "".join(out)
     terms.update(w.lower() for w in re.findall(r"\b[A-Z]{3,}\b", rest))
     return re.sub(r"[A-Za-z]{3,}", lambda m: " " if m.group().lower() in terms else m.group(), rest) if terms else rest
+
+
+#: what a user types, in a program's message: an example command line on a line of its own, indented
+#: (``  git update-index --cacheinfo 160000 %s``); a quoted command line (``"git revert (--continue |
+#: --quit)"``); a list of bare values, three or more with no ``and``/``or``, in brackets or ending its line
+#: (``[all, errors, none, queries]``, ``formats are aligned, asciidoc, csv``); a menu's or help table's
+#: first column before its ``  - `` (``filter by pattern   - exclude items``)
+_COMMANDS = (re.compile(r"(?m)^[ \t]{2,}[a-z][\w.-]*(?: +\S+)*? +--?[\w-]+.*$"),
+             re.compile(r"(?<=[\"'`])[a-z][\w.-]* [^\"'`\n]*?(?: --?[\w-]|\|)[^\"'`\n]*(?=[\"'])"),
+             re.compile(r"(?m)\[\s*[\w.-]+(?:\s*[,|]\s*[\w.-]+){2,}\s*\]|\b[a-z][\w.-]*(?:, [a-z][\w.-]*){2,}(?=[.]?\s*$)"),
+             re.compile(r"(?m)^[ \t]*\S.*?(?= {2,}- \S)"))
+
+
+def command_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, stop) spans of ``text`` that are what a user types (:data:`_COMMANDS`), not prose."""
+    return [m.span() for pattern in _COMMANDS for m in pattern.finditer(text)]
+
+
+#: a program's internal identifier in a message: snake_case (``make_local_variable``, ``shell_variables``)
+#: or camelCase (``getAttr``), in lower case at its start
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+
+
+def internal_names(text: str) -> list[str]:
+    """The identifiers of ``text`` that name a program's internals (:data:`_IDENTIFIER`): a message
+    naming them is a developer's, which translators leave in English on purpose (bash's
+    ``make_local_variable: no function context``)."""
+    return _IDENTIFIER.findall(text)
 
 
 #: a message that is a note to its translators, not a program's text (gnupg's "10 translator see
@@ -290,4 +320,5 @@ def code_number(text: str, start: int, end: int) -> bool:
         return True
     if _DEFAULT.search(text, max(0, start - 12), start) and any(t.kind == "option" for t in software_tokens(text)):
         return True  # an option's default in its help ("(default 1.0)"): the value as the user types it
-    return any(t.start <= start and end <= t.end for t in software_tokens(text))
+    return (any(t.start <= start and end <= t.end for t in software_tokens(text))
+            or any(a <= start and end <= b for a, b in command_spans(text)))
