@@ -146,7 +146,10 @@ def test_markdown_within_its_budget_reads_only_the_findings_it_shows(news_run):
     assert _Counting.read <= examples + shown + 3  # the clusters' examples, what it shows and one sentence more
     _Counting.read = 0
     whole = render(counted, "markdown", max_chars=None)
-    assert whole.count("##### Issue ") == len(run.issues) and _Counting.read == examples + len(run.issues)
+    assert whole.count("##### Issue ") == len(run.issues)
+    # every finding read once to be shown, the clusters' examples at most once more (streamed cluster rows
+    # read their examples with the rows: stop 46)
+    assert len(run.issues) <= _Counting.read <= examples + len(run.issues)
 
 
 def test_a_short_runs_findings_are_read_once_and_held(news_run, tmp_path, monkeypatch):

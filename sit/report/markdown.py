@@ -92,9 +92,13 @@ def render_markdown(view: dict[str, Any], max_chars: Optional[int] = MAX_CHARS) 
     budget = Budget(max_chars)
     budget.fixed(lines)
     for g in view.get("groups", []):
+        words = _words_md([w for w in view["words"] if w["group"] == g["group"]])
+        if budget.dropped:  # a group after the cut: neither its heading nor its table nor its sentences
+            budget.skip(g["sentences"] + bool(words))
+            continue
         lines += budget.fixed([f"### {md_escape(g['group'])}: {md_escape(g['title'])}", "",
                                f"{g['issues']} finding(s) in {g['sentences']} sentence(s).", ""])
-        lines += budget.item(_words_md([w for w in view["words"] if w["group"] == g["group"]]))
+        lines += budget.item(words)
         made = 0
         for s in ([] if budget.dropped else _of_group(view["sentences"], g["group"])):
             lines += budget.item(_sentence_md(s))
