@@ -68,10 +68,18 @@ def test_nesting_beyond_the_limit_is_refused_before_parsing(levels, opener):
     ("[1e999]", "too large for a float"),
     (b'{"a": "\xff"}', "not UTF-8"),
     ('{"a": 1', "not valid JSON"),
+    ('\ufeff{"a": 1}', r"not valid JSON \(Unexpected UTF-8 BOM \(decode using utf-8-sig\) at column 1\)"),
 ])
 def test_hostile_json_is_one_line_of_why(text, why):
     with pytest.raises(JsonDamage, match=why):
         loads(text)
+
+
+def test_a_key_given_twice_is_damage_only_where_keys_must_be_unique():
+    assert loads('{"a": 1, "a": 2}') == {"a": 2}
+    with pytest.raises(JsonDamage, match="the key 'a' given more than once"):
+        loads('{"a": 1, "a": 2}', unique_keys=True)
+    assert loads('{"a": {"b": 1.5}}', unique_keys=True) == {"a": {"b": 1.5}}
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():

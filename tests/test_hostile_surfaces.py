@@ -582,6 +582,26 @@ def test_two_plugins_naming_one_translator_are_refused_when_it_is_used(tmp_path,
     assert _registry().entry("upper").plugin == "sit-two"
 
 
+def test_the_registries_read_the_installed_entry_points_once_for_a_path(tmp_path, monkeypatch):
+    # every registry reading its own group read every installed distribution again (six of them:
+    # 30 ms of a cached run); a site added to the path is still seen by the registries made after
+    import importlib.metadata as md
+
+    from sit.registry import _installed_entry_points
+
+    scans = []
+    real = md.entry_points
+    monkeypatch.setattr(md, "entry_points", lambda **kw: scans.append(kw) or real(**kw))
+    monkeypatch.delenv("SIT_PLUGINS", raising=False)
+    _installed_entry_points.cache_clear()
+    assert "upper" not in _registry() and "apertium" in _registry(group="sit.relations")
+    assert len(scans) == 1
+    monkeypatch.syspath_prepend(str(_plugin_site(tmp_path, "sit-upper", {"sit.translators": {"upper": "upper_mod:UpperTranslator"}},
+                                                 {"upper_mod.py": UPPER})))
+    assert "upper" in _registry() and len(scans) == 2
+    _installed_entry_points.cache_clear()
+
+
 @pytest.mark.parametrize("allowed, seen", [(None, True), ("", False), ("sit-upper", True), ("sit-other, x", False),
                                            (" sit-upper ,sit-other", True)])
 def test_sit_plugins_is_an_allow_list_of_distributions(allowed, seen, tmp_path, monkeypatch):

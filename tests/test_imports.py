@@ -93,10 +93,11 @@ def test_sit_eval_loads_only_what_scoring_needs(tmp_path):
     assert not {"sit.translators.base", "sit.cache", "sit.batching", "sit.stage"} & set(modules)
 
 
-#: runs ``sit.cli.main(argv)`` and prints its exit code and the entry-point groups it read
+#: runs ``sit.cli.main(argv)`` and prints its exit code and the entry-point groups it read (selected
+#: from the installed entry points: sit.registry reads them all once and selects each group)
 ENTRY_POINTS_PROBE = (
-    "import json, sys\nimport importlib.metadata as md\nread = []\nreal = md.entry_points\n"
-    "md.entry_points = lambda **kw: read.append(kw.get('group')) or real(**kw)\n"
+    "import json, sys\nimport importlib.metadata as md\nread = []\nreal = md.EntryPoints.select\n"
+    "md.EntryPoints.select = lambda self, **kw: (kw and read.append(kw.get('group'))) or real(self, **kw)\n"
     "from sit.cli import main\ntry:\n    code = main(sys.argv[1:])\nexcept SystemExit as exc:\n    code = exc.code\n"
     "print(json.dumps([code, read]))")
 

@@ -67,15 +67,16 @@ def word_diff(a: str, b: str) -> WordDiff:
     """The words that differ between ``a`` and ``b`` (difflib's matching of word sequences)."""
     if a == b:  # a finding on one text by itself: the same translation on both sides
         return WordDiff([], [])
-    ta, tb = tokenize(a or ""), tokenize(b or "")
-    matcher = difflib.SequenceMatcher(None, [t.text for t in ta], [t.text for t in tb], autojunk=False)
+    # the words' matches, not Tokens: a span is made only for a word that changed
+    ta, tb = list(_TOKEN.finditer(a or "")), list(_TOKEN.finditer(b or ""))
+    matcher = difflib.SequenceMatcher(None, [m.group() for m in ta], [m.group() for m in tb], autojunk=False)
     spans_a: list[Span] = []
     spans_b: list[Span] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
-        spans_a.extend((t.start, t.end) for t in ta[i1:i2])
-        spans_b.extend((t.start, t.end) for t in tb[j1:j2])
+        spans_a.extend(m.span() for m in ta[i1:i2])
+        spans_b.extend(m.span() for m in tb[j1:j2])
     return WordDiff(_merge(spans_a, a or ""), _merge(spans_b, b or ""))
 
 
